@@ -1,0 +1,64 @@
+"""One exception family for logicpy: every error a user can cause is a `LogicpyError`.
+
+Messages name the offending input (the clue, field, file and line, or value), so the
+CLI can print them as one line without a traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LogicpyError",
+    "InputError",
+    "TermError",
+    "ModeError",
+    "PrologError",
+    "PrologUnavailable",
+    "PrologSyntaxError",
+    "PrologTimeout",
+    "PrologBusy",
+    "NoSolution",
+]
+
+
+class LogicpyError(Exception):
+    """Base class of every error logicpy raises on purpose."""
+
+
+class InputError(LogicpyError, ValueError):
+    """Bad user input: a file, a field, a clue or an option value; the message names it."""
+
+
+class TermError(LogicpyError, TypeError):
+    """A Python value that has no place in logicpy's term representation."""
+
+
+class ModeError(LogicpyError):
+    """A relation called in a mode where it cannot terminate (e.g. an unbounded length)."""
+
+
+class NoSolution(LogicpyError):
+    """A puzzle or query that provably has no answer (the message says within which bounds)."""
+
+
+class PrologError(LogicpyError):
+    """A Prolog exception; `term` holds the Prolog error term in logicpy's representation."""
+
+    def __init__(self, message: str, term: object = None):
+        super().__init__(message)
+        self.term = term
+
+
+class PrologUnavailable(PrologError):
+    """SWI-Prolog or pyswip is not installed; the message says what to install."""
+
+
+class PrologSyntaxError(PrologError):
+    """A syntax error in a consulted file; the message names the file and line."""
+
+
+class PrologTimeout(PrologError):
+    """A Prolog query ran past its time limit; the bridge stays usable."""
+
+
+class PrologBusy(PrologError):
+    """A second Prolog query was started while one was still open."""
