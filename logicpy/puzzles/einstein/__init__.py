@@ -1,0 +1,1 @@
+"""Einstein (zebra) logic-grid puzzles in einstein-solver's game format."""
