@@ -3,8 +3,8 @@
 The one reading of the game format, used by `verify` and the explanation engine; the FD
 compiler (`compile.py`) is a second, independent implementation checked against it.
 
-A rule depends only on *partners*: `partner(thing, kind)` is the thing of `kind` in the
-row of `thing`. A symbol `A::B::C` is the thing of kind C in A's row (every link of a
+A rule depends only on *partners*: `view.partner(thing, kind)` is the thing of `kind` in
+the row of `thing`, and `view.linked(a, b)` says whether a and b share a row. A symbol `A::B::C` is the thing of kind C in A's row (every link of a
 row is shared, so the middle kinds do not matter). The rules, as einstein-solver has them:
 
 - `link(a, b, …)`: some pair of the arguments shares a row (two arguments: they do).
@@ -23,25 +23,33 @@ row is shared, so the middle kinds do not matter). The rules, as einstein-solver
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Protocol
 
 from .model import ADJ_FUNCS, ARITH_FUNCS, Game, Relation, Rule, Symbol
 
 __all__ = [
     "number",
     "holds",
-    "partners_of_grid",
-    "Partner",
+    "GridView",
+    "View",
     "resolve_kind",
     "rank_key",
     "ARITH_TOLERANCE",
+    "arith",
 ]
 
 #: How close an arithmetic result must be to the literal (einstein-solver's epsilon).
 ARITH_TOLERANCE = 0.001
 
-#: partner(thing, kind) -> the thing of that kind in thing's row.
-Partner = Callable[[str, str], str]
+
+class View(Protocol):
+    """What a rule may ask of a (full or partial) grid."""
+
+    def partner(self, thing: str, kind: str) -> str:
+        """The thing of `kind` in the row of `thing` (a different kind from thing's)."""
+
+    def linked(self, a: str, b: str) -> bool:
+        """Whether things a and b (of different kinds) share a row."""
 
 
 def number(thing: str) -> int:
@@ -63,14 +71,13 @@ def resolve_kind(game: Game, symbol: Symbol) -> str:
     return symbol.path[-1] if symbol.path else game.kind_of(symbol.base).name
 
 
-def _resolve(game: Game, symbol: Symbol, partner: Partner) -> str:
+def _resolve(game: Game, symbol: Symbol, view: View) -> str:
     kind = resolve_kind(game, symbol)
-    return symbol.base if game.kind_of(symbol.base).name == kind else partner(symbol.base, kind)
+    return symbol.base if game.kind_of(symbol.base).name == kind else view.partner(symbol.base, kind)
 
 
-def _linked(game: Game, a: str, b: str, partner: Partner) -> bool:
-    kind_b = game.kind_of(b).name
-    return a == b if game.kind_of(a).name == kind_b else partner(a, kind_b) == b
+def _linked(game: Game, a: str, b: str, view: View) -> bool:
+    return a == b if game.kind_of(a) == game.kind_of(b) else view.linked(a, b)
 
 
 def _chain(values: list, test: Callable[[object, object], bool]) -> bool:
@@ -90,7 +97,12 @@ _ADJ_TESTS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-def _arith(func: str, values: list[int]) -> float:
+def arith(func: str, values: list[int]) -> float:
+    """Fold the values left to right with + - * or / (NaN on division by zero).
+
+    >>> arith("/", [8, 4]), arith("-", [10, 2, 3])
+    (2.0, 5)
+    """
     if func == "+":
         return sum(values)
     if func == "*":
@@ -106,12 +118,12 @@ def _arith(func: str, values: list[int]) -> float:
     return result
 
 
-def _relation_holds(game: Game, rel: Relation, partner: Partner) -> bool:
+def _relation_holds(game: Game, rel: Relation, view: View) -> bool:
     func = rel.func
     if func == "link":
         bases = [s.base for s in rel.args]
-        return any(_linked(game, a, b, partner) for i, a in enumerate(bases) for b in bases[i + 1:])
-    things = [_resolve(game, s, partner) for s in rel.args]
+        return any(_linked(game, a, b, view) for i, a in enumerate(bases) for b in bases[i + 1:])
+    things = [_resolve(game, s, view) for s in rel.args]
     if func == "same":
         return len(set(things)) == 1
     if func in ADJ_FUNCS:
@@ -121,17 +133,17 @@ def _relation_holds(game: Game, rel: Relation, partner: Partner) -> bool:
         return _chain(ranks, _ADJ_TESTS[func.removesuffix("A")])
     if func in ARITH_FUNCS:
         assert rel.literal is not None
-        return abs(_arith(func, [number(t) for t in things]) - float(rel.literal)) < ARITH_TOLERANCE
+        return abs(arith(func, [number(t) for t in things]) - float(rel.literal)) < ARITH_TOLERANCE
     if func.endswith("A"):
         return _chain(things, _ORDER_TESTS[func[:-1]])
     return _chain([number(t) for t in things], _ORDER_TESTS[func])
 
 
-def holds(game: Game, rule: Rule, partner: Partner) -> bool:
-    """True iff `rule` holds where `partner` says which things share a row."""
+def holds(game: Game, rule: Rule, view: View) -> bool:
+    """True iff `rule` holds where `view` says which things share a row."""
     if isinstance(rule, Relation):
-        return _relation_holds(game, rule, partner) != rule.negated
-    truths = [holds(game, r, partner) for r in rule.args]
+        return _relation_holds(game, rule, view) != rule.negated
+    truths = [holds(game, r, view) for r in rule.args]
     op = rule.op
     if op == "and":
         return all(truths)
@@ -144,8 +156,16 @@ def holds(game: Game, rule: Rule, partner: Partner) -> bool:
     return not any(truths)  # nor, not
 
 
-def partners_of_grid(game: Game, grid: tuple[tuple[str, ...], ...]) -> Partner:
-    """The partner function of a full grid (rows of thing names, one per kind)."""
-    row_of = {t: i for i, row in enumerate(grid) for t in row}
-    column = {k.name: j for j, k in enumerate(game.kinds)}
-    return lambda thing, kind: grid[row_of[thing]][column[kind]]
+class GridView:
+    """The view of a full grid (rows of thing names, one column per kind)."""
+
+    def __init__(self, game: Game, grid: tuple[tuple[str, ...], ...]):
+        self._grid = grid
+        self._row_of = {t: i for i, row in enumerate(grid) for t in row}
+        self._column = {k.name: j for j, k in enumerate(game.kinds)}
+
+    def partner(self, thing: str, kind: str) -> str:
+        return self._grid[self._row_of[thing]][self._column[kind]]
+
+    def linked(self, a: str, b: str) -> bool:
+        return self._row_of[a] == self._row_of[b]

@@ -1,0 +1,306 @@
+"""Compile a game's clues to finite-domain goals (`logicpy.core.fd`): the FD model.
+
+Every thing t gets a row variable `row[t]` in 1..n (the first kind's things are fixed
+to rows 1..n in their listed order), all different within a kind. A symbol `A::K`
+lives in A's row, so `link` and `same` compare row variables. Orderings, adjacency
+and arithmetic compare a *value* of the K-thing in A's row (its number, its rank in
+the kind, or its alphabetic index), reached through one row-indexed list per kind and
+key, `values[K][r]`, tied to the rows by `elemento(row[t], values[K], key(t))`.
+
+Boolean rules are put in negation normal form: a negated atom becomes its complement
+(`x < y` ↦ `y <= x`, `x = y + c` ↦ `x ≠ y + c`, a table ↦ the other rows), `and`
+becomes a conjunction, and every disjunction becomes a `conde` whose branches exclude
+each other (`a ∨ b` ↦ `a | ¬a ∧ b`), so no solution is found twice.
+
+Invariants: a formula is `True`, `False`, an atom, or `And`/`Or` of formulas without
+constants inside; the goal labels only row variables.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Union
+
+from kanren import conde, lall, run
+from kanren.core import fail, succeed
+from unification import Var
+
+from ...core import fd
+from ...core.terms import var
+from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
+from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
+
+__all__ = ["FDModel", "compile_game", "solve_fd"]
+
+Term = Union[int, Var]
+
+
+@dataclass(frozen=True)
+class Atom:
+    """`op` is "eq" (x = y + c), "neq", "lt" (x < y + c), "le" or "table"."""
+
+    op: str
+    x: Term = 0
+    y: Term = 0
+    c: int = 0
+    xs: tuple[Term, ...] = ()
+    rows: frozenset[tuple[int, ...]] = frozenset()
+    universe: frozenset[tuple[int, ...]] = frozenset()
+
+
+@dataclass(frozen=True)
+class And:
+    parts: tuple[Formula, ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    parts: tuple[Formula, ...]
+
+
+Formula = Union[bool, Atom, And, Or]
+
+_COMPLEMENT = {"eq": "neq", "neq": "eq"}
+
+
+def _atom(op: str, x: Term, y: Term, c: int = 0) -> Formula:
+    """An order or equality atom, folded to a bool when both sides are known."""
+    if isinstance(x, int) and isinstance(y, int):
+        return {"eq": x == y + c, "neq": x != y + c, "lt": x < y + c, "le": x <= y + c}[op]
+    return Atom(op, x, y, c)
+
+
+def _table(xs: list[Term], domains: list[list[int]], test: Callable[[tuple[int, ...]], bool]) -> Formula:
+    universe = frozenset(itertools.product(*domains))
+    rows = frozenset(r for r in universe if test(r))
+    if all(isinstance(x, int) for x in xs) or not rows or rows == universe:
+        return bool(rows)
+    return Atom("table", xs=tuple(xs), rows=rows, universe=universe)
+
+
+def _and(parts) -> Formula:
+    flat: list[Formula] = []
+    for p in parts:
+        if p is False:
+            return False
+        if p is not True:
+            flat.extend(p.parts if isinstance(p, And) else (p,))
+    return True if not flat else flat[0] if len(flat) == 1 else And(tuple(flat))
+
+
+def _or(parts) -> Formula:
+    flat: list[Formula] = []
+    for p in parts:
+        if p is True:
+            return True
+        if p is not False:
+            flat.extend(p.parts if isinstance(p, Or) else (p,))
+    return False if not flat else flat[0] if len(flat) == 1 else Or(tuple(flat))
+
+
+def negate(f: Formula) -> Formula:
+    """The negation normal form of ¬f."""
+    if isinstance(f, bool):
+        return not f
+    if isinstance(f, And):
+        return _or(negate(p) for p in f.parts)
+    if isinstance(f, Or):
+        return _and(negate(p) for p in f.parts)
+    if f.op in _COMPLEMENT:
+        return Atom(_COMPLEMENT[f.op], f.x, f.y, f.c)
+    if f.op == "lt":  # ¬(x < y + c) ⇔ y <= x - c
+        return Atom("le", f.y, f.x, -f.c)
+    if f.op == "le":  # ¬(x <= y + c) ⇔ y < x - c
+        return Atom("lt", f.y, f.x, -f.c)
+    return Atom("table", xs=f.xs, rows=f.universe - f.rows, universe=f.universe)
+
+
+@dataclass
+class FDModel:
+    """The FD variables of a game and the goals that tie them to the rules."""
+
+    game: Game
+    rows: dict[str, Term] = field(default_factory=dict)
+    definitions: list = field(default_factory=list)
+    _values: dict[tuple[str, str], list[Term]] = field(default_factory=dict)
+    _lookups: dict[tuple[str, str, str], Term] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        first, *others = self.game.kinds
+        n = self.game.size
+        for i, thing in enumerate(first.things, 1):
+            self.rows[thing] = i
+        for kind in others:
+            row_vars = [var(f"row[{t}]") for t in kind.things]
+            self.rows.update(zip(kind.things, row_vars))
+            self.definitions += [fd.domo(v, range(1, n + 1)) for v in row_vars]
+            self.definitions.append(fd.all_differento(row_vars))
+
+    @property
+    def row_vars(self) -> list[Var]:
+        """The variables to label: the rows of every thing outside the first kind."""
+        return [v for v in self.rows.values() if isinstance(v, Var)]
+
+    def value(self, base: str, kind: str, key: str) -> Term:
+        """`key` ("number", "alpha", or "rank" / "rankA") of the `kind`-thing in base's row."""
+        f = self._key(key, kind)
+        if self.game.kind_of(base).name == kind:
+            return f(base)
+        if (base, kind, key) not in self._lookups:
+            row = self.rows[base]
+            column = self._value_list(kind, key)
+            if isinstance(row, int):
+                self._lookups[base, kind, key] = column[row - 1]
+            else:
+                v = var(f"{key}({base}::{kind})")
+                self.definitions.append(fd.elemento(row, column, v))
+                self._lookups[base, kind, key] = v
+        return self._lookups[base, kind, key]
+
+    def domain(self, kind: str, key: str) -> list[int]:
+        """The values `key` takes on the things of `kind`, sorted."""
+        f = self._key(key, kind)
+        return sorted({f(t) for t in self.game.kind(kind).things})
+
+    def _key(self, key: str, kind: str) -> Callable[[str], int]:
+        if key == "number":
+            return number
+        if key == "alpha":
+            names = sorted(t for k in self.game.kinds for t in k.things)
+            return names.index
+        order = rank_key("adjA" if key == "rankA" else "adj")
+        ranked = sorted(order(t) for t in self.game.kind(kind).things)
+        return lambda t: ranked.index(order(t))
+
+    def _value_list(self, kind: str, key: str) -> list[Term]:
+        """values[K][r]: the key of the K-thing in row r + 1."""
+        if (kind, key) not in self._values:
+            things = self.game.kind(kind).things
+            f = self._key(key, kind)
+            if kind == self.game.kinds[0].name:
+                self._values[kind, key] = [f(t) for t in things]
+            else:
+                column = [var(f"{key}[{kind}]") for _ in things]
+                domain = self.domain(kind, key)
+                self.definitions += [fd.domo(v, domain) for v in column]
+                self.definitions += [fd.elemento(self.rows[t], column, f(t)) for t in things]
+                if len(domain) == len(things):
+                    self.definitions.append(fd.all_differento(column))
+                self._values[kind, key] = column
+        return self._values[kind, key]
+
+    # -- rules to formulas ---------------------------------------------------
+
+    def formula(self, rule: Rule) -> Formula:
+        """The NNF formula of a rule."""
+        if isinstance(rule, Connective):
+            parts = [self.formula(r) for r in rule.args]
+            if rule.op == "and":
+                return _and(parts)
+            if rule.op == "or":
+                return _or(parts)
+            if rule.op == "nand":
+                return _or(negate(p) for p in parts)
+            if rule.op == "xor":
+                return _or(
+                    _and([p] + [negate(q) for j, q in enumerate(parts) if j != i]) for i, p in enumerate(parts)
+                )
+            return _and(negate(p) for p in parts)  # nor, not
+        f = self._relation(rule)
+        return negate(f) if rule.negated else f
+
+    def _relation(self, rel: Relation) -> Formula:
+        game, func = self.game, rel.func
+        if func == "link":
+            bases = [s.base for s in rel.args]
+            return _or(self._linked(a, b) for a, b in itertools.combinations(bases, 2))
+        if func == "same":
+            rows = [self.rows[s.base] for s in rel.args]
+            return _and(_atom("eq", x, y) for x, y in zip(rows, rows[1:]))
+        kinds = [resolve_kind(game, s) for s in rel.args]
+        if func in ADJ_FUNCS:
+            key = "rankA" if func.endswith("A") else "rank"
+            # ranks are taken within the first argument's kind (validated: all one kind)
+            r = [self.value(s.base, kinds[0], key) for s in rel.args]
+            pairs = list(zip(r, r[1:]))
+            adj = func.removesuffix("A")
+            if adj == "adj<":
+                return _and(_atom("eq", j, i, 1) for i, j in pairs)
+            if adj == "adj>":
+                return _and(_atom("eq", i, j, 1) for i, j in pairs)
+            return _and(_and([_atom("le", i, j, 1), _atom("le", j, i, 1)]) for i, j in pairs)
+        if func in ARITH_FUNCS:
+            xs = [self.value(s.base, k, "number") for s, k in zip(rel.args, kinds)]
+            domains = [[x] if isinstance(x, int) else self.domain(k, "number") for x, k in zip(xs, kinds)]
+            target = float(rel.literal)
+            return _table(xs, domains, lambda vs: abs(arith(func, list(vs)) - target) < ARITH_TOLERANCE)
+        key = "alpha" if func.endswith("A") else "number"
+        v = [self.value(s.base, k, key) for s, k in zip(rel.args, kinds)]
+        pairs = list(zip(v, v[1:]))
+        op = func.removesuffix("A")
+        if op == "<":
+            return _and(_atom("lt", x, y) for x, y in pairs)
+        if op == ">":
+            return _and(_atom("lt", y, x) for x, y in pairs)
+        if op == "<=":
+            return _and(_atom("le", x, y) for x, y in pairs)
+        return _and(_atom("le", y, x) for x, y in pairs)  # >=
+
+    def _linked(self, a: str, b: str) -> Formula:
+        if self.game.kind_of(a) == self.game.kind_of(b):
+            return a == b
+        return _atom("eq", self.rows[a], self.rows[b])
+
+
+def _goal(f: Formula):
+    """The kanren goal of a formula."""
+    if f is True:
+        return succeed
+    if f is False:
+        return fail
+    if isinstance(f, And):
+        return lall(*(_goal(p) for p in f.parts))
+    if isinstance(f, Or):
+        # exclusive branches: the i-th holds part i and none of the parts before it
+        return conde(*([_goal(negate(q)) for q in f.parts[:i]] + [_goal(p)] for i, p in enumerate(f.parts)))
+    if f.op == "eq":
+        return fd.eq_offseto(f.x, f.y, f.c)
+    if f.op == "neq":
+        return fd.neq_offseto(f.x, f.y, f.c)
+    if f.op == "lt":
+        return fd.lto(f.x, f.y, f.c)
+    if f.op == "le":
+        return fd.leqo(f.x, f.y, f.c)
+    return fd.tableo(list(f.xs), [list(r) for r in sorted(f.rows)])
+
+
+def compile_game(game: Game) -> tuple[FDModel, list]:
+    """The FD model of a game and the goals of its clues, conjunctions first."""
+    model = FDModel(game)
+    formula = _and(model.formula(r) for clue in game.clues for r in clue.rules)
+    parts = list(formula.parts) if isinstance(formula, And) else [formula]
+    parts.sort(key=lambda p: len(p.parts) if isinstance(p, Or) else 0)
+    return model, [_goal(p) for p in parts]
+
+
+def solve_fd(game: Game, strategy: str = "ff") -> list[Grid]:
+    """Every solution grid of the game, found by FD propagation and labelling."""
+    model, clue_goals = compile_game(game)
+    row_vars = model.row_vars
+    answers = run(0, tuple(row_vars), lall(*model.definitions, *clue_goals, fd.labelo(row_vars, strategy)))
+    things = [t for t, v in model.rows.items() if isinstance(v, Var)]
+    grids = []
+    for answer in answers:
+        row_of = dict(zip(things, answer))
+        row_of.update((t, r) for t, r in model.rows.items() if isinstance(r, int))
+        grid = [[""] * len(game.kinds) for _ in range(game.size)]
+        for j, kind in enumerate(game.kinds):
+            for t in kind.things:
+                grid[row_of[t] - 1][j] = t
+        grids.append(tuple(map(tuple, grid)))
+    return sorted(grids, key=lambda g: _sort_key(game, g))
+
+
+def _sort_key(game: Game, grid: Grid) -> tuple[int, ...]:
+    return tuple(game.kinds[j].things.index(t) for row in grid for j, t in enumerate(row))

@@ -1,0 +1,96 @@
+"""Solve a game (FD propagation and search), verify a grid independently, and the Result type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import LogicpyError
+from .compile import solve_fd
+from .model import Game, Grid
+from .semantics import GridView, holds
+
+__all__ = ["Result", "solve", "check", "verify", "STRATEGIES"]
+
+#: Labelling strategies of `logicpy.core.fd.labelo`; the first is the default.
+STRATEGIES = ("ff", "leftmost")
+
+
+@dataclass(frozen=True)
+class Result:
+    """All solutions of a game, in a deterministic order (by the things' listed order)."""
+
+    game: Game
+    solutions: tuple[Grid, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+    @property
+    def status(self) -> str:
+        """`unique`, `ambiguous(n)` or `none`."""
+        if self.count == 1:
+            return "unique"
+        return f"ambiguous({self.count})" if self.solutions else "none"
+
+    @property
+    def verdict(self) -> str:
+        """The one-line summary: "unique solution", "3 solutions", "no solution"."""
+        if self.count == 1:
+            return "unique solution"
+        return f"{self.count} solutions" if self.solutions else "no solution"
+
+    @property
+    def differing_cells(self) -> tuple[tuple[str, str], ...]:
+        """(first-kind thing, kind) of every cell whose content differs between solutions."""
+        if self.count < 2:
+            return ()
+        first = self.solutions[0]
+        return tuple(
+            (first[i][0], kind.name)
+            for i in range(self.game.size)
+            for j, kind in enumerate(self.game.kinds)
+            if any(s[i][j] != first[i][j] for s in self.solutions)
+        )
+
+
+def solve(game: Game, strategy: str = "ff") -> Result:
+    """Every solution of the game, each verified clue by clue.
+
+    Parameters
+    ----------
+    strategy : labelling order for the FD search, "ff" (first-fail, default) or "leftmost".
+    """
+    solutions = solve_fd(game, strategy)
+    for grid in solutions:
+        problems = check(game, grid)
+        if problems:  # the FD model and the direct reading of the rules disagree
+            raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {problems[0]}")
+    return Result(game, tuple(solutions))
+
+
+def check(game: Game, grid: Grid) -> list[str]:
+    """What is wrong with a solution grid: its shape, then every clue it breaks ([] if none)."""
+    n, kinds = game.size, game.kinds
+    if len(grid) != n or any(len(row) != len(kinds) for row in grid):
+        return [f"the grid must have {n} rows of {len(kinds)} things"]
+    problems = []
+    for j, kind in enumerate(kinds):
+        column = [row[j] for row in grid]
+        if sorted(column) != sorted(kind.things):
+            problems.append(f"column {kind.name!r} must hold each of its things once, got {column}")
+    if [row[0] for row in grid] != list(kinds[0].things):
+        problems.append(f"rows must follow the order of kind {kinds[0].name!r}")
+    if problems:
+        return problems
+    view = GridView(game, grid)
+    return [
+        f"clue {clue.number} fails"
+        for clue in game.clues
+        if not all(holds(game, rule, view) for rule in clue.rules)
+    ]
+
+
+def verify(game: Game, grid: Grid) -> bool:
+    """True iff the grid is well formed and satisfies every clue (read directly, not via FD)."""
+    return not check(game, grid)
