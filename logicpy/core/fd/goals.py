@@ -1,0 +1,328 @@
+"""The finite-domain goals: constraints that compose with kanren's `eq`, `neq`, `conde`, and labelling.
+
+Each constraint checks its arguments when it is built (ints or logic variables; errors name
+the argument) and returns a goal that posts one propagator into the state's `FDStore`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from kanren.constraints import ConstrainedState
+from kanren.core import GoalType
+from unification import Var, unify
+
+from ...errors import InputError, ModeError, TermError
+from . import propagators as P
+from .store import FDStore, Propagator, fd_state, walk
+
+__all__ = [
+    "STRATEGIES",
+    "post",
+    "domo",
+    "inso",
+    "all_differento",
+    "lto",
+    "leqo",
+    "eq_offseto",
+    "neq_offseto",
+    "abs_diffo",
+    "not_abs_diffo",
+    "sumo",
+    "elemento",
+    "tableo",
+    "labelo",
+]
+
+STRATEGIES = {
+    "ff": "first-fail: the variable with the smallest domain first, ties leftmost",
+    "leftmost": "the variables in the order given",
+}
+
+
+def _is_int(a: Any) -> bool:
+    return isinstance(a, int) and not isinstance(a, bool)
+
+
+def _term(relation: str, name: str, a: Any) -> Any:
+    """`a` if it is an int or a logic variable, else a TermError naming the argument."""
+    if _is_int(a) or isinstance(a, Var):
+        return a
+    raise TermError(f"{relation}: argument {name} must be an int or a logic variable, got {a!r}")
+
+
+def _terms(relation: str, name: str, xs: Any) -> tuple:
+    """The list `xs` of ints and logic variables as a tuple, else a TermError naming it."""
+    if not isinstance(xs, (list, tuple)):
+        raise TermError(f"{relation}: argument {name} must be a list of ints or logic variables, got {xs!r}")
+    return tuple(_term(relation, f"{name}[{k}]", a) for k, a in enumerate(xs))
+
+
+def _int(relation: str, name: str, a: Any) -> int:
+    if not _is_int(a):
+        raise TermError(f"{relation}: argument {name} must be an int, got {a!r}")
+    return a
+
+
+def post(propagator: Propagator) -> GoalType:
+    """A goal that adds `propagator` to the state's finite-domain store and propagates.
+
+    This is the extension point: a new constraint is a `Propagator` subclass posted by `post`.
+    """
+
+    def post_goal(S):
+        S2, store = fd_state(S)
+        if store.post(propagator, S2.data):
+            yield S2
+
+    return post_goal
+
+
+def _value_set(relation: str, values: Iterable[int]) -> tuple[int, int]:
+    """(lowest value, bitset over it) of a non-empty iterable of ints."""
+    if isinstance(values, range) and values.step == 1:
+        if not values:
+            raise InputError(f"{relation}: argument values is empty ({values!r})")
+        return values.start, (1 << len(values)) - 1
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TermError(f"{relation}: argument values must be an iterable of ints, got {values!r}")
+    values = list(values)
+    if not values:
+        raise InputError(f"{relation}: argument values is empty")
+    for v in values:
+        if not _is_int(v):
+            raise TermError(f"{relation}: argument values must hold only ints, got {v!r}")
+    lo = min(values)
+    bits = 0
+    for v in values:
+        bits |= 1 << (v - lo)
+    return lo, bits
+
+
+def domo(x: Any, values: Iterable[int]) -> GoalType:
+    """domo(?x, +values): True iff x is one of the ints `values` (a range or any iterable).
+
+    An unlabelled x shows its residual domain when reified.
+
+    >>> from logicpy.core.fd import domo, lto
+    >>> from kanren import run, var
+    >>> x = var()
+    >>> run(0, x, domo(x, range(1, 10)), lto(x, 4))[0].domain
+    {1..3}
+    """
+    x = _term("domo", "x", x)
+    lo, bits = _value_set("domo", values)
+    return post(P.InDomain(x, lo, bits))
+
+
+def inso(xs: Sequence[Any], values: Iterable[int]) -> GoalType:
+    """inso(?xs, +values): True iff every element of xs is one of `values` (clpfd's `ins`)."""
+    xs = _terms("inso", "xs", xs)
+    lo, bits = _value_set("inso", values)
+    return _all(post(P.InDomain(x, lo, bits)) for x in xs)
+
+
+def _all(goals: Iterable[GoalType]) -> GoalType:
+    """The conjunction of goals that each yield at most one state (all FD posts do)."""
+    goals = tuple(goals)
+
+    def all_goal(S):
+        for g in goals:
+            S = next(iter(g(S)), None)
+            if S is None:
+                return
+        yield S
+
+    return all_goal
+
+
+def all_differento(xs: Sequence[Any]) -> GoalType:
+    """all_differento(?xs): True iff the elements of xs are pairwise different ints.
+
+    Domain consistent (Régin's matching): a value no complete assignment can use is removed.
+
+    >>> from logicpy.core.fd import all_differento, domo
+    >>> from kanren import run, var
+    >>> x, y, z = var(), var(), var()
+    >>> run(0, z, domo(x, [1, 2]), domo(y, [1, 2]), domo(z, [1, 2, 3]), all_differento([x, y, z]))
+    (3,)
+    """
+    return post(P.AllDifferent(_terms("all_differento", "xs", xs)))
+
+
+def lto(x: Any, y: Any, c: int = 0) -> GoalType:
+    """lto(?x, ?y, +c=0): True iff x < y + c. Bounds consistent.
+
+    >>> from logicpy.core.fd import domo, lto
+    >>> from kanren import run, var
+    >>> x, y = var(), var()
+    >>> run(0, y, domo(x, range(5, 9)), domo(y, range(0, 10)), lto(x, y))[0].domain
+    {6..9}
+    """
+    c = _int("lto", "c", c)
+    return post(P.LessEq(_term("lto", "x", x), _term("lto", "y", y), c - 1))
+
+
+def leqo(x: Any, y: Any, c: int = 0) -> GoalType:
+    """leqo(?x, ?y, +c=0): True iff x <= y + c. Bounds consistent."""
+    c = _int("leqo", "c", c)
+    return post(P.LessEq(_term("leqo", "x", x), _term("leqo", "y", y), c))
+
+
+def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
+    """eq_offseto(?x, ?y, +c): True iff x = y + c. Domain consistent.
+
+    >>> from logicpy.core.fd import domo, eq_offseto
+    >>> from kanren import run, var
+    >>> x, y = var(), var()
+    >>> run(0, y, domo(x, [3, 5, 9]), eq_offseto(x, y, 2))[0].domain
+    {1, 3, 7}
+    """
+    c = _int("eq_offseto", "c", c)
+    return post(P.EqOffset(_term("eq_offseto", "x", x), _term("eq_offseto", "y", y), c))
+
+
+def neq_offseto(x: Any, y: Any, c: int = 0) -> GoalType:
+    """neq_offseto(?x, ?y, +c=0): True iff x != y + c. Domain consistent once x or y has one value."""
+    c = _int("neq_offseto", "c", c)
+    return post(P.NeqOffset(_term("neq_offseto", "x", x), _term("neq_offseto", "y", y), c))
+
+
+def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
+    """abs_diffo(?x, ?y, ?d): True iff |x − y| = d (adjacency: d = 1). Domain consistent.
+
+    >>> from logicpy.core.fd import abs_diffo, domo
+    >>> from kanren import run, var
+    >>> x = var()
+    >>> run(0, x, domo(x, range(1, 6)), abs_diffo(x, 3, 1))[0].domain
+    {2, 4}
+    """
+    return post(P.AbsDiff(_term("abs_diffo", "x", x), _term("abs_diffo", "y", y), _term("abs_diffo", "d", d)))
+
+
+def not_abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
+    """not_abs_diffo(?x, ?y, ?d): True iff |x − y| != d. Domain consistent once two of x, y, d have one value."""
+    return post(
+        P.NotAbsDiff(_term("not_abs_diffo", "x", x), _term("not_abs_diffo", "y", y), _term("not_abs_diffo", "d", d))
+    )
+
+
+def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> GoalType:
+    """sumo(?xs, ?total, +coeffs=None): True iff Σ coeffs[i]·xs[i] = total (coeffs default to 1).
+
+    Bounds consistent. A total without a domain gets the interval the sum allows.
+
+    >>> from logicpy.core.fd import domo, sumo
+    >>> from kanren import run, var
+    >>> x, y = var(), var()
+    >>> run(0, x, domo(x, range(0, 10)), domo(y, range(0, 10)), sumo([x, y], 15, [2, 1]))[0].domain
+    {3..7}
+    """
+    xs = _terms("sumo", "xs", xs)
+    total = _term("sumo", "total", total)
+    if coeffs is None:
+        coeffs = (1,) * len(xs)
+    else:
+        if not isinstance(coeffs, (list, tuple)):
+            raise TermError(f"sumo: argument coeffs must be a list of ints, got {coeffs!r}")
+        coeffs = tuple(_int("sumo", f"coeffs[{k}]", a) for k, a in enumerate(coeffs))
+        if len(coeffs) != len(xs):
+            raise InputError(f"sumo: coeffs has {len(coeffs)} entries but xs has {len(xs)}")
+    pairs = [(x, a) for x, a in zip(xs, coeffs) if a] + [(total, -1)]
+    return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
+
+
+def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
+    """elemento(?i, ?xs, ?v): True iff xs[i] = v, i counted from 1 (Prolog's element/3).
+
+    Domain consistent on i and v.
+
+    >>> from logicpy.core.fd import elemento
+    >>> from kanren import run, var
+    >>> i = var()
+    >>> run(0, i, elemento(i, [7, 3, 7], 7))[0].domain
+    {1, 3}
+    """
+    xs = _terms("elemento", "xs", xs)
+    if not xs:
+        raise InputError("elemento: argument xs is empty")
+    return post(P.Element(_term("elemento", "i", i), xs, _term("elemento", "v", v)))
+
+
+def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
+    """tableo(?xs, +rows): True iff the tuple xs equals one of `rows`. Domain consistent.
+
+    >>> from logicpy.core.fd import tableo
+    >>> from kanren import run, var
+    >>> x, y = var(), var()
+    >>> run(0, (x, y), tableo([x, y], [(1, 2), (2, 3), (1, 4)]), tableo([x], [(2,), (3,)]))
+    ((2, 3),)
+    """
+    xs = _terms("tableo", "xs", xs)
+    checked = []
+    for k, row in enumerate(rows):
+        if not isinstance(row, (list, tuple)) or len(row) != len(xs):
+            raise InputError(f"tableo: row {k} must be a tuple of {len(xs)} ints, got {row!r}")
+        checked.append(tuple(_int("tableo", f"rows[{k}][{j}]", a) for j, a in enumerate(row)))
+    if not checked:
+        raise InputError("tableo: argument rows is empty")
+    return post(P.Table(xs, tuple(checked)))
+
+
+def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
+    """labelo(?xs, +strategy="ff"): give every variable of xs a value from its domain.
+
+    Values are tried in ascending order, each choice propagated before the next. Strategies:
+    "ff" (first-fail: smallest domain first, ties leftmost) and "leftmost". Raises
+    ModeError for a variable without a finite domain.
+
+    >>> from logicpy.core.fd import domo, labelo, lto
+    >>> from kanren import run, var
+    >>> x, y = var(), var()
+    >>> run(0, (x, y), domo(x, range(1, 4)), domo(y, range(1, 4)), lto(x, y), labelo([x, y]))
+    ((1, 2), (1, 3), (2, 3))
+    """
+    xs = _terms("labelo", "xs", xs)
+    if strategy not in STRATEGIES:
+        raise InputError(f"labelo: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    first_fail = strategy == "ff"
+
+    def labelo_goal(S):
+        yield from _label(S, xs, first_fail)
+
+    return labelo_goal
+
+
+def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
+    """Depth-first labelling of xs in state S (a generator of states)."""
+    data = S.data if isinstance(S, ConstrainedState) else S
+    store = S.constraints.get(FDStore) if isinstance(S, ConstrainedState) else None
+    domains = store.domains if store is not None else {}
+    best, best_size = None, 0
+    for x in xs:
+        t = walk(x, data)
+        if isinstance(t, Var):
+            d = domains.get(t)
+            if d is None:
+                raise ModeError(f"labelo: variable {x} has no finite domain; give it one with domo")
+            if not first_fail:
+                best = t
+                break
+            size = d.bit_count()
+            if best is None or size < best_size:
+                best, best_size = t, size
+                if size == 1:
+                    break
+        elif not _is_int(t):
+            raise TermError(f"labelo: {x} is bound to {t!r}, not an int")
+    if best is None:
+        yield S
+        return
+    d, base = domains[best], store.base
+    while d:
+        low = d & -d
+        d ^= low
+        S2 = unify(best, base + low.bit_length() - 1, S)
+        if S2 is not False:
+            yield from _label(S2, xs, first_fail)

@@ -1,0 +1,464 @@
+"""The propagators behind the finite-domain goals, one class per constraint.
+
+Each narrows domains through the `FDStore` methods and is woken again whenever one of its
+variables changes. The strength of each (bounds or domain consistency) is stated in its
+docstring and in the README's constraint table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .store import FDStore, Inconsistent, Propagator, iter_bits
+
+__all__ = [
+    "InDomain",
+    "LessEq",
+    "EqOffset",
+    "NeqOffset",
+    "AbsDiff",
+    "NotAbsDiff",
+    "AllDifferent",
+    "Linear",
+    "Element",
+    "Table",
+]
+
+
+def shift(bits: int, c: int) -> int:
+    """The bitset of {v + c for v in bits}; values falling below the store's base are dropped."""
+    return bits << c if c >= 0 else bits >> -c
+
+
+class InDomain(Propagator):
+    """x ∈ values, with values given as `lo` and a bitset `rel` over `lo`.
+
+    Invariants: runs once, when posted; `rel` is non-zero.
+    """
+
+    __slots__ = ("x", "lo", "rel")
+    watches = False
+
+    def __init__(self, x: Any, lo: int, rel: int):
+        self.x, self.lo, self.rel = x, lo, rel
+
+    def terms(self):
+        return (self.x,)
+
+    def propagate(self, s: FDStore) -> None:
+        s.ensure_base(self.lo)
+        s.restrict(s.walk(self.x), self.rel << (self.lo - s.base), exact=True)
+
+
+class LessEq(Propagator):
+    """x <= y + c, bounds consistent: max x <= max y + c and min y >= min x - c.
+
+    Invariants: idempotent after one run; ignores a side without a domain.
+    """
+
+    __slots__ = ("x", "y", "c")
+
+    def __init__(self, x: Any, y: Any, c: int):
+        self.x, self.y, self.c = x, y, c
+
+    def terms(self):
+        return (self.x, self.y)
+
+    def propagate(self, s: FDStore) -> None:
+        x, y = s.walk(self.x), s.walk(self.y)
+        hy = s.hi(y)
+        if hy is not None:
+            s.at_most(x, hy + self.c)
+        lx = s.lo(x)
+        if lx is not None:
+            s.at_least(y, lx - self.c)
+
+
+class EqOffset(Propagator):
+    """x = y + c, domain consistent: each domain is the other's shifted by c.
+
+    Invariants: a side without a domain gets the other's, shifted.
+    """
+
+    __slots__ = ("x", "y", "c")
+
+    def __init__(self, x: Any, y: Any, c: int):
+        self.x, self.y, self.c = x, y, c
+
+    def terms(self):
+        return (self.x, self.y)
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, c = s.walk(self.x), s.walk(self.y), self.c
+        dx, dy = s.dom(x), s.dom(y)
+        if dx is None and dy is None:
+            return
+        if dx is None:  # x takes y's domain shifted: make its smallest value representable
+            s.ensure_base(s.lo(y) + c)
+        elif dy is None:
+            s.ensure_base(s.lo(x) - c)
+        if s.dom(y) is not None:
+            s.restrict(x, shift(s.dom(y), c), exact=True)
+        s.restrict(y, shift(s.dom(x), -c), exact=True)
+
+
+class NeqOffset(Propagator):
+    """x != y + c, domain consistent once either side has one value.
+
+    Invariants: removes at most one value from each side per run.
+    """
+
+    __slots__ = ("x", "y", "c")
+
+    def __init__(self, x: Any, y: Any, c: int):
+        self.x, self.y, self.c = x, y, c
+
+    def terms(self):
+        return (self.x, self.y)
+
+    def propagate(self, s: FDStore) -> None:
+        x, y = s.walk(self.x), s.walk(self.y)
+        vy = s.value(y)
+        if vy is not None:
+            s.remove(x, vy + self.c)
+        vx = s.value(x)
+        if vx is not None:
+            s.remove(y, vx - self.c)
+
+
+class AbsDiff(Propagator):
+    """|x − y| = d, domain consistent (every value kept has a support on the other sides).
+
+    Invariants: prunes x and y only when the other side and d have domains.
+    """
+
+    __slots__ = ("x", "y", "d")
+
+    def __init__(self, x: Any, y: Any, d: Any):
+        self.x, self.y, self.d = x, y, d
+
+    def terms(self):
+        return (self.x, self.y, self.d)
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
+        s.at_least(d, 0)
+        dd = s.dom(d)
+        dx, dy = s.dom(x), s.dom(y)
+        if dd is None or dx is None or dy is None:
+            if s.value(x) is not None and s.value(y) is not None:
+                distance = abs(s.value(x) - s.value(y))
+                s.ensure_base(distance)
+                s.restrict(d, s.dom(distance), exact=True)
+            return
+        keep_d = sx = sy = 0
+        for e in s.values(dd):
+            near_y = dx & (shift(dy, e) | shift(dy, -e))
+            if near_y:
+                keep_d |= 1 << (e - s.base)
+                sx |= near_y
+                sy |= dy & (shift(dx, e) | shift(dx, -e))
+        s.restrict(d, keep_d)
+        s.restrict(x, sx)
+        s.restrict(y, sy)
+
+
+class NotAbsDiff(Propagator):
+    """|x − y| != d, domain consistent once two of x, y, d have one value.
+
+    Invariants: never prunes while two of the three are open.
+    """
+
+    __slots__ = ("x", "y", "d")
+
+    def __init__(self, x: Any, y: Any, d: Any):
+        self.x, self.y, self.d = x, y, d
+
+    def terms(self):
+        return (self.x, self.y, self.d)
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
+        vx, vy, vd = s.value(x), s.value(y), s.value(d)
+        if vd is not None:
+            if vd < 0:
+                return
+            if vx is not None:
+                s.remove(y, vx + vd)
+                s.remove(y, vx - vd)
+            if vy is not None:
+                s.remove(x, vy + vd)
+                s.remove(x, vy - vd)
+        if vx is not None and vy is not None:
+            s.remove(d, abs(vx - vy))
+
+
+class AllDifferent(Propagator):
+    """Pairwise different, domain consistent (Régin: values no maximum matching uses are removed).
+
+    Invariants: variables without a domain take part only once they have a value.
+    """
+
+    __slots__ = ("xs",)
+
+    def __init__(self, xs: tuple):
+        self.xs = xs
+
+    def terms(self):
+        return self.xs
+
+    def propagate(self, s: FDStore) -> None:
+        ts, doms, taken = [], [], 0
+        for t in map(s.walk, self.xs):
+            d = s.dom(t)
+            if d is None:
+                continue
+            if d & (d - 1):
+                ts.append(t)
+                doms.append(d)
+            elif taken & d:
+                raise Inconsistent
+            else:
+                taken |= d
+        # naked singles first: cheap, and they shrink the matching problem
+        new_single = True
+        while new_single:
+            new_single = False
+            for i, d in enumerate(doms):
+                if d & (d - 1) and d & taken:
+                    d &= ~taken
+                    if not d:
+                        raise Inconsistent
+                    doms[i] = d
+                    if not d & (d - 1):
+                        taken |= d
+                        new_single = True
+        for t, d in zip(ts, doms):
+            s.restrict(t, d)
+        open_items = [(t, d) for t, d in zip(ts, doms) if d & (d - 1)]
+        if len(open_items) > 1:
+            for (t, _), keep in zip(open_items, _regin([d for _, d in open_items])):
+                s.restrict(t, keep)
+
+
+def _regin(doms: list[int]) -> list[int]:
+    """For variables with bitset domains, the values that some complete matching gives each.
+
+    Raises `Inconsistent` when no matching gives every variable its own value.
+    """
+    n = len(doms)
+    match = [-1] * n  # value index per variable
+    owner: dict[int, int] = {}  # variable per value index
+    owned = 0
+    for i, d in enumerate(doms):  # greedy start
+        free = d & ~owned
+        if free:
+            v = (free & -free).bit_length() - 1
+            match[i], owner[v] = v, i
+            owned |= 1 << v
+
+    def augment(i: int, seen: list[int]) -> bool:
+        for v in iter_bits(doms[i] & ~seen[0]):
+            seen[0] |= 1 << v
+            j = owner.get(v)
+            if j is None or augment(j, seen):
+                match[i], owner[v] = v, i
+                return True
+        return False
+
+    for i in range(n):
+        if match[i] < 0:
+            if not augment(i, [0]):
+                raise Inconsistent
+            owned = 0
+            for v in owner:
+                owned |= 1 << v
+    # values reachable from a free value by alternating paths: their edges are all kept
+    union = 0
+    for d in doms:
+        union |= d
+    reached = frontier = union & ~owned
+    while frontier:
+        new = 0
+        for i, d in enumerate(doms):
+            mi = 1 << match[i]
+            if d & ~mi & frontier and not reached & mi:
+                new |= mi
+        reached |= new
+        frontier = new
+    # strongly connected components of i -> j when j could take i's matched value
+    succ = [[j for j in range(n) if j != i and (doms[j] >> match[i]) & 1] for i in range(n)]
+    comp = _components(succ)
+    comp_values: dict[int, int] = {}
+    for i in range(n):
+        comp_values[comp[i]] = comp_values.get(comp[i], 0) | (1 << match[i])
+    return [d & (reached | comp_values[comp[i]]) for i, d in enumerate(doms)]
+
+
+def _components(succ: list[list[int]]) -> list[int]:
+    """Tarjan's strongly connected components: a component number per node."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    comp = [-1] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    counter = [0, 0]
+
+    def visit(v: int) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack[v] = True
+        for w in succ[v]:
+            if index[w] < 0:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif on_stack[w]:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            while True:
+                w = stack.pop()
+                on_stack[w] = False
+                comp[w] = counter[1]
+                if w == v:
+                    break
+            counter[1] += 1
+
+    for v in range(n):
+        if index[v] < 0:
+            visit(v)
+    return comp
+
+
+class Linear(Propagator):
+    """Σ coeffs[i]·xs[i] = 0, bounds consistent.
+
+    Invariants: prunes only when at most one term lacks a domain (that one gets an interval).
+    """
+
+    __slots__ = ("xs", "coeffs")
+
+    def __init__(self, xs: tuple, coeffs: tuple):
+        self.xs, self.coeffs = xs, coeffs
+
+    def terms(self):
+        return self.xs
+
+    def propagate(self, s: FDStore) -> None:
+        ts = [s.walk(t) for t in self.xs]
+        coeffs = self.coeffs
+        los, his, unbounded = [], [], []
+        for i, (t, a) in enumerate(zip(ts, coeffs)):
+            lo, hi = s.lo(t), s.hi(t)
+            if lo is None:
+                unbounded.append(i)
+                los.append(0)
+                his.append(0)
+            elif a > 0:
+                los.append(a * lo)
+                his.append(a * hi)
+            else:
+                los.append(a * hi)
+                his.append(a * lo)
+        if len(unbounded) > 1:
+            return
+        sum_lo, sum_hi = sum(los), sum(his)
+        if unbounded:  # the one open term is minus the sum of the others
+            i = unbounded[0]
+            lo_i, hi_i = _divide(-sum_hi, -sum_lo, coeffs[i])
+            if lo_i > hi_i:
+                raise Inconsistent
+            s.ensure_base(lo_i)
+            s.restrict(ts[i], ((1 << (hi_i - lo_i + 1)) - 1) << (lo_i - s.base), exact=True)
+            return  # restricting woke this propagator again, now with every term bounded
+        if sum_lo > 0 or sum_hi < 0:
+            raise Inconsistent
+        for t, a, lo, hi in zip(ts, coeffs, los, his):
+            if t.__class__ is int or lo == hi:
+                continue
+            # a·t = −(sum of the others) ∈ [hi − sum_hi, lo − sum_lo]
+            new_lo, new_hi = _divide(hi - sum_hi, lo - sum_lo, a)
+            s.at_least(t, new_lo)
+            s.at_most(t, new_hi)
+
+
+def _divide(lo: int, hi: int, a: int) -> tuple[int, int]:
+    """The integer interval of t with a·t in [lo, hi]."""
+    if a < 0:
+        lo, hi, a = -hi, -lo, -a
+    return -(-lo // a), hi // a
+
+
+class Element(Propagator):
+    """xs[i] = v with i counted from 1, domain consistent on i and v.
+
+    Invariants: i is kept within 1..len(xs); once i has one value, v and xs[i] share a domain.
+    """
+
+    __slots__ = ("i", "xs", "v")
+
+    def __init__(self, i: Any, xs: tuple, v: Any):
+        self.i, self.xs, self.v = i, xs, v
+
+    def terms(self):
+        return (self.i, self.v, *self.xs)
+
+    def propagate(self, s: FDStore) -> None:
+        i, v = s.walk(self.i), s.walk(self.v)
+        s.ensure_base(1)
+        s.restrict(i, ((1 << len(self.xs)) - 1) << (1 - s.base), exact=True)
+        dv = s.dom(v)
+        keep_i = union = 0
+        open_item = False
+        for k in s.values(s.dom(i)):
+            dx = s.dom(s.walk(self.xs[k - 1]))
+            if dx is None:
+                open_item = True
+            elif dv is not None and not dx & dv:
+                continue
+            else:
+                union |= dx
+            keep_i |= 1 << (k - s.base)
+        s.restrict(i, keep_i)
+        if not open_item:
+            s.restrict(v, union, exact=True)
+        k = s.value(i)
+        if k is not None:
+            x = s.walk(self.xs[k - 1])
+            if s.dom(v) is not None:
+                s.restrict(x, s.dom(v), exact=True)
+            if s.dom(x) is not None:
+                s.restrict(v, s.dom(x), exact=True)
+
+
+class Table(Propagator):
+    """The tuple xs is one of `rows`, domain consistent (rows outside the domains are dropped).
+
+    Invariants: `rows` is a tuple of int tuples, each as long as xs.
+    """
+
+    __slots__ = ("xs", "rows")
+
+    def __init__(self, xs: tuple, rows: tuple):
+        self.xs, self.rows = xs, rows
+
+    def terms(self):
+        return self.xs
+
+    def propagate(self, s: FDStore) -> None:
+        ts = [s.walk(t) for t in self.xs]
+        doms = [s.dom(t) for t in ts]
+        base = s.base
+        alive = [
+            row for row in self.rows
+            if all(d is None or (val >= base and (d >> (val - base)) & 1) for d, val in zip(doms, row))
+        ]
+        if not alive:
+            raise Inconsistent
+        s.ensure_base(min(min(row) for row in alive))
+        for j, t in enumerate(ts):
+            support = 0
+            for row in alive:
+                support |= 1 << (row[j] - s.base)
+            s.restrict(t, support, exact=True)

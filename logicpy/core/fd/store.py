@@ -1,0 +1,429 @@
+"""The finite-domain store: bitset domains inside a kanren state, and the propagation loop.
+
+A domain is a Python int used as a bitset: bit i set means the value `base + i` is allowed,
+with one `base` shared by all domains of a store, so that an offset `x = y + c` is a plain
+shift. The store is a kanren `ConstraintStore`: kanren calls `post_unify_check` after every
+unification, which is where a binding made by `eq` (or by labelling) meets the domains and
+wakes only the propagators that watch the variables just bound.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Set
+from typing import Any
+
+from kanren.constraints import ConstrainedState, ConstrainedVar, ConstraintStore
+from unification import Var
+from unification.core import _reify
+
+from ...errors import TermError
+
+__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state"]
+
+
+def walk(t: Any, smap: dict) -> Any:
+    """Follow bindings of `t` in the substitution `smap` (terms here are ints or variables)."""
+    while t.__class__ is not int:
+        nxt = smap.get(t, t)
+        if nxt is t:
+            return t
+        t = nxt
+    return t
+
+
+def iter_bits(bits: int) -> Iterator[int]:
+    """Indices of the set bits of `bits`, ascending."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+class Domain(Set):
+    """A finite set of ints shown compactly, e.g. `{1..3, 7}`: a residual domain.
+
+    >>> Domain.of([3, 1, 2, 7])
+    {1..3, 7}
+    >>> Domain.of([1, 2]) == {1, 2}
+    True
+    """
+
+    __slots__ = ("bits", "base")
+
+    def __init__(self, bits: int, base: int = 0):
+        self.bits = bits
+        self.base = base
+
+    @classmethod
+    def of(cls, values: Iterable[int]) -> Domain:
+        """The domain holding exactly `values` (a non-empty iterable of ints)."""
+        values = list(values)
+        lo = min(values)
+        bits = 0
+        for v in values:
+            bits |= 1 << (v - lo)
+        return cls(bits, lo)
+
+    def __iter__(self) -> Iterator[int]:
+        return (self.base + i for i in iter_bits(self.bits))
+
+    def __len__(self) -> int:
+        return self.bits.bit_count()
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int) and value >= self.base and bool((self.bits >> (value - self.base)) & 1)
+
+    @property
+    def min(self) -> int:
+        """The smallest value."""
+        return self.base + (self.bits & -self.bits).bit_length() - 1
+
+    @property
+    def max(self) -> int:
+        """The largest value."""
+        return self.base + self.bits.bit_length() - 1
+
+    def __hash__(self) -> int:
+        return self._hash()
+
+    def __repr__(self) -> str:
+        parts: list[str] = []
+        run: list[int] = []
+        for v in [*self, None]:
+            if run and v == run[-1] + 1:
+                run.append(v)
+                continue
+            if len(run) >= 3:
+                parts.append(f"{run[0]}..{run[-1]}")
+            else:
+                parts.extend(str(r) for r in run)
+            run = [v]
+        return "{" + ", ".join(parts) + "}"
+
+
+class Inconsistent(Exception):
+    """Raised during propagation when a domain empties or a constraint cannot hold."""
+
+
+class Propagator:
+    """A constraint's pruning rule, run by the store until no domain changes.
+
+    Subclasses list their argument terms in `terms()` and narrow domains in `propagate`
+    through the store's methods (`walk`, `dom`, `lo`, `hi`, `value`, `restrict`,
+    `at_least`, `at_most`, `remove`, `ensure_base`). A class attribute `watches = False`
+    runs the propagator once when posted instead of on every change.
+
+    Invariants: a propagator is immutable (its state lives in the store's domains);
+    `propagate` only narrows domains and raises `Inconsistent` only when no assignment
+    of its terms satisfies the constraint; bitsets are computed after any `ensure_base`.
+    """
+
+    __slots__ = ()
+    watches = True
+
+    def terms(self) -> Iterable[Any]:
+        """The argument terms (ints or logic variables) whose changes wake this propagator."""
+        raise NotImplementedError
+
+    def propagate(self, store: FDStore) -> None:
+        """Narrow the domains of `self.terms()` in `store`."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(map(repr, self.terms()))})"
+
+
+class FDStore(ConstraintStore):
+    """Finite domains of logic variables and the propagators that watch each variable.
+
+    Invariants: every key of `watch` is a logic variable unbound in the state's
+    substitution; the keys of `domains` are among them, each a non-zero bitset over
+    `base`; every int that reaches a propagator is >= `base` (the store rebases when a
+    smaller one appears). A variable without a domain is unbounded: it is checked, not
+    pruned, until it gets one.
+    """
+
+    __slots__ = ("domains", "watch", "base", "_smap", "_queue", "_queued")
+    op_str = "in"
+
+    def __init__(self, domains: dict | None = None, watch: dict | None = None, base: int = 0):
+        self.domains: dict[Var, int] = {} if domains is None else domains
+        self.watch: dict[Var, tuple[Propagator, ...]] = {} if watch is None else watch
+        self.base = base
+        self.lvar_constraints = self.domains
+
+    def copy(self) -> FDStore:
+        return FDStore(self.domains.copy(), self.watch.copy(), self.base)
+
+    def constraints_str(self, lvar: Var) -> str:
+        d = self.domains.get(lvar)
+        return "" if d is None else f"in {Domain(d, self.base)}"
+
+    def domain(self, v: Var) -> Domain | None:
+        """The current domain of the unbound variable `v`, or None when it has none."""
+        d = self.domains.get(v)
+        return None if d is None else Domain(d, self.base)
+
+    # -- reading terms (during propagation; terms are walked first) -------------------------
+
+    def walk(self, t: Any) -> Any:
+        """`t` with its bindings followed: an int or an unbound variable."""
+        return walk(t, self._smap)
+
+    def dom(self, t: Any) -> int | None:
+        """Bitset of the walked term `t`; None for a variable without a domain."""
+        if t.__class__ is int:
+            return 1 << (t - self.base)
+        return self.domains.get(t)
+
+    def lo(self, t: Any) -> int | None:
+        """Smallest value of `t`; None when unbounded."""
+        if t.__class__ is int:
+            return t
+        d = self.domains.get(t)
+        return None if d is None else self.base + (d & -d).bit_length() - 1
+
+    def hi(self, t: Any) -> int | None:
+        """Largest value of `t`; None when unbounded."""
+        if t.__class__ is int:
+            return t
+        d = self.domains.get(t)
+        return None if d is None else self.base + d.bit_length() - 1
+
+    def value(self, t: Any) -> int | None:
+        """The value of `t` when it has exactly one, else None."""
+        if t.__class__ is int:
+            return t
+        d = self.domains.get(t)
+        if d is None or d & (d - 1):
+            return None
+        return self.base + d.bit_length() - 1
+
+    def values(self, bits: int) -> Iterator[int]:
+        """The values of a bitset, ascending."""
+        base = self.base
+        return (base + i for i in iter_bits(bits))
+
+    # -- narrowing ------------------------------------------------------------------------
+
+    def restrict(self, t: Any, mask: int, exact: bool = False) -> None:
+        """Keep only the values of `t` in bitset `mask`.
+
+        With `exact`, `mask` is all of t's support, so a variable without a domain takes it.
+        """
+        if t.__class__ is int:
+            if not (mask >> (t - self.base)) & 1:
+                raise Inconsistent
+            return
+        d = self.domains.get(t)
+        if d is None:
+            if not exact:
+                return
+            d = -1
+        new = d & mask
+        if new != d:
+            if not new:
+                raise Inconsistent
+            self.domains[t] = new
+            self._wake(t)
+
+    def at_least(self, t: Any, v: int) -> None:
+        """Remove the values of `t` below `v`."""
+        if t.__class__ is int:
+            if t < v:
+                raise Inconsistent
+        elif v > self.base:
+            self.restrict(t, -1 << (v - self.base))
+
+    def at_most(self, t: Any, v: int) -> None:
+        """Remove the values of `t` above `v`."""
+        if t.__class__ is int:
+            if t > v:
+                raise Inconsistent
+        elif t in self.domains:
+            k = v - self.base + 1
+            if k <= 0:
+                raise Inconsistent
+            self.restrict(t, (1 << k) - 1)
+
+    def remove(self, t: Any, v: int) -> None:
+        """Remove the value `v` from `t`."""
+        if t.__class__ is int:
+            if t == v:
+                raise Inconsistent
+        elif v >= self.base:
+            self.restrict(t, ~(1 << (v - self.base)))
+
+    def ensure_base(self, v: int) -> None:
+        """Make `v` representable: lower `base` to `v` if needed, shifting every domain."""
+        if v < self.base:
+            k = self.base - v
+            domains = self.domains
+            for key, d in domains.items():
+                domains[key] = d << k
+            self.base = v
+
+    # -- the propagation loop ---------------------------------------------------------------
+
+    def _wake(self, v: Var) -> None:
+        queued = self._queued
+        for p in self.watch.get(v, ()):
+            if p not in queued:
+                queued.add(p)
+                self._queue.append(p)
+
+    def _fixpoint(self, smap: dict, pending: Iterable[Propagator]) -> bool:
+        """Run the pending propagators and all they wake until nothing changes; False if a domain empties."""
+        self._smap = smap
+        self._queue = queue = deque()
+        self._queued = queued = set()
+        for p in pending:
+            if p not in queued:
+                queued.add(p)
+                queue.append(p)
+        try:
+            while queue:
+                p = queue.popleft()
+                queued.discard(p)
+                p.propagate(self)
+        except Inconsistent:
+            return False
+        finally:
+            self._smap = self._queue = self._queued = None
+        return True
+
+    def post(self, prop: Propagator, smap: dict) -> bool:
+        """Add `prop` to the store, watching its variables, and propagate; False on failure."""
+        small = None
+        for t in prop.terms():
+            t = walk(t, smap)
+            if t.__class__ is int:
+                small = t if small is None or t < small else small
+            elif isinstance(t, Var):
+                if prop.watches:
+                    w = self.watch.get(t, ())
+                    if prop not in w:
+                        self.watch[t] = w + (prop,)
+                elif t not in self.watch:
+                    self.watch[t] = ()
+            else:
+                raise TermError(f"{prop!r}: argument {t!r} is not an integer")
+        if small is not None:
+            self.ensure_base(small)
+        return self._fixpoint(smap, (prop,))
+
+    def pre_unify_check(self, lvar_map, lvar=None, value=None) -> bool:
+        return True
+
+    def post_unify_check(self, lvar_map, lvar=None, value=None, old_state=None) -> bool:
+        """Apply new bindings of watched variables to the domains, then propagate."""
+        bound = [v for v in self.watch if v in lvar_map]
+        if not bound:
+            return True
+        pending: list[Propagator] = []
+        for v in bound:
+            t = walk(v, lvar_map)
+            watchers = self.watch.pop(v)
+            d = self.domains.pop(v, None)
+            pending.extend(watchers)
+            if isinstance(t, Var):  # aliased to another variable: merge into it
+                old = self.watch.get(t, ())
+                self.watch[t] = old + tuple(p for p in watchers if p not in old)
+                if d is not None:
+                    dt = self.domains.get(t)
+                    new = d if dt is None else d & dt
+                    if not new:
+                        return False
+                    if new != dt:
+                        self.domains[t] = new
+                        pending.extend(old)
+            elif t.__class__ is int:
+                if d is not None and (t < self.base or not (d >> (t - self.base)) & 1):
+                    return False
+                self.ensure_base(t)
+            else:  # an FD variable bound to a non-integer
+                return False
+        return self._fixpoint(lvar_map, pending)
+
+
+class FDState(ConstrainedState):
+    """A kanren `ConstrainedState` that holds an `FDStore`.
+
+    It reifies a variable with a one-value domain to that value and one with a larger
+    domain to an `FDVar` showing it, and it never reports itself empty while it holds
+    constraints (kanren's `reify` skips empty states).
+    """
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return len(self.data) or int(bool(self.constraints))
+
+
+def fd_state(S: Any) -> tuple[FDState, FDStore]:
+    """A copy of state `S` as an `FDState`, and its own `FDStore`, ready to be written."""
+    if isinstance(S, FDState):
+        S2 = S.copy()
+    elif isinstance(S, ConstrainedState):
+        S2 = FDState(S.data, constraints={k: c.copy() for k, c in S.constraints.items()})
+    else:
+        S2 = FDState(S)
+    store = S2.constraints.get(FDStore)
+    if store is None:
+        store = S2.constraints[FDStore] = FDStore()
+    return S2, store
+
+
+class FDVar(ConstrainedVar):
+    """A reified unbound variable with its residual domain (and other stores' constraints).
+
+    `domain` is a `Domain`; `others` the text of the other constraints (e.g. `neq {5}`).
+    It compares and hashes like the variable it stands for.
+    """
+
+    __slots__ = ("domain", "others")
+
+    def __new__(cls, var: Var, domain: Domain, others: str = ""):
+        obj = object.__new__(cls)
+        obj.token = var.token
+        obj.domain = domain
+        obj.others = others
+        return obj
+
+    def __init__(self, var: Var, domain: Domain, others: str = ""):
+        pass
+
+    def __repr__(self) -> str:
+        extra = f", {self.others}" if self.others else ""
+        return f"~{self.token} in {self.domain!r}{extra}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Var):
+            return self.token == other.token
+        return NotImplemented
+
+    __hash__ = ConstrainedVar.__hash__
+
+
+def _reify_fd_state(u: Var, S: FDState):
+    u_w = walk(u, S.data)
+    if u_w is not u:
+        yield _reify(u_w, S)
+        return
+    store = S.constraints.get(FDStore)
+    d = None if store is None else store.domains.get(u)
+    if d is None:
+        yield ConstrainedVar(u, S)
+    elif not d & (d - 1):
+        yield store.base + d.bit_length() - 1
+    else:
+        others = ", ".join(
+            f"{c.op_str} {', '.join(map(repr, c.lvar_constraints[u]))}"
+            for c in S.constraints.values()
+            if c is not store and u in c.lvar_constraints
+        )
+        yield FDVar(u, Domain(d, store.base), others)
+
+
+_reify.add((Var, FDState), _reify_fd_state)
