@@ -1,1 +1,33 @@
-"""Einstein (zebra) logic-grid puzzles in einstein-solver's game format."""
+"""Einstein (zebra) logic-grid puzzles, in einstein-solver's JSON game format or a text notation.
+
+Vocabulary (see `model`): a `Game` has `Kind`s of things and numbered `Clue`s; a clue's
+rules are `Relation`s over `Symbol`s (`Time`, `Time::Last Day`) or `Connective`s over
+rules. A solution is a `Grid`: one row per thing of the first kind, one column per kind.
+
+    game = load_game("examples/einstein/zebra.txt")   # or a .json file
+    result = solve(game)          # every solution, by FD propagation and search
+    result.status                 # "unique", "ambiguous(n)" or "none"
+    verify(game, result.solutions[0])                  # clue by clue, without FD
+    print(render_text(result)); print(render_explanation(explain(game, result.solutions[0])))
+"""
+
+from .cli import load_game, save_game
+from .explain import Explanation, Step, explain
+from .jsonfmt import dump_json, game_from_data, game_to_data, load_json, parse_json
+from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
+from .notation import dump_text, load_text, parse_text
+from .render import render_explanation, render_grid, render_text, result_from_data, result_to_data
+from .solve import STRATEGIES, Result, check, solve, verify
+
+__all__ = [
+    # model
+    "Game", "Kind", "Clue", "Relation", "Connective", "Rule", "Symbol", "Grid",
+    # reading and writing games
+    "load_game", "save_game", "load_json", "parse_json", "game_from_data", "game_to_data", "dump_json",
+    "load_text", "parse_text", "dump_text",
+    # solving and checking
+    "solve", "Result", "STRATEGIES", "check", "verify",
+    # explaining and rendering
+    "explain", "Explanation", "Step", "render_text", "render_grid", "render_explanation",
+    "result_to_data", "result_from_data",
+]
