@@ -373,7 +373,8 @@ class _Parser:
             if text == "_":
                 return var()
             if text not in self.variables:
-                self.variables[text] = var(text.lstrip("_") or None)
+                name = text.lstrip("_")
+                self.variables[text] = var(name if name[:1].isalpha() else None)
             return self.variables[text]
         if kind == "string":
             return String(_unquote(text, pos, self))
