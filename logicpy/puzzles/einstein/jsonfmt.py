@@ -91,7 +91,7 @@ def _rule(data: Any, where: str) -> Rule:
         return Connective(op, tuple(_rule(a, f"{where} > {func} argument {i}") for i, a in enumerate(args, 1)))
     negated = func[:1] in ("!", "-") and func not in ARITH_FUNCS
     base = func[1:] if negated else func
-    if base not in RELATION_FUNCS or (func.startswith("-") and base in ARITH_FUNCS):
+    if base not in RELATION_FUNCS or (negated and func.startswith("-") and base in ARITH_FUNCS):
         raise InputError(f"{where}: unknown function {func!r}")
     if not all(isinstance(a, str) for a in args):
         raise InputError(f"{where}: the arguments of {func!r} must be thing names (strings)")

@@ -82,6 +82,10 @@ def _check_relation(game: Game, rel: Relation, where: str) -> None:
             if kind not in game.kind_names:
                 raise InputError(f"{where}: unknown kind {kind!r} in argument {str(symbol)!r}")
         kinds.append(resolve_kind(game, symbol))
+    if rel.func in ADJ_FUNCS or rel.func == "same":
+        if len(set(kinds)) > 1:
+            listed = ", ".join(f"{str(s)!r} ({k})" for s, k in zip(rel.args, kinds))
+            raise InputError(f"{where}: {rel.name!r} needs arguments of one kind, got {listed}")
     if rel.func in _NUMERIC_FUNCS:
         for symbol, kind in zip(rel.args, kinds):
             candidates = [symbol.base] if game.kind_of(symbol.base).name == kind else game.kind(kind).things
@@ -94,7 +98,3 @@ def _check_relation(game: Game, rel: Relation, where: str) -> None:
                         f"{where}: {rel.name!r} compares numbers, but {thing!r} (kind {kind!r}, "
                         f"from argument {str(symbol)!r}) has no digits in its name"
                     )
-    if rel.func in ADJ_FUNCS or rel.func == "same":
-        if len(set(kinds)) > 1:
-            listed = ", ".join(f"{str(s)!r} ({k})" for s, k in zip(rel.args, kinds))
-            raise InputError(f"{where}: {rel.name!r} needs arguments of one kind, got {listed}")
