@@ -34,10 +34,16 @@ Cell = tuple[str, str]  # (thing, kind): the kind-thing in thing's row
 
 @dataclass(frozen=True)
 class Step:
-    """One line of the trace; `kind` is "clue", "grid", "try", "guess" or "stuck"."""
+    """One line of the trace; `kind` is "clue", "grid", "try", "guess" or "stuck".
+
+    `pair` is the two things the step is about (empty for "stuck"); `linked` says
+    whether it puts them in one row (True) or rules that out (False).
+    """
 
     kind: str
     text: str
+    pair: tuple[str, ...] = ()
+    linked: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,7 +136,7 @@ class _Grid:
             return False
         self.cand[a, kb].discard(b)
         self.cand[b, ka].discard(a)
-        self.steps.append(Step(step_kind, reason.format(pair=self.pair(a, b))))
+        self.steps.append(Step(step_kind, reason.format(pair=self.pair(a, b)), (a, b)))
         if not self.cand[a, kb] or not self.cand[b, ka]:
             raise _Contradiction(f"no {kb if not self.cand[a, kb] else ka} is left for {a if not self.cand[a, kb] else b}")
         return True
@@ -141,7 +147,7 @@ class _Grid:
         changed = False
         if self.pair(a, b) not in self.announced:
             self.announced.add(self.pair(a, b))
-            self.steps.append(Step("grid", f"so {self.pair(a, b)} ({reason})"))
+            self.steps.append(Step("grid", f"so {self.pair(a, b)} ({reason})", (a, b), True))
             changed = True
         for other in list(self.cand[a, kb] - {b}):
             changed |= self.remove(a, other, "grid", "{pair} ruled out: " + f"{a} is with {b}")
@@ -305,7 +311,7 @@ def explain(game: Game, solution: Grid | None = None) -> Explanation:
             choice = row[game.kind_names.index(kind)]
             guesses += 1
             grid.steps.append(Step("guess", f"propagation stops; guess {grid.pair(a, choice)} "
-                                            f"(1 of {len(grid.cand[a, kind])} candidates for {a})"))
+                                            f"(1 of {len(grid.cand[a, kind])} candidates for {a})", (a, choice), True))
             grid.link(a, choice, "guessed")
     except _Contradiction as why:
         grid.steps.append(Step("stuck", f"contradiction: {why}; the game has no solution"))

@@ -1,0 +1,83 @@
+"""Explanation mode: the deduction trace is sound, ends in the solution, and says where it guessed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from logicpy.puzzles.einstein import explain, load_game, parse_text, render_explanation, solve
+
+ROOT = Path(__file__).resolve().parents[3]
+PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+EXAMPLES = ROOT / "examples" / "einstein"
+UNIQUE_GAMES = sorted(EXAMPLES.glob("*.json")) + sorted(
+    p for p in PEERS.glob("*.json") if p.name != "expected_solutions.json"
+)
+
+
+@pytest.mark.parametrize("path", UNIQUE_GAMES, ids=lambda p: p.name)
+def test_every_step_agrees_with_the_solution(path):
+    game = load_game(path)
+    (solution,) = solve(game).solutions
+    same_row = {frozenset((a, b)) for row in solution for a in row for b in row if a != b}
+    explanation = explain(game, solution)
+    assert explanation.solved
+    assert explanation.steps, "a trace has steps"
+    for step in explanation.steps:
+        assert (frozenset(step.pair) in same_row) == step.linked, step.text
+    linked = {frozenset(s.pair) for s in explanation.steps if s.linked}
+    assert linked == same_row  # every link of the solution is stated once derived
+
+
+@pytest.mark.skipif(not PEERS.exists(), reason="../shared/peers/einstein-solver is not present")
+def test_time_to_quit_in_grid_terms_without_guessing():
+    game = load_game(PEERS / "time_to_quit.json")
+    explanation = explain(game, solve(game).solutions[0])
+    texts = [s.text for s in explanation.steps]
+    assert "clue 3 rules out Time–Guavas" in texts
+    assert "so Bianca–US Weekly (the only Person left for US Weekly)" in texts
+    assert explanation.guesses == 0
+    assert render_explanation(explanation).endswith("solved by propagation alone, no guesses")
+
+
+def test_the_zebra_needs_no_guess():
+    game = load_game(EXAMPLES / "zebra.txt")
+    assert explain(game, solve(game).solutions[0]).guesses == 0
+
+
+AMBIGUOUS = """
+kind Person: Al, Bo, Cy
+kind Pet: cat, dog, eel
+1. Al link cat
+"""
+
+
+def test_ambiguous_game_says_where_it_guessed():
+    game = parse_text(AMBIGUOUS)
+    result = solve(game)
+    assert result.count == 2
+    explanation = explain(game, result.solutions[0])
+    guesses = [s for s in explanation.steps if s.kind == "guess"]
+    assert explanation.guesses == len(guesses) == 1 and explanation.solved
+    assert guesses[0].text == "propagation stops; guess Bo–dog (1 of 2 candidates for Bo)"
+    assert "solved with 1 guess" in render_explanation(explanation)
+    stuck = explain(game)  # without a known solution it stops and says so
+    assert not stuck.solved and stuck.steps[-1].kind == "stuck"
+
+
+def test_no_solution_ends_in_a_contradiction():
+    game = parse_text(AMBIGUOUS + "2. Bo link cat\n")
+    assert solve(game).status == "none"
+    explanation = explain(game)
+    assert not explanation.solved
+    assert explanation.steps[-1].kind == "stuck"
+    assert "the game has no solution" in explanation.steps[-1].text
+
+
+def test_assumptions_that_fail_are_ruled_out():
+    game = load_game(EXAMPLES / "bake_sale.txt")
+    explanation = explain(game, solve(game).solutions[0])
+    tries = [s for s in explanation.steps if s.kind == "try"]
+    assert tries and all(s.text.startswith("assuming ") and " fails: " in s.text for s in tries)
+    assert explanation.guesses == 0
