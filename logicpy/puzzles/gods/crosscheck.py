@@ -1,0 +1,473 @@
+"""Cross-check logicpy's gods solver against Prolog files in the original solver's vocabulary.
+
+The original Prolog solver (aduriseti/3gods, `final_solution.pl`) and logicpy's own
+`prolog/gods.pl` share one vocabulary; this module converts it to logicpy's terms and back:
+
+    original (Prolog)                  logicpy
+    ---------------------------------  -----------------------------------------------
+    true / fail                        ("true",) / ("false",)
+    at_position_question(P, G)         ("is", P, G)
+    query_position_question(P, Q)      ("ask", P, Q)   the god at P would answer Q with da
+    (A, B) / (A ; B) / A xor B         ("and", A, B) / ("or", A, B) / ("xor", A, B)
+    (no counterpart)                   ("not", Q), sent as (Q xor true)
+    tree(q(P, Q), DaTree, JaTree)      Node(P, Q, (("ja", JaTree), ("da", DaTree)))
+    leaf                               Leaf(assignment): found by replaying the tree
+    w([pos(P, G, RandomAnswers)], L)   a hidden world + Random's answer at each step
+                                       (L is da_yes or da_no; an answer is true or fail)
+
+`crosscheck_file` runs both directions of the check: the file's own tree, converted and
+replayed by logicpy's `verify`; and logicpy's tree, whose every question is put to the
+file's `query_position/5` (or `evaluate/3`) in every world, utterance compared with
+logicpy's. `add_arguments` and `run` make it the `logicpy gods crosscheck` command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from ...core.terms import Term, format_term
+from ...errors import InputError, PrologError, PrologTimeout
+from .grammar import Question, english, evaluate
+from .model import ConcreteWorld, Puzzle, Semantics, World, type_letters
+from .tree import Leaf, Node, Tree, render_text, tree_to_json
+from .verify import verify
+
+__all__ = [
+    "question_from_prolog",
+    "question_to_prolog",
+    "tree_from_prolog",
+    "tree_to_prolog",
+    "world_to_prolog",
+    "CrossCheck",
+    "crosscheck_file",
+    "add_arguments",
+    "run",
+]
+
+#: Original connective functors and logicpy's names for them.
+_CONNECTIVES = {",": "and", ";": "or", "xor": "xor"}
+_FUNCTORS = {name: functor for functor, name in _CONNECTIVES.items()}
+#: At most this many disagreements are kept in a result (the count is always exact).
+SHOWN_DISAGREEMENTS = 20
+
+
+# -- questions -------------------------------------------------------------------------
+def question_from_prolog(term: Term, where: str = "question") -> Question:
+    """The logicpy question for an original-vocabulary question term.
+
+    Errors name the unknown functor and where it sits (`where` is the path so far).
+
+    >>> question_from_prolog(("query_position_question", 1, (",", "true", ("at_position_question", 2, "random"))))
+    ('ask', 1, ('and', ('true',), ('is', 2, 'random')))
+    """
+    if term == "true":
+        return ("true",)
+    if term in ("fail", "false"):
+        return ("false",)
+    if isinstance(term, tuple) and len(term) == 3:
+        functor, a, b = term
+        if functor == "at_position_question":
+            return ("is", a, b)
+        if functor == "query_position_question":
+            return ("ask", a, question_from_prolog(b, f"{where}[2]"))
+        if functor in _CONNECTIVES:
+            return (_CONNECTIVES[functor], question_from_prolog(a, f"{where}[1]"), question_from_prolog(b, f"{where}[2]"))
+    shown = f"{term[0]}/{len(term) - 1}" if isinstance(term, tuple) and term else repr(term)
+    raise InputError(
+        f"{where}: unknown question functor {shown} (the original vocabulary has true, fail, "
+        "at_position_question/2, query_position_question/2, ','/2, ';'/2, xor/2)"
+    )
+
+
+def question_to_prolog(q: Question, where: str = "question") -> Term:
+    """The original-vocabulary term for a logicpy question; `not Q` becomes `Q xor true`.
+
+    >>> question_to_prolog(("not", ("ask", 2, ("is", 1, "truly"))))
+    ('xor', ('query_position_question', 2, ('at_position_question', 1, 'truly')), 'true')
+    """
+    name = q[0] if isinstance(q, tuple) and q else None
+    if name == "true":
+        return "true"
+    if name == "false":
+        return "fail"
+    if name == "is":
+        return ("at_position_question", q[1], q[2])
+    if name == "ask":
+        return ("query_position_question", q[1], question_to_prolog(q[2], f"{where}[2]"))
+    if name == "not":
+        return ("xor", question_to_prolog(q[1], f"{where}[1]"), "true")
+    if name in _FUNCTORS:
+        return (_FUNCTORS[name], question_to_prolog(q[1], f"{where}[1]"), question_to_prolog(q[2], f"{where}[2]"))
+    raise InputError(f"{where}: the question operator {name!r} has no counterpart in the original vocabulary")
+
+
+# -- trees -----------------------------------------------------------------------------
+def tree_to_prolog(tree: Tree, where: str = "$") -> Term:
+    """The original-vocabulary tree term: tree(q(P, Q), DaTree, JaTree) or leaf."""
+    if isinstance(tree, Leaf):
+        return "leaf"
+    if set(w for w, _ in tree.branches) != {"ja", "da"}:
+        raise InputError(f"{where}: the original trees are binary (da/ja); this node has {[w for w, _ in tree.branches]}")
+    return (
+        "tree",
+        ("q", tree.position, question_to_prolog(tree.question, f"{where}.question")),
+        tree_to_prolog(tree.branch("da"), f"{where}.da"),
+        tree_to_prolog(tree.branch("ja"), f"{where}.ja"),
+    )
+
+
+def tree_from_prolog(term: Term, puzzle: Puzzle, where: str = "$") -> tuple[Tree, tuple[str, ...]]:
+    """The logicpy tree for an original-vocabulary tree term, and the problems of its leaves.
+
+    The original's `leaf` does not name an assignment, so each leaf's answer is found
+    by replaying the tree in every world of `puzzle`: the one assignment that reaches
+    it, or None if none does. A leaf reached by several assignments is a problem
+    (it is given the first of them, which `verify` then refutes).
+    """
+    shape = _shape_from_prolog(term, where)
+    reached: dict[str, set[tuple[str, ...]]] = {}
+    for world in puzzle.hidden_worlds:
+        for path, _ in _leaves_reached(shape, world, puzzle):
+            reached.setdefault(path, set()).add(world.assignment)
+    problems: list[str] = []
+
+    def fill(t: Tree, path: str) -> Tree:
+        if isinstance(t, Leaf):
+            found = sorted(reached.get(path, ()), key=puzzle.assignments.index)
+            if len(found) > 1:
+                names = ", ".join(type_letters(a) for a in found)
+                problems.append(f"{path}: this leaf holds {len(found)} type assignments ({names})")
+            return Leaf(found[0] if found else None)
+        return Node(t.position, t.question, tuple((w, fill(sub, f"{path}.{w}")) for w, sub in t.branches))
+
+    return fill(shape, where), tuple(problems)
+
+
+def _shape_from_prolog(term: Term, where: str) -> Tree:
+    """The tree with every leaf unnamed (Leaf(None)); errors name the bad node's path."""
+    if term == "leaf":
+        return Leaf(None)
+    if isinstance(term, tuple) and len(term) == 4 and term[0] == "tree":
+        ask = term[1]
+        if not (isinstance(ask, tuple) and len(ask) == 3 and ask[0] == "q"):
+            raise InputError(f"{where}: expected q(Position, Question) in a tree node, got {format_term(ask)}")
+        position = ask[1]
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise InputError(f"{where}: the position in q(Position, Question) must be an integer, got {format_term(position)}")
+        question = question_from_prolog(ask[2], f"{where}.question")
+        da = _shape_from_prolog(term[2], f"{where}.da")
+        ja = _shape_from_prolog(term[3], f"{where}.ja")
+        return Node(position, question, (("ja", ja), ("da", da)))
+    shown = f"{term[0]}/{len(term) - 1}" if isinstance(term, tuple) and term else format_term(term)
+    raise InputError(f"{where}: unknown tree functor {shown} (expected tree(q(P, Q), DaTree, JaTree) or leaf)")
+
+
+def _leaves_reached(tree: Tree, world: World, puzzle: Puzzle, path: str = "$") -> Iterator[tuple[str, Leaf]]:
+    """Every (path, leaf) that `world` can reach, over every run of Random."""
+    if isinstance(tree, Leaf):
+        yield path, tree
+        return
+    if not 1 <= tree.position <= puzzle.n_positions:
+        raise InputError(f"{path}: no god at position {tree.position} (the puzzle has {puzzle.n_positions})")
+    heard = {_utterance(tree, cw, puzzle) for cw in puzzle.concrete_worlds_of(world)}
+    for word in sorted(heard):
+        yield from _leaves_reached(tree.branch(word), world, puzzle, f"{path}.{word}")
+
+
+def _utterance(node: Node, cw: ConcreteWorld, puzzle: Puzzle) -> str:
+    """logicpy's utterance of the god asked at `node` in the concrete world `cw`."""
+    truth = evaluate(node.question, cw, puzzle.grammar, puzzle.semantics)
+    return puzzle.semantics.utter(cw.type_at(node.position), truth, cw.da_means_yes, cw.free_at(node.position))
+
+
+# -- worlds ----------------------------------------------------------------------------
+def world_to_prolog(world: World, random_answers: dict[int, list[bool]]) -> Term:
+    """The original's world term: w([pos(P, Type, RandomAnswers), ...], da_yes | da_no).
+
+    `random_answers` maps each Random's position to its answers so far (True = the
+    answer means yes); other gods get [].
+
+    >>> format_term(world_to_prolog(World(("random", "truly"), False), {1: [True, False]}))
+    'w([pos(1,random,[true,fail]),pos(2,truly,[])],da_no)'
+    """
+    positions = [
+        ("pos", p, t, ["true" if a else "fail" for a in random_answers.get(p, [])])
+        for p, t in enumerate(world.assignment, 1)
+    ]
+    return ("w", positions, "da_yes" if world.da_means_yes else "da_no")
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """One question put to the file: where in the tree, in which world, what logicpy heard."""
+
+    node_path: str
+    world: str
+    position: int
+    question: Question
+    goal_args: Term
+    expected: str
+
+
+def _asks(tree: Tree, puzzle: Puzzle) -> list[_Ask]:
+    """Every question of `tree` in every hidden world and every run of Random, with logicpy's utterance."""
+    asks: list[_Ask] = []
+
+    def walk(t: Tree, world: World, node_path: str, heard: list[str], answers: dict[int, list[bool]]) -> None:
+        if isinstance(t, Leaf):
+            return
+        for cw in puzzle.concrete_worlds_of(world):
+            word = _utterance(t, cw, puzzle)
+            step = {
+                p: answers.get(p, []) + [(cw.free_at(p) == "da") == cw.da_means_yes]
+                for p in range(1, puzzle.n_positions + 1) if cw.free_at(p) is not None
+            }
+            path_term = list(reversed(heard))  # the original's Path: latest answer first
+            args = ("t", t.position, question_to_prolog(t.question, f"{node_path}.question"),
+                    path_term, world_to_prolog(world, step))
+            asks.append(_Ask(node_path, str(cw), t.position, t.question, args, word))
+            walk(t.branch(word), world, f"{node_path}.{word}", heard + [word], step)
+
+    for world in puzzle.hidden_worlds:
+        walk(tree, world, "$", [], {})
+    return asks
+
+
+# -- the check -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CrossCheck:
+    """The outcome of `crosscheck_file`; `ok` iff both directions agree.
+
+    file_tree: the file's tree converted (None if the file found none);
+    file_problems: leaf conversion problems and the replay's refutations of that tree;
+    queries / disagreements: logicpy's tree put to the file's evaluator world by world.
+    """
+
+    path: str
+    puzzle: Puzzle
+    questions: int
+    complexity: int
+    entry: str
+    file_tree: Tree | None
+    file_problems: tuple[str, ...]
+    file_verified: str
+    logicpy_tree: Tree | None
+    evaluator: str
+    queries: int
+    disagreements: tuple[str, ...]
+    disagreement_count: int
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """True iff the file's tree verifies and the utterances agree on every query."""
+        return (
+            self.file_tree is not None and not self.file_problems
+            and self.logicpy_tree is not None and self.disagreement_count == 0
+        )
+
+    def render(self, show_tree: bool = False) -> str:
+        """Readable text: what was checked and the verdict of each direction."""
+        p = self.puzzle
+        lines = [
+            f"{self.path}: {p.name or 'puzzle'} ({p.n_positions} gods, {self.questions} questions, "
+            f"complexity <= {self.complexity})"
+        ]
+        if self.file_tree is None:
+            lines.append(f"  the file's tree ({self.entry}): none found")
+        elif self.file_problems:
+            lines.append(f"  the file's tree ({self.entry}), replayed by logicpy: REFUTED")
+            lines += [f"    {problem}" for problem in self.file_problems[:SHOWN_DISAGREEMENTS]]
+        else:
+            lines.append(f"  the file's tree ({self.entry}), replayed by logicpy: {self.file_verified}")
+        if show_tree and self.file_tree is not None:
+            lines += ["    " + line for line in render_text(self.file_tree, p).splitlines()]
+        if self.logicpy_tree is None:
+            lines.append("  logicpy's tree: none exists within these bounds")
+        elif self.disagreement_count:
+            lines.append(
+                f"  logicpy's tree through the file's {self.evaluator}: "
+                f"DISAGREE on {self.disagreement_count} of {self.queries} queries"
+            )
+            lines += [f"    {d}" for d in self.disagreements]
+        else:
+            lines.append(f"  logicpy's tree through the file's {self.evaluator}: agree on {self.queries} queries")
+        lines += [f"  note: {n}" for n in self.notes]
+        lines.append("result: agree" if self.ok else "result: DISAGREE")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data; trees in the documented tree format."""
+        return {
+            "file": self.path,
+            "puzzle": self.puzzle.name,
+            "questions": self.questions,
+            "complexity": self.complexity,
+            "ok": self.ok,
+            "file_tree": {
+                "entry": self.entry,
+                "tree": None if self.file_tree is None else tree_to_json(self.file_tree),
+                "problems": list(self.file_problems),
+            },
+            "logicpy_tree": {
+                "tree": None if self.logicpy_tree is None else tree_to_json(self.logicpy_tree),
+                "evaluator": self.evaluator,
+                "queries": self.queries,
+                "disagreements": self.disagreement_count,
+                "shown": list(self.disagreements),
+            },
+            "notes": list(self.notes),
+        }
+
+
+def crosscheck_file(
+    path: str | Path,
+    puzzle: Puzzle | None = None,
+    questions: int = 3,
+    complexity: int = 1,
+    timeout: float = 60.0,
+    logicpy_tree: Tree | None = None,
+) -> CrossCheck:
+    """Cross-check the Prolog file at `path` with logicpy on `puzzle` (default: the classic one).
+
+    The file is consulted into a module of its own. Its tree comes from
+    `is_distinguishing_tree_bounded/6` (when the puzzle is one of the original's family
+    generators) or else `find_pruning_tree/7`, within `timeout` seconds, and is replayed
+    by logicpy. logicpy's tree (`logicpy_tree`, or the one `solve` finds) is put to the
+    file's `query_position/5` (or `evaluate/3`) in every world, utterance by utterance.
+    """
+    from ... import swi
+    from . import CLASSIC, solve
+
+    puzzle = CLASSIC if puzzle is None else puzzle
+    if puzzle.semantics is not Semantics.FREE or set(puzzle.languages) != {True, False}:
+        raise InputError(
+            f"puzzle {puzzle.name!r}: the original vocabulary has only the free Random and an unknown language"
+        )
+    module = swi.consult(path)
+    notes = [f"{m.kind} while loading: {m}" for m in module.warnings]
+
+    entry, term = _file_tree(module, puzzle, questions, complexity, timeout, notes)
+    file_tree, problems, verified = None, (), ""
+    if term is not None:
+        file_tree, problems = tree_from_prolog(term, puzzle)
+        check = verify(puzzle, file_tree, questions)
+        verified = str(check)
+        problems = problems + check.problems
+
+    if logicpy_tree is None:
+        logicpy_tree = solve(puzzle, questions, complexity).tree
+    evaluator, queries, shown, count = "query_position/5", 0, (), 0
+    if logicpy_tree is not None:
+        evaluator, queries, shown, count = _compare_utterances(module, puzzle, logicpy_tree, timeout)
+    return CrossCheck(
+        str(path), puzzle, questions, complexity, entry, file_tree, tuple(problems), verified,
+        logicpy_tree, evaluator, queries, shown, count, tuple(notes),
+    )
+
+
+def _defines(module: Any, indicator: str) -> bool:
+    return bool(module.query(f"current_predicate({indicator})", limit=1))
+
+
+def _generator(puzzle: Puzzle) -> tuple[str, list[str]] | None:
+    """The original family generator and god types that make exactly the puzzle's assignments."""
+    first = puzzle.assignments[0]
+    if set(puzzle.assignments) == set(itertools.permutations(first)):
+        return "generate_permutation_families", list(first)
+    if all(len(set(a)) == 1 for a in puzzle.assignments):
+        return "generate_uniform_families", [a[0] for a in puzzle.assignments]
+    return None
+
+
+def _file_tree(
+    module: Any, puzzle: Puzzle, questions: int, complexity: int, timeout: float, notes: list[str]
+) -> tuple[str, Term | None]:
+    """Which entry point was used, and the file's tree term (None if it finds none)."""
+    n = puzzle.n_positions
+    generator = _generator(puzzle)
+    if generator is not None and _defines(module, "is_distinguishing_tree_bounded/6") \
+            and _defines(module, f"{generator[0]}/3"):
+        entry = "is_distinguishing_tree_bounded/6"
+        goal = (f"is_distinguishing_tree_bounded({n}, {questions}, {complexity}, "
+                f"{format_term(generator[1])}, Tree, {generator[0]})")
+    elif _defines(module, "find_pruning_tree/7"):
+        entry = "find_pruning_tree/7"
+        families = ", ".join(
+            "candidate([" + ", ".join(f"pos({p}, {t}, _)" for p, t in enumerate(a, 1)) + "], [da_yes, da_no])"
+            for a in puzzle.assignments
+        )
+        goal = f"find_pruning_tree({questions}, {questions}, {complexity}, {n}, [{families}], [{families}], Tree)"
+    else:
+        raise InputError(
+            f"{module.path}: defines neither is_distinguishing_tree_bounded/6 (with the puzzle's family "
+            "generator) nor find_pruning_tree/7"
+        )
+    try:
+        answers = module.query(goal, limit=1, timeout=timeout, capture_output=True)
+    except PrologTimeout:
+        notes.append(f"the file's search ran past {timeout:g} s")
+        return entry, None
+    return entry, (answers[0]["Tree"] if answers else None)
+
+
+def _compare_utterances(
+    module: Any, puzzle: Puzzle, tree: Tree, timeout: float
+) -> tuple[str, int, tuple[str, ...], int]:
+    """Put every question of `tree` to the file in every world; (evaluator, queries, shown, count)."""
+    asks = _asks(tree, puzzle)
+    if _defines(module, "query_position/5"):
+        evaluator, call = "query_position/5", "(query_position(P, Q, Path, W, U0) -> U = U0 ; U = no_answer)"
+    elif _defines(module, "evaluate/3"):
+        evaluator, call = "evaluate/3", "(evaluate(query_position_question(P, Q), Path, W) -> U = da ; U = ja)"
+    else:
+        raise InputError(f"{module.path}: defines neither query_position/5 nor evaluate/3")
+    tasks = format_term([a.goal_args for a in asks])
+    goal = f"findall(U, (member(t(P, Q, Path, W), {tasks}), {call}), Us)"
+    answers = module.query(goal, limit=1, timeout=timeout, capture_output=True)
+    if not answers:
+        raise PrologError(f"{module.path}: the file's {evaluator} could not be run on logicpy's questions")
+    said = answers[0]["Us"]
+    wrong = [
+        f"{a.node_path} in world {a.world}: asked god {a.position} "
+        f"[{english(a.question, puzzle.grammar)}], logicpy says {a.expected}, the file says {u}"
+        for a, u in zip(asks, said) if u != a.expected
+    ]
+    return evaluator, len(asks), tuple(wrong[:SHOWN_DISAGREEMENTS]), len(wrong)
+
+
+# -- the command -----------------------------------------------------------------------
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `logicpy gods crosscheck FILE.pl ...`."""
+    from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
+
+    puzzles = {p.name: p for p in (CLASSIC, KNIGHT_OR_KNAVE, FOUR_GODS, RANDOM_NOT_FIRST, KNOWN_TRULY_FIRST)}
+    parser.add_argument("files", nargs="+", metavar="FILE.pl", help="Prolog files in the original vocabulary")
+    parser.add_argument("--puzzle", choices=sorted(puzzles), default="classic", help="which puzzle (default: classic)")
+    parser.add_argument("--questions", type=int, default=3, help="questions per branch (default: 3)")
+    parser.add_argument("--complexity", type=int, default=1, help="question complexity bound (default: 1)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds the file may search (default: 60)")
+    parser.add_argument("--show-tree", action="store_true", help="print the file's tree as logicpy reads it")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.set_defaults(crosscheck_puzzles=puzzles)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Cross-check each file; 0 if all agree, 1 if any disagrees (errors raise LogicpyError)."""
+    puzzle = args.crosscheck_puzzles[args.puzzle]
+    results = []
+    for file in args.files:
+        result = crosscheck_file(file, puzzle, args.questions, args.complexity, args.timeout)
+        results.append(result)
+        if not args.json:
+            print(result.render(show_tree=args.show_tree))
+    if args.json:
+        json.dump([r.to_json() for r in results], sys.stdout, indent=2)
+        print()
+    return 0 if all(r.ok for r in results) else 1
