@@ -66,6 +66,10 @@ class LessEq(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
+        if x is y:  # x <= x + c
+            if self.c < 0:
+                raise Inconsistent
+            return
         hy = s.hi(y)
         if hy is not None:
             s.at_most(x, hy + self.c)
@@ -118,6 +122,10 @@ class NeqOffset(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
+        if x is y:  # x != x + c
+            if self.c == 0:
+                raise Inconsistent
+            return
         vy = s.value(y)
         if vy is not None:
             s.remove(x, vy + self.c)
@@ -142,6 +150,10 @@ class AbsDiff(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
+        if x is y:  # |x - x| = d
+            s.ensure_base(0)
+            s.restrict(d, s.dom(0), exact=True)
+            return
         s.at_least(d, 0)
         dd = s.dom(d)
         dx, dy = s.dom(x), s.dom(y)
@@ -179,6 +191,9 @@ class NotAbsDiff(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
+        if x is y:  # |x - x| != d
+            s.remove(d, 0)
+            return
         vx, vy, vd = s.value(x), s.value(y), s.value(d)
         if vd is not None:
             if vd < 0:
@@ -214,6 +229,8 @@ class AllDifferent(Propagator):
             if d is None:
                 continue
             if d & (d - 1):
+                if t in ts:  # the same variable twice
+                    raise Inconsistent
                 ts.append(t)
                 doms.append(d)
             elif taken & d:
@@ -450,9 +467,11 @@ class Table(Propagator):
         ts = [s.walk(t) for t in self.xs]
         doms = [s.dom(t) for t in ts]
         base = s.base
+        repeats = [(j, k) for k, t in enumerate(ts) for j in range(k) if ts[j] is t and t.__class__ is not int]
         alive = [
             row for row in self.rows
             if all(d is None or (val >= base and (d >> (val - base)) & 1) for d, val in zip(doms, row))
+            and all(row[j] == row[k] for j, k in repeats)
         ]
         if not alive:
             raise Inconsistent
