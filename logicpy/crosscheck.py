@@ -14,6 +14,7 @@ import argparse
 import importlib
 import inspect
 import json
+import os
 import signal
 import sys
 import threading
@@ -255,7 +256,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("file", metavar="FILE.pl", help="the Prolog file to consult (into its own module)")
     parser.add_argument("goal", metavar="GOAL", help="a Prolog goal, e.g. 'append(X, Y, [1,2,3])'")
     parser.add_argument("--against", metavar="MODULE:RELATION", required=True,
-                        help="the Python relation called with GOAL's arguments")
+                        help="the Python relation called with GOAL's arguments "
+                             "(MODULE is imported from the current directory or the installed packages)")
     parser.add_argument("--limit", type=int, metavar="N", help="take at most N answers from each side")
     parser.add_argument("--timeout", type=float, metavar="S", help="time limit in seconds for each side")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -265,6 +267,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _main(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit {args.limit}: must be a positive integer")
+    if os.getcwd() not in sys.path:  # MODULE is found from the current directory, as with `python -m`
+        sys.path.insert(0, os.getcwd())
     report = crosscheck(args.against, args.file, args.goal, limit=args.limit, timeout=args.timeout)
     if args.json:
         json.dump(report.to_json(), sys.stdout, indent=2)
