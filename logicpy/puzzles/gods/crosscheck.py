@@ -17,8 +17,8 @@ The original Prolog solver (aduriseti/3gods, `final_solution.pl`) and logicpy's 
 
 `crosscheck_file` runs both directions of the check: the file's own tree, converted and
 replayed by logicpy's `verify`; and logicpy's tree, whose every question is put to the
-file's `query_position/5` (or `evaluate/3`) in every world, utterance compared with
-logicpy's. `add_arguments` and `run` make it the `logicpy gods crosscheck` command.
+file in every world: the asked god's utterance (the file's `query_position/5`) and the
+truth of the question and of each sub-question (its `evaluate/3`), compared with logicpy's. `add_arguments` and `run` make it the `logicpy gods crosscheck` command.
 """
 
 from __future__ import annotations
@@ -204,20 +204,35 @@ def world_to_prolog(world: World, random_answers: dict[int, list[bool]]) -> Term
 
 
 @dataclass(frozen=True)
-class _Ask:
-    """One question put to the file: where in the tree, in which world, what logicpy heard."""
+class _Query:
+    """One query to the file: where in the tree, in which world, what, and logicpy's answer.
+
+    kind "u": the utterance of the god asked at a node; kind "e": a (sub)question's truth.
+    """
 
     node_path: str
     world: str
-    position: int
-    question: Question
+    what: str
     goal_args: Term
     expected: str
 
 
-def _asks(tree: Tree, puzzle: Puzzle) -> list[_Ask]:
-    """Every question of `tree` in every hidden world and every run of Random, with logicpy's utterance."""
-    asks: list[_Ask] = []
+def _subquestions(q: Question) -> Iterator[Question]:
+    """`q` and every question inside it, outermost first, each once."""
+    seen: list[Question] = []
+    stack = [q]
+    while stack:
+        sub = stack.pop(0)
+        if sub not in seen:
+            seen.append(sub)
+            stack += [a for a in sub[1:] if isinstance(a, tuple)]
+    yield from seen
+
+
+def _queries(tree: Tree, puzzle: Puzzle) -> list[_Query]:
+    """For every node, hidden world and run of Random: the asked god's utterance and the
+    truth of each sub-question, with logicpy's answers."""
+    queries: list[_Query] = []
 
     def walk(t: Tree, world: World, node_path: str, heard: list[str], answers: dict[int, list[bool]]) -> None:
         if isinstance(t, Leaf):
@@ -229,14 +244,23 @@ def _asks(tree: Tree, puzzle: Puzzle) -> list[_Ask]:
                 for p in range(1, puzzle.n_positions + 1) if cw.free_at(p) is not None
             }
             path_term = list(reversed(heard))  # the original's Path: latest answer first
-            args = ("t", t.position, question_to_prolog(t.question, f"{node_path}.question"),
-                    path_term, world_to_prolog(world, step))
-            asks.append(_Ask(node_path, str(cw), t.position, t.question, args, word))
+            world_term = world_to_prolog(world, step)
+            asked = question_to_prolog(t.question, f"{node_path}.question")
+            queries.append(_Query(
+                node_path, str(cw), f"god {t.position} asked [{english(t.question, puzzle.grammar)}] says",
+                ("u", t.position, asked, path_term, world_term), word,
+            ))
+            for sub in _subquestions(t.question):
+                truth = evaluate(sub, cw, puzzle.grammar, puzzle.semantics)
+                queries.append(_Query(
+                    node_path, str(cw), f"[{english(sub, puzzle.grammar)}] is",
+                    ("e", question_to_prolog(sub), path_term, world_term), "true" if truth else "fail",
+                ))
             walk(t.branch(word), world, f"{node_path}.{word}", heard + [word], step)
 
     for world in puzzle.hidden_worlds:
         walk(tree, world, "$", [], {})
-    return asks
+    return queries
 
 
 # -- the check -------------------------------------------------------------------------
@@ -276,8 +300,8 @@ class CrossCheck:
         """Readable text: what was checked and the verdict of each direction."""
         p = self.puzzle
         lines = [
-            f"{self.path}: {p.name or 'puzzle'} ({p.n_positions} gods, {self.questions} questions, "
-            f"complexity <= {self.complexity})"
+            f"{self.path}: {p.name or 'puzzle'} ({_count(p.n_positions, 'god')}, "
+            f"{_count(self.questions, 'question')}, complexity <= {self.complexity})"
         ]
         if self.file_tree is None:
             lines.append(f"  the file's tree ({self.entry}): none found")
@@ -326,6 +350,10 @@ class CrossCheck:
         }
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def crosscheck_file(
     path: str | Path,
     puzzle: Puzzle | None = None,
@@ -340,7 +368,8 @@ def crosscheck_file(
     `is_distinguishing_tree_bounded/6` (when the puzzle is one of the original's family
     generators) or else `find_pruning_tree/7`, within `timeout` seconds, and is replayed
     by logicpy. logicpy's tree (`logicpy_tree`, or the one `solve` finds) is put to the
-    file's `query_position/5` (or `evaluate/3`) in every world, utterance by utterance.
+    file in every world: each asked god's utterance (`query_position/5`) and the truth
+    of each question and sub-question (`evaluate/3`) are compared with logicpy's.
     """
     from ... import swi
     from . import CLASSIC, solve
@@ -363,7 +392,7 @@ def crosscheck_file(
 
     if logicpy_tree is None:
         logicpy_tree = solve(puzzle, questions, complexity).tree
-    evaluator, queries, shown, count = "query_position/5", 0, (), 0
+    evaluator, queries, shown, count = "query_position/5 and evaluate/3", 0, (), 0
     if logicpy_tree is not None:
         evaluator, queries, shown, count = _compare_utterances(module, puzzle, logicpy_tree, timeout)
     return CrossCheck(
@@ -420,26 +449,26 @@ def _file_tree(
 def _compare_utterances(
     module: Any, puzzle: Puzzle, tree: Tree, timeout: float
 ) -> tuple[str, int, tuple[str, ...], int]:
-    """Put every question of `tree` to the file in every world; (evaluator, queries, shown, count)."""
-    asks = _asks(tree, puzzle)
-    if _defines(module, "query_position/5"):
-        evaluator, call = "query_position/5", "(query_position(P, Q, Path, W, U0) -> U = U0 ; U = no_answer)"
-    elif _defines(module, "evaluate/3"):
-        evaluator, call = "evaluate/3", "(evaluate(query_position_question(P, Q), Path, W) -> U = da ; U = ja)"
-    else:
-        raise InputError(f"{module.path}: defines neither query_position/5 nor evaluate/3")
-    tasks = format_term([a.goal_args for a in asks])
-    goal = f"findall(U, (member(t(P, Q, Path, W), {tasks}), {call}), Us)"
+    """Put `tree`'s questions to the file in every world; (evaluators, queries, shown, count)."""
+    for indicator in ("query_position/5", "evaluate/3"):
+        if not _defines(module, indicator):
+            raise InputError(f"{module.path}: does not define {indicator}")
+    queries = _queries(tree, puzzle)
+    tasks = format_term([q.goal_args for q in queries])
+    goal = (
+        f"findall(A, (member(T, {tasks}), "
+        "( T = u(P, Q, Path, W) -> (query_position(P, Q, Path, W, U) -> A = U ; A = no_answer) "
+        "; T = e(Q, Path, W), (evaluate(Q, Path, W) -> A = true ; A = fail) )), As)"
+    )
     answers = module.query(goal, limit=1, timeout=timeout, capture_output=True)
     if not answers:
-        raise PrologError(f"{module.path}: the file's {evaluator} could not be run on logicpy's questions")
-    said = answers[0]["Us"]
+        raise PrologError(f"{module.path}: query_position/5 and evaluate/3 could not be run on logicpy's questions")
+    said = answers[0]["As"]
     wrong = [
-        f"{a.node_path} in world {a.world}: asked god {a.position} "
-        f"[{english(a.question, puzzle.grammar)}], logicpy says {a.expected}, the file says {u}"
-        for a, u in zip(asks, said) if u != a.expected
+        f"{q.node_path} in world {q.world}: {q.what} {q.expected} for logicpy, {a} for the file"
+        for q, a in zip(queries, said) if a != q.expected
     ]
-    return evaluator, len(asks), tuple(wrong[:SHOWN_DISAGREEMENTS]), len(wrong)
+    return "query_position/5 and evaluate/3", len(queries), tuple(wrong[:SHOWN_DISAGREEMENTS]), len(wrong)
 
 
 # -- the command -----------------------------------------------------------------------
