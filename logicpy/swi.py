@@ -75,11 +75,15 @@ canonical(Term, VariableNames, Text) :-
                           brace_terms(false), variable_names(VariableNames)])).
 
 %!  serve(+RequestText, -ReplyText) is det.
-%   The one entry point of the bridge: never fails, never throws.
+%   The one entry point of the bridge: never fails, never throws. The reply is one
+%   line per term (quoted text never holds a raw newline): the reply term, then the
+%   answers of a query.
 serve(RequestText, ReplyText) :-
-    catch(( term_string(Request, RequestText), handle(Request, Reply) ),
-          E, error_reply(E, Reply)),
-    canonical(Reply, [], ReplyText).
+    catch(( term_string(Request, RequestText), handle(Request, Reply, Answers) ),
+          E, ( error_reply(E, Reply), Answers = [] )),
+    canonical(Reply, [], Head),
+    atomic_list_concat([Head|Answers], '\n', ReplyAtom),
+    atom_string(ReplyAtom, ReplyText).
 
 error_reply(E, error(TermText, Message)) :-
     canonical(E, [], TermText),
@@ -92,16 +96,10 @@ shown_error(error(Formal, context(Frame, Extra)), error(Formal, context(_, Extra
     ( Frame = '$bags':_ ; Frame = system:catch/3 ), !.
 shown_error(E, E).
 
-handle(consult(File, Module), consulted(Messages)) :-
-    retractall(collected(_, _, _, _)),
-    setup_call_cleanup(
-        assertz(collecting),
-        catch(load_files(Module:File, [if(true)]), E, record(E)),
-        retractall(collecting)),
-    findall(message(K, F, L, T), retract(collected(K, F, L, T)), Messages).
-handle(unload(File), done) :-
-    unload_file(File).
-handle(query(GoalText, ReadModule, Module, Shown, Limit, Timeout, Capture), Reply) :-
+handle(Request, Reply, []) :-
+    Request \= query(_, _, _, _, _, _, _), !,
+    handle(Request, Reply).
+handle(query(GoalText, ReadModule, Module, Shown, Limit, Timeout, Capture), Reply, Texts) :-
     term_string(Goal, GoalText, [variable_names(Bindings), module(ReadModule)]),
     shown_bindings(Shown, Bindings, Answer),
     limited(Limit, Module:Goal, Limited),
@@ -110,12 +108,24 @@ handle(query(GoalText, ReadModule, Module, Shown, Limit, Timeout, Capture), Repl
     catch(Run, E, true),
     (   var(E)
     ->  maplist(answer_text, Answers, Texts),
-        Reply = answers(Texts, Output)
-    ;   time_out(E)
-    ->  Reply = timeout
-    ;   error_reply(E, Reply)
+        Reply = answers(Output)
+    ;   Texts = [],
+        (   time_out(E)
+        ->  Reply = timeout
+        ;   error_reply(E, Reply)
+        )
     ).
 
+handle(consult(File, Module), consulted(Messages)) :-
+    retractall(collected(_, _, _, _)),
+    setup_call_cleanup(
+        assertz(collecting),
+        catch(load_files(Module:File, [if(true)]), E, record(E)),
+        retractall(collecting)),
+    findall(message(K, F, L, T), retract(collected(K, F, L, T)), Messages).
+handle(ping, pong).
+handle(unload(File), done) :-
+    unload_file(File).
 record(E) :-
     location(E, File, Line),
     message_text(E, Text),
@@ -238,6 +248,11 @@ _owner: int | None = None
 
 def _serve(request: Term) -> Term:
     """Send one request term, return the reply term; one request at a time."""
+    return parse_term(_request(request).split("\n", 1)[0])
+
+
+def _request(request: Term) -> str:
+    """Send one request term, return the reply text (the reply term, then one line per answer)."""
     global _engine, _owner
     me = threading.get_ident()
     if _owner == me:
@@ -250,7 +265,7 @@ def _serve(request: Term) -> Term:
         try:
             if _engine is None:
                 _engine = _Engine()
-            return parse_term(_engine.call(format_term(request)))
+            return _engine.call(format_term(request))
         finally:
             _owner = None
 
@@ -258,7 +273,7 @@ def _serve(request: Term) -> Term:
 def available() -> bool:
     """True iff SWI-Prolog and pyswip can be used here (loads them on first call)."""
     try:
-        _serve(("unload", "logicpy_nothing"))
+        _serve("ping")
     except PrologUnavailable:
         return False
     return True
@@ -361,17 +376,18 @@ def query(
     request = ("query", String(text), read_module, module, shown,
                "none" if limit is None else limit, "none" if timeout is None else float(timeout),
                "true" if capture_output else "false")
-    reply = _serve(request)
+    head, *lines = _request(request).split("\n")
+    reply = parse_term(head)
     if reply == "timeout":
         raise PrologTimeout(f"query ran past its time limit of {timeout} s: {text}")
     if reply[0] == "error":
         raise _prolog_error(reply, text)
     variables = {name: v for v, name in names.items()}
     answers = Answers()
-    for answer_text in reply[1]:
-        bindings = parse_term(answer_text.text, dict(variables))
+    for line in lines:
+        bindings = parse_term(line, dict(variables))
         answers.append({variables.get(name, name): value for (_, name, value) in bindings})
-    answers.output = reply[2].text if isinstance(reply[2], String) else ""
+    answers.output = reply[1].text if isinstance(reply[1], String) else ""
     return answers
 
 

@@ -27,7 +27,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, MutableMapping
+from typing import Any, Iterator, Mapping, MutableMapping
 
 from cons import cons
 from cons.core import ConsPair
@@ -326,30 +326,33 @@ class _Parser:
     def __init__(self, text: str, variables: MutableMapping[str, Var]):
         self.text = text
         self.variables = variables
-        self.tokens = self._tokenize(text)
-        self.i = 0
+        self.tokens = self._scan(text)
+        self.ahead = next(self.tokens)
+        self.last = self.ahead
 
-    def _tokenize(self, text: str) -> list[tuple[str, str, int]]:
-        tokens, pos = [], 0
+    def _scan(self, text: str) -> Iterator[tuple[str, str, int]]:
+        """Tokens (kind, text, position), lazily, then ("end", "", len(text)) forever."""
+        pos = 0
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if not m:
                 self._fail(pos, f"unexpected character {text[pos]!r}")
             if m.lastgroup != "space":
-                tokens.append((m.lastgroup, m.group(), pos))
+                yield m.lastgroup, m.group(), pos
             pos = m.end()
-        return tokens
+        while True:
+            yield "end", "", len(text)
 
     def _fail(self, pos: int, why: str):
         raise TermError(f"cannot read Prolog term at character {pos} of {self.text[:200]!r}: {why}")
 
     def _peek(self) -> tuple[str, str, int]:
-        return self.tokens[self.i] if self.i < len(self.tokens) else ("end", "", len(self.text))
+        return self.ahead
 
     def _next(self) -> tuple[str, str, int]:
-        token = self._peek()
-        self.i += 1
-        return token
+        self.last = self.ahead
+        self.ahead = next(self.tokens)
+        return self.last
 
     def _expect(self, value: str) -> None:
         kind, text, pos = self._next()
@@ -359,7 +362,7 @@ class _Parser:
     def parse(self) -> Term:
         term = self._term()
         if self._peek()[0] == "symbol" and self._peek()[1] == ".":
-            self.i += 1
+            self._next()
         kind, text, pos = self._peek()
         if kind != "end":
             self._fail(pos, f"unexpected {text!r} after the term")
@@ -383,15 +386,15 @@ class _Parser:
             if kind == "punct" and text in "|,":
                 self._fail(pos, f"unexpected {text!r}")
             if self._peek()[1] == "(" and self._peek()[2] == pos + len(text):
-                self.i += 1
+                self._next()
                 return (name, *self._arguments(")"))
             return name
         if kind == "punct" and text == "[":
             if self._peek()[1] == "]":
-                self.i += 1
+                self._next()
                 return self._maybe_compound("[]", pos, [])
             items = self._arguments("]|")
-            if self.tokens[self.i - 1][1] == "|":
+            if self.last[1] == "|":
                 tail = self._term()
                 self._expect("]")
                 return _make_partial(items, tail, pos, self)
@@ -403,14 +406,14 @@ class _Parser:
 
     def _maybe_compound(self, name: str, pos: int, plain: Term) -> Term:
         if self._peek()[1] == "(" and self._peek()[2] == pos + len(name):
-            self.i += 1
+            self._next()
             return (name, *self._arguments(")"))
         return plain
 
     def _arguments(self, closers: str) -> list[Term]:
         args = []
         if closers == ")" and self._peek()[1] == ")":
-            self.i += 1
+            self._next()
             return args
         while True:
             args.append(self._term())
@@ -440,6 +443,8 @@ _UNESCAPE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "
 
 def _unquote(token: str, pos: int, parser: _Parser) -> str:
     quote, body = token[0], token[1:-1]
+    if "\\" not in body and quote not in body:
+        return body
     out, i = [], 0
     while i < len(body):
         ch = body[i]
