@@ -358,6 +358,8 @@ offset_st = st.integers(-3, 3)
 
 constraint_st = st.one_of(
     st.tuples(st.just("lt"), arg_st, arg_st, offset_st),
+    st.tuples(st.just("eq"), arg_st, arg_st),  # kanren's eq: bindings and aliasing reach the store
+    st.tuples(st.just("neq"), arg_st, arg_st),  # kanren's neq beside the FD store
     st.tuples(st.just("leq"), arg_st, arg_st, offset_st),
     st.tuples(st.just("eq_offset"), arg_st, arg_st, offset_st),
     st.tuples(st.just("neq_offset"), arg_st, arg_st, offset_st),
@@ -374,6 +376,10 @@ constraint_st = st.one_of(
 def holds(c, val) -> bool:
     """The constraint `c` evaluated on concrete values (the brute-force oracle)."""
     kind = c[0]
+    if kind == "eq":
+        return val(c[1]) == val(c[2])
+    if kind == "neq":
+        return val(c[1]) != val(c[2])
     if kind == "lt":
         return val(c[1]) < val(c[2]) + c[3]
     if kind == "leq":
@@ -402,6 +408,10 @@ def holds(c, val) -> bool:
 def goal_of(c, term):
     """The FD goal for the constraint `c`."""
     kind = c[0]
+    if kind == "eq":
+        return eq(term(c[1]), term(c[2]))
+    if kind == "neq":
+        return neq(term(c[1]), term(c[2]))
     if kind == "lt":
         return lto(term(c[1]), term(c[2]), c[3])
     if kind == "leq":

@@ -57,6 +57,7 @@ class LessEq(Propagator):
     """
 
     __slots__ = ("x", "y", "c")
+    wake = "bounds"
 
     def __init__(self, x: Any, y: Any, c: int):
         self.x, self.y, self.c = x, y, c
@@ -113,6 +114,7 @@ class NeqOffset(Propagator):
     """
 
     __slots__ = ("x", "y", "c")
+    wake = "value"
 
     def __init__(self, x: Any, y: Any, c: int):
         self.x, self.y, self.c = x, y, c
@@ -182,6 +184,7 @@ class NotAbsDiff(Propagator):
     """
 
     __slots__ = ("x", "y", "d")
+    wake = "value"
 
     def __init__(self, x: Any, y: Any, d: Any):
         self.x, self.y, self.d = x, y, d
@@ -355,6 +358,7 @@ class Linear(Propagator):
     """
 
     __slots__ = ("xs", "coeffs")
+    wake = "bounds"
 
     def __init__(self, xs: tuple, coeffs: tuple):
         self.xs, self.coeffs = xs, coeffs

@@ -111,8 +111,9 @@ class Propagator:
 
     Subclasses list their argument terms in `terms()` and narrow domains in `propagate`
     through the store's methods (`walk`, `dom`, `lo`, `hi`, `value`, `restrict`,
-    `at_least`, `at_most`, `remove`, `ensure_base`). A class attribute `watches = False`
-    runs the propagator once when posted instead of on every change.
+    `at_least`, `at_most`, `remove`, `ensure_base`). The class attribute `wake` says which
+    changes of a variable wake it: "domain" (any), "bounds" (its min or max) or "value" (it
+    is down to one value); `watches = False` runs it once, when posted.
 
     Invariants: a propagator is immutable (its state lives in the store's domains);
     `propagate` only narrows domains and raises `Inconsistent` only when no assignment
@@ -121,6 +122,7 @@ class Propagator:
 
     __slots__ = ()
     watches = True
+    wake = "domain"
 
     def terms(self) -> Iterable[Any]:
         """The argument terms (ints or logic variables) whose changes wake this propagator."""
@@ -134,8 +136,15 @@ class Propagator:
         return f"{type(self).__name__}({', '.join(map(repr, self.terms()))})"
 
 
+_EVENTS = {"domain": 0, "bounds": 1, "value": 2}
+_NO_WATCHERS: tuple[tuple, tuple, tuple] = ((), (), ())
+
+
 class FDStore(ConstraintStore):
     """Finite domains of logic variables and the propagators that watch each variable.
+
+    `watch[v]` holds three tuples of propagators, woken by any change of v, by a change of
+    its bounds, and by v coming down to one value.
 
     Invariants: every key of `watch` is a logic variable unbound in the state's
     substitution; the keys of `domains` are among them, each a non-zero bitset over
@@ -149,7 +158,7 @@ class FDStore(ConstraintStore):
 
     def __init__(self, domains: dict | None = None, watch: dict | None = None, base: int = 0):
         self.domains: dict[Var, int] = {} if domains is None else domains
-        self.watch: dict[Var, tuple[Propagator, ...]] = {} if watch is None else watch
+        self.watch: dict[Var, tuple[tuple, tuple, tuple]] = {} if watch is None else watch
         self.base = base
         self.lvar_constraints = self.domains
 
@@ -226,7 +235,7 @@ class FDStore(ConstraintStore):
             if not new:
                 raise Inconsistent
             self.domains[t] = new
-            self._wake(t)
+            self._wake(t, d, new)
 
     def at_least(self, t: Any, v: int) -> None:
         """Remove the values of `t` below `v`."""
@@ -266,9 +275,16 @@ class FDStore(ConstraintStore):
 
     # -- the propagation loop ---------------------------------------------------------------
 
-    def _wake(self, v: Var) -> None:
+    def _wake(self, v: Var, old: int, new: int) -> None:
+        """Queue the propagators that the change of v's domain from `old` to `new` concerns."""
+        on_domain, on_bounds, on_value = self.watch.get(v, _NO_WATCHERS)
+        woken = list(on_domain)
+        if on_bounds and (old & -old != new & -new or old.bit_length() != new.bit_length()):
+            woken += on_bounds
+        if on_value and not new & (new - 1):
+            woken += on_value
         queued = self._queued
-        for p in self.watch.get(v, ()):
+        for p in woken:
             if p not in queued:
                 queued.add(p)
                 self._queue.append(p)
@@ -301,12 +317,12 @@ class FDStore(ConstraintStore):
             if t.__class__ is int:
                 small = t if small is None or t < small else small
             elif isinstance(t, Var):
+                w = self.watch.get(t, _NO_WATCHERS)
                 if prop.watches:
-                    w = self.watch.get(t, ())
-                    if prop not in w:
-                        self.watch[t] = w + (prop,)
-                elif t not in self.watch:
-                    self.watch[t] = ()
+                    k = _EVENTS[prop.wake]
+                    if prop not in w[k]:
+                        w = w[:k] + (w[k] + (prop,),) + w[k + 1:]
+                self.watch[t] = w
             else:
                 raise TermError(f"{prop!r}: argument {t!r} is not an integer")
         if small is not None:
@@ -326,10 +342,11 @@ class FDStore(ConstraintStore):
             t = walk(v, lvar_map)
             watchers = self.watch.pop(v)
             d = self.domains.pop(v, None)
-            pending.extend(watchers)
+            for props in watchers:
+                pending.extend(props)
             if isinstance(t, Var):  # aliased to another variable: merge into it
-                old = self.watch.get(t, ())
-                self.watch[t] = old + tuple(p for p in watchers if p not in old)
+                old = self.watch.get(t, _NO_WATCHERS)
+                self.watch[t] = tuple(o + tuple(p for p in w if p not in o) for o, w in zip(old, watchers))
                 if d is not None:
                     dt = self.domains.get(t)
                     new = d if dt is None else d & dt
@@ -337,7 +354,8 @@ class FDStore(ConstraintStore):
                         return False
                     if new != dt:
                         self.domains[t] = new
-                        pending.extend(old)
+                        for props in old:
+                            pending.extend(props)
             elif t.__class__ is int:
                 if d is not None and (t < self.base or not (d >> (t - self.base)) & 1):
                     return False
