@@ -1,0 +1,108 @@
+"""Finite-domain constraints: the zebra puzzle and N-queens, logicpy's FD goals beside other engines.
+
+    python -m bench fd
+
+Zebra (all solutions): logicpy FD, plain kanren (from bench/bench_zebra.py when present),
+SWI-Prolog's relational prolog/zebra.pl and its clpfd prolog/zebra_clpfd.pl.
+N-queens 8 and 10 (first solution, all solutions): logicpy FD vs SWI clpfd (prolog/queens.pl).
+Times are CPU seconds (best of the repeats); memory is the peak Python heap of one run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Callable
+
+from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, print_table
+
+
+def _example(name: str):
+    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _swipl_seconds(file: Path, goal: str, repeat: int = 3) -> float | None:
+    """CPU seconds of `goal` in SWI-Prolog after consulting `file`, best of `repeat`; None without swipl.
+
+    A copy of bench.common.swipl_seconds with a working format string (that one writes
+    '~~6f~~n', which SWI reads as a literal and fails on); drop it once that is fixed.
+    """
+    if shutil.which("swipl") is None or not file.exists():
+        return None
+    program = (
+        f"forall(between(1,{repeat},_), (statistics(cputime,T0), ({goal} -> true ; true), "
+        f"statistics(cputime,T1), T is T1-T0, format('~6f~n',[T])))"
+    )
+    out = subprocess.run(
+        ["swipl", "-q", "-g", program, "-t", "halt", str(file)], capture_output=True, text=True, timeout=600
+    ).stdout
+    times = [float(x) for x in re.findall(r"^\d+\.\d+$", out, re.M)]
+    return min(times) if times else None
+
+
+def _plain_kanren_zebra() -> Callable[[], object] | None:
+    """The plain-kanren zebra solver of bench/bench_zebra.py (its ENGINES entry naming kanren), if any."""
+    try:
+        from bench.bench_zebra import ENGINES
+    except ImportError:
+        return None
+    for name, fn in ENGINES.items():
+        if "kanren" in name.lower() and "logicpy" not in name.lower() and "fd" not in name.lower():
+            return fn
+    return None
+
+
+def _ratio(seconds: float | None, reference: float) -> str:
+    return "n/a" if seconds is None else f"{seconds / reference:.1f}×"
+
+
+def zebra_rows() -> list[list[str]]:
+    zebra = _example("zebra_fd")
+    fd = measure(zebra.solve, repeat=5)
+    rows = [["logicpy FD (first-fail)", fmt_seconds(fd.seconds), "1.0×", fmt_bytes(fd.peak_bytes), str(len(fd.result))]]
+    left = measure(lambda: zebra.solve("leftmost"), repeat=5)
+    rows.append(["logicpy FD (leftmost)", fmt_seconds(left.seconds), _ratio(left.seconds, fd.seconds),
+                 fmt_bytes(left.peak_bytes), str(len(left.result))])
+    plain = _plain_kanren_zebra()
+    if plain is None:
+        rows.append(["plain kanren (bench_zebra)", "n/a", "n/a", "n/a", "not present"])
+    else:
+        m = measure(plain, repeat=1, trace_memory=False)
+        rows.append(["plain kanren (bench_zebra)", fmt_seconds(m.seconds), _ratio(m.seconds, fd.seconds), "n/a", "-"])
+    for label, file, goal in [
+        ("SWI-Prolog relational (zebra.pl)", PROLOG_DIR / "zebra.pl", "forall(zebra(_), true)"),
+        ("SWI-Prolog clpfd (zebra_clpfd.pl)", PROLOG_DIR / "zebra_clpfd.pl", "forall(zebra_clpfd(_), true)"),
+    ]:
+        s = _swipl_seconds(file, goal)
+        rows.append([label, fmt_seconds(s), _ratio(s, fd.seconds), "n/a", "-" if s is not None else "not present"])
+    return rows
+
+
+def queens_rows() -> list[list[str]]:
+    queens = _example("queens")
+    rows = []
+    for n in (8, 10):
+        for count, what, swi_goal in [(1, "first", f"first_solution({n},_)"), (0, "all", f"count_solutions({n},_)")]:
+            repeat = 1 if (n, count) == (10, 0) else 3
+            fd = measure(lambda: queens.solve(n, count), repeat=repeat)
+            swi = _swipl_seconds(PROLOG_DIR / "queens.pl", swi_goal)
+            rows.append([f"{n}-queens, {what}", str(len(fd.result)), fmt_seconds(fd.seconds), fmt_seconds(swi),
+                         _ratio(fd.seconds, swi) if swi else "n/a", fmt_bytes(fd.peak_bytes)])
+    return rows
+
+
+def main() -> None:
+    print_table("Zebra puzzle, all solutions", ["engine", "CPU time", "vs logicpy FD", "peak heap", "solutions"],
+                zebra_rows())
+    print_table("N-queens: logicpy FD vs SWI-Prolog clpfd (first-fail labelling)",
+                ["problem", "solutions", "logicpy FD", "SWI clpfd", "FD / clpfd", "peak heap (FD)"], queens_rows())
+
+
+if __name__ == "__main__":
+    main()
