@@ -108,6 +108,66 @@ def original_figures(cap: float = DEFAULT_CAP) -> dict:
     return {f"classic_c{c}": swipl_capped_seconds(final, classic_goal(c), cap) for c in (1, 2, 3)}
 
 
+def original_coverage(max_complexity: int = 2) -> dict:
+    """How much of the exact question universe the original's capped universe reaches.
+
+    A *move* is a question put to one god, known by which utterances each hidden world
+    can give (a move and its ja/da mirror count once): this is all the tree search can
+    use. Returns the original's kept questions and the moves they reach, beside the
+    exact universe's questions and moves through `max_complexity` ({} without
+    LOGICPY_3GODS_DIR).
+    """
+    directory = os.environ.get("LOGICPY_3GODS_DIR")
+    final = Path(directory) / "final_solution.pl" if directory else None
+    if final is None or not final.is_file():
+        return {}
+    from logicpy import swi
+    from logicpy.puzzles.gods import CLASSIC
+    from logicpy.puzzles.gods.crosscheck import question_from_prolog
+
+    families = "[" + ", ".join(
+        "candidate([" + ", ".join(f"pos({p}, {t}, _)" for p, t in enumerate(a, 1)) + "], [da_yes, da_no])"
+        for a in CLASSIC.assignments
+    ) + "]"
+    original = swi.consult(final).query(
+        f"generate_universe(3, {max_complexity}, {families}, 3), findall(Q, distinct_q(Q, _, _), Qs)",
+        capture_output=True,
+    )[0]["Qs"]
+    exact = swi.consult(GODS_PL).query(
+        f"{CLASSIC_CANDIDATES}, generate_universe(3, {max_complexity}, Cs), findall(Q, distinct_q(_, Q, _, _), Qs)"
+    )[0]["Qs"]
+    kept, every = (_moves([question_from_prolog(q) for q in qs]) for qs in (original, exact))
+    return {
+        "complexity": max_complexity,
+        "original_questions": len(original),
+        "original_moves": len(kept),
+        "exact_questions": len(exact),
+        "exact_moves": len(every),
+        "original_moves_all_exact": kept <= every,
+    }
+
+
+def _moves(questions: list) -> set:
+    """The distinct moves (up to the ja/da mirror) of `questions` put to each god of the classic puzzle."""
+    from logicpy.puzzles.gods import CLASSIC, evaluate
+
+    mirror = {"ja": "da", "da": "ja"}
+    moves = set()
+    for q in questions:
+        for p in range(1, CLASSIC.n_positions + 1):
+            heard = tuple(
+                "".join(sorted({
+                    CLASSIC.semantics.utter(cw.type_at(p), evaluate(q, cw, CLASSIC.grammar, CLASSIC.semantics),
+                                            cw.da_means_yes, cw.free_at(p))
+                    for cw in CLASSIC.concrete_worlds_of(world)
+                }))
+                for world in CLASSIC.hidden_worlds
+            )
+            mirrored = tuple(mirror.get(h, h) for h in heard)
+            moves.add(min(heard, mirrored))
+    return moves
+
+
 def _shown(value: float | str | None) -> str:
     return value if isinstance(value, str) else fmt_seconds(value)
 
@@ -129,6 +189,11 @@ def main() -> None:
     for key, value in figures.get("original", {}).items():
         rows.append([f"original final_solution.pl: {key.replace('_c', ' puzzle, complexity ')}", _shown(value)])
     print_table("Three gods in SWI-Prolog (CPU time inside Prolog)", ["task", "time"], rows)
+    coverage = original_coverage()
+    if coverage:
+        print(f"original universe through complexity {coverage['complexity']}: {coverage['original_questions']} "
+              f"questions reaching {coverage['original_moves']} of the {coverage['exact_moves']} distinct moves "
+              f"of the exact universe ({coverage['exact_questions']} questions)")
 
 
 if __name__ == "__main__":
