@@ -110,8 +110,8 @@ class Propagator:
     """A constraint's pruning rule, run by the store until no domain changes.
 
     Subclasses list their argument terms in `terms()` and narrow domains in `propagate`
-    through the store's methods (`walk`, `dom`, `lo`, `hi`, `value`, `restrict`,
-    `at_least`, `at_most`, `remove`, `ensure_base`). The class attribute `wake` says which
+    through the store's methods (`walk`, `members`, `lo`, `hi`, `value`, `mask`, `restrict`,
+    `at_least`, `at_most`, `remove`; bitset-level `dom`, `values`, `ensure_base`). The class attribute `wake` says which
     changes of a variable wake it: "domain" (any), "bounds" (its min or max) or "value" (it
     is down to one value); `watches = False` runs it once, when posted.
 
@@ -213,6 +213,21 @@ class FDStore(ConstraintStore):
         """The values of a bitset, ascending."""
         base = self.base
         return (base + i for i in iter_bits(bits))
+
+    def members(self, t: Any) -> Domain | None:
+        """The values of the walked term `t` as a `Domain`; None for a variable without one."""
+        d = self.dom(t)
+        return None if d is None else Domain(d, self.base)
+
+    def mask(self, values: Iterable[int]) -> int:
+        """The bitset of `values` (rebasing first if one is below `base`): an argument for `restrict`."""
+        values = list(values)
+        if values:
+            self.ensure_base(min(values))
+        bits = 0
+        for v in values:
+            bits |= 1 << (v - self.base)
+        return bits
 
     # -- narrowing ------------------------------------------------------------------------
 
