@@ -290,10 +290,10 @@ class CrossCheck:
 
     @property
     def ok(self) -> bool:
-        """True iff the file's tree verifies and the utterances agree on every query."""
+        """True iff both find a tree or both find none, the file's tree verifies, and every query agrees."""
         return (
-            self.file_tree is not None and not self.file_problems
-            and self.logicpy_tree is not None and self.disagreement_count == 0
+            (self.file_tree is None) == (self.logicpy_tree is None)
+            and not self.file_problems and self.disagreement_count == 0
         )
 
     def render(self, show_tree: bool = False) -> str:

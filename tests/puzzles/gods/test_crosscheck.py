@@ -153,6 +153,14 @@ def test_gods_pl_agrees_with_logicpy(puzzle, n, entry):
 
 
 @pytest.mark.swi
+def test_both_find_no_tree_with_two_questions():
+    result = crosscheck_file(GODS_PL, CLASSIC, 2, 1)
+    assert result.file_tree is None and result.logicpy_tree is None
+    assert result.ok and result.queries == 0
+    assert "none found" in result.render() and "none exists" in result.render()
+
+
+@pytest.mark.swi
 def test_universe_sizes_agree_with_logicpy():
     from logicpy import swi
 
