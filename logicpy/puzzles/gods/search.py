@@ -1,0 +1,220 @@
+"""Tree search over hidden worlds, with moves deduplicated by how they split them.
+
+A *move* is (position p, question Q). Asked in hidden world h, it can lead to utterance
+u iff some free answer of Random makes god p utter u, so a move is fully described by
+one set of hidden worlds per utterance (the projection of the utterance bits; the da bits
+are exactly the signature of ask(p, Q)). Moves with equal sets are interchangeable, and
+at a node only the sets restricted to its live worlds matter.
+
+A node (live set L, questions left q) is a leaf when every live world has one type
+assignment. It is pruned when L holds more assignments than base^q can separate (base 2,
+or 3 under the silent semantics), and so is every move leaving a branch with more than
+base^(q-1). Results are memoised on (L, q). Every question must make progress: a move
+with a branch equal to L is skipped (its subtree could replace the node, so this loses
+no solvable case).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from .model import Puzzle
+from .tree import Leaf, Node, Tree
+from .universe import Universe
+
+__all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table"]
+
+
+@dataclass(frozen=True)
+class MoveTable:
+    """Distinct moves: the simplest (position, question id) for each tuple of branch sets."""
+
+    positions: np.ndarray
+    qids: np.ndarray
+    sets: np.ndarray  # (moves, utterances) uint64 masks of hidden worlds
+    words: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.qids)
+
+
+def _row_keys(rows: np.ndarray, bits: int) -> np.ndarray:
+    """One sortable key per row of uint64 masks of `bits` bits each."""
+    if rows.shape[1] * bits <= 64:
+        key = np.zeros(len(rows), dtype=np.uint64)
+        for j in range(rows.shape[1]):
+            key |= rows[:, j] << np.uint64(j * bits)
+        return key
+    return np.ascontiguousarray(rows).view(f"V{8 * rows.shape[1]}").ravel()
+
+
+def move_table(u: Universe, complexity: int) -> MoveTable:
+    """The distinct moves using questions of complexity <= `complexity` (cached on `u`)."""
+    cache = u.__dict__.setdefault("_move_tables", {})
+    if complexity in cache:
+        return cache[complexity]
+    layout = u.layout
+    words = u.puzzle.semantics.utterances
+    n = len(u.ids_through(complexity))
+    sigs = u.signatures[:n]
+    positions = range(1, u.puzzle.n_positions + 1)
+    # sets[i, p, w]: id-major, so the first occurrence is the simplest question.
+    sets = np.stack(
+        [np.stack([layout.project(layout.utterance(sigs, p, w)) for w in words], axis=1) for p in positions],
+        axis=1,
+    ).reshape(n * len(positions), len(words))
+    _, first = np.unique(_row_keys(sets, layout.n_hidden), return_index=True)
+    first = np.sort(first)
+    table = MoveTable(
+        positions=(first % len(positions) + 1).astype(np.int64),
+        qids=(first // len(positions)).astype(np.int64),
+        sets=sets[first],
+        words=words,
+    )
+    cache[complexity] = table
+    return table
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search: nodes expanded, moves recursed into, moves pruned by counting."""
+
+    nodes: int = 0
+    moves_tried: int = 0
+    moves_pruned: int = 0
+
+
+class TreeSearch:
+    """Depth-first search for question trees, memoised on (live hidden worlds, questions left)."""
+
+    def __init__(self, puzzle: Puzzle, universe: Universe, moves: MoveTable):
+        self.puzzle = puzzle
+        self.universe = universe
+        self.moves = moves
+        self.base = len(moves.words)
+        self.n_assignments = puzzle.n_assignments
+        self.n_languages = len(puzzle.languages)
+        self.all_live = (1 << len(puzzle.hidden_worlds)) - 1
+        self.stats = SearchStats()
+        self._one: dict[tuple[int, int], Tree | None] = {}
+        self._options: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
+        self._count: dict[tuple[int, int], int] = {}
+
+    # -- sets of hidden worlds -------------------------------------------------------------
+    def assignments(self, live: int) -> int:
+        """The set (bit mask) of type assignments among the live hidden worlds."""
+        low = (1 << self.n_assignments) - 1
+        out = 0
+        for lang in range(self.n_languages):
+            out |= (live >> (lang * self.n_assignments)) & low
+        return out
+
+    def _assignment_counts(self, sets: np.ndarray) -> np.ndarray:
+        low = np.uint64((1 << self.n_assignments) - 1)
+        out = np.zeros_like(sets)
+        for lang in range(self.n_languages):
+            out |= (sets >> np.uint64(lang * self.n_assignments)) & low
+        return np.bitwise_count(out)
+
+    def _leaf(self, live: int) -> Leaf | None:
+        assignments = self.assignments(live)
+        if assignments == 0:
+            return Leaf(None)
+        if assignments & (assignments - 1) == 0:
+            return Leaf(self.puzzle.assignments[assignments.bit_length() - 1])
+        return None
+
+    def candidates(self, live: int, left: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Moves worth trying at a node: (move index, branch live sets), most promising first."""
+        branches = self.moves.sets & np.uint64(live)
+        counts = self._assignment_counts(branches)
+        fits = (counts <= self.base ** (left - 1)).all(axis=1)
+        progress = (branches != np.uint64(live)).all(axis=1)
+        self.stats.moves_pruned += int(np.count_nonzero(~fits))
+        index = np.flatnonzero(fits & progress)
+        if not len(index):
+            return []
+        _, first = np.unique(_row_keys(branches[index], len(self.puzzle.hidden_worlds)), return_index=True)
+        index = index[first]
+        order = np.lexsort((index, counts[index].sum(axis=1), counts[index].max(axis=1)))
+        index = index[order]
+        return [(int(m), tuple(int(b) for b in branches[m])) for m in index]
+
+    def _node(self, move: int, subtrees: list[Tree]) -> Node:
+        return Node(
+            int(self.moves.positions[move]),
+            self.universe.term(int(self.moves.qids[move])),
+            tuple(zip(self.moves.words, subtrees)),
+        )
+
+    # -- one tree ----------------------------------------------------------------------------
+    def one(self, live: int, left: int) -> Tree | None:
+        """A tree separating the live worlds within `left` questions, or None if none exists."""
+        leaf = self._leaf(live)
+        if leaf is not None:
+            return leaf
+        if left == 0 or self.assignments(live).bit_count() > self.base**left:
+            return None
+        key = (live, left)
+        if key in self._one:
+            return self._one[key]
+        self.stats.nodes += 1
+        found: Tree | None = None
+        for move, branches in self.candidates(live, left):
+            self.stats.moves_tried += 1
+            subtrees = []
+            for branch in branches:
+                sub = self.one(branch, left - 1)
+                if sub is None:
+                    break
+                subtrees.append(sub)
+            else:
+                found = self._node(move, subtrees)
+                break
+        self._one[key] = found
+        return found
+
+    # -- all trees ---------------------------------------------------------------------------
+    def count(self, live: int, left: int) -> int:
+        """How many distinct trees (moves up to their branch sets) separate the live worlds."""
+        if self._leaf(live) is not None:
+            return 1
+        if left == 0 or self.assignments(live).bit_count() > self.base**left:
+            return 0
+        key = (live, left)
+        if key not in self._count:
+            self.stats.nodes += 1
+            options, total = [], 0
+            for move, branches in self.candidates(live, left):
+                self.stats.moves_tried += 1
+                product = 1
+                for branch in branches:
+                    product *= self.count(branch, left - 1)
+                    if not product:
+                        break
+                if product:
+                    options.append((move, branches))
+                    total += product
+            self._options[key], self._count[key] = options, total
+        return self._count[key]
+
+    def trees(self, live: int, left: int) -> Iterator[Tree]:
+        """Every distinct tree counted by `count`, lazily."""
+        leaf = self._leaf(live)
+        if leaf is not None:
+            yield leaf
+            return
+        if not self.count(live, left):
+            return
+        for move, branches in self._options[(live, left)]:
+            yield from self._combine(move, branches, left, [])
+
+    def _combine(self, move: int, branches: tuple[int, ...], left: int, done: list[Tree]) -> Iterator[Tree]:
+        if len(done) == len(branches):
+            yield self._node(move, list(done))
+            return
+        for sub in self.trees(branches[len(done)], left - 1):
+            yield from self._combine(move, branches, left, done + [sub])

@@ -1,0 +1,186 @@
+"""The façade: solve a gods puzzle, and report the least questions and complexity it needs.
+
+Everything returned is plain data; every tree returned has been replayed by `verify`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import InputError, LogicpyError
+from .search import SearchStats, TreeSearch, move_table
+from .tree import Tree, tree_to_json
+from .universe import Progress, universe
+from .verify import verify
+from .model import Puzzle
+
+__all__ = ["Result", "Report", "solve", "least_questions", "least_complexity", "report", "DEFAULT_COMPLEXITY"]
+
+#: Complexity used when none is given (the classic puzzle needs 1).
+DEFAULT_COMPLEXITY = 2
+#: At most this many trees are materialised by find="all" unless a limit is given.
+DEFAULT_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of `solve`.
+
+    status: "found" (find="one"), "unique" or "found" (find="all", by count), or "none":
+    no tree exists with at most `questions` questions of complexity <= `complexity` —
+    an exhaustive proof, since the signature universe loses no question behaviour.
+    """
+
+    puzzle: Puzzle
+    questions: int
+    complexity: int
+    find: str
+    status: str
+    trees: tuple[Tree, ...]
+    count: int
+    level_counts: tuple[int, ...]
+    moves: int
+    search: SearchStats
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def tree(self) -> Tree | None:
+        """The first tree found, or None."""
+        return self.trees[0] if self.trees else None
+
+    @property
+    def verdict(self) -> str:
+        """One line: what was found, within which bounds."""
+        bounds = f"<= {self.questions} questions of complexity <= {self.complexity}"
+        if self.status == "none":
+            return f"no solution: no question tree with {bounds} exists (exhaustive over {self.moves} distinct moves)"
+        if self.find == "all":
+            shown = "" if len(self.trees) == self.count else f" (showing {len(self.trees)})"
+            kind = "unique solution" if self.status == "unique" else f"{self.count} solutions"
+            return f"{kind}: {self.count} distinct tree(s) with {bounds}{shown}"
+        return f"solution found: a question tree with {bounds}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data (trees in the documented tree format)."""
+        return {
+            "puzzle": _puzzle_json(self.puzzle),
+            "questions": self.questions,
+            "complexity": self.complexity,
+            "find": self.find,
+            "status": self.status,
+            "count": self.count,
+            "trees": [tree_to_json(t) for t in self.trees],
+            "universe": {"level_counts": list(self.level_counts), "moves": self.moves},
+            "search": vars(self.search),
+            "seconds": self.seconds,
+        }
+
+
+def _puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    return {
+        "name": puzzle.name,
+        "positions": puzzle.n_positions,
+        "assignments": [list(a) for a in puzzle.assignments],
+        "semantics": puzzle.semantics.value,
+        "languages": ["da_yes" if lang else "da_no" for lang in puzzle.languages],
+        "grammar": list(puzzle.grammar.names),
+    }
+
+
+def solve(
+    puzzle: Puzzle,
+    questions: int = 3,
+    complexity: int = DEFAULT_COMPLEXITY,
+    find: str = "one",
+    limit: int = DEFAULT_LIMIT,
+    progress: Progress | None = None,
+) -> Result:
+    """Find one tree (find="one") or all distinct trees (find="all", at most `limit` built).
+
+    Parameters
+    ----------
+    puzzle : the puzzle (e.g. CLASSIC).
+    questions : at most this many questions along any branch.
+    complexity : questions of complexity <= this (atoms 0, each nesting +1).
+    find : "one" or "all" ("all" counts every tree up to moves with equal branch sets).
+    """
+    if find not in ("one", "all"):
+        raise InputError(f"find must be 'one' or 'all', got {find!r}")
+    if not isinstance(questions, int) or questions < 0:
+        raise InputError(f"questions must be a non-negative integer, got {questions!r}")
+    if not isinstance(complexity, int) or complexity < 0:
+        raise InputError(f"complexity must be a non-negative integer, got {complexity!r}")
+    seconds: dict[str, float] = {}
+    start = time.process_time()
+    u = universe(puzzle, complexity, progress)
+    moves = move_table(u, complexity)
+    seconds["universe"] = time.process_time() - start
+    start = time.process_time()
+    search = TreeSearch(puzzle, u, moves)
+    if find == "one":
+        tree = search.one(search.all_live, questions)
+        trees = () if tree is None else (tree,)
+        count = len(trees)
+    else:
+        count = search.count(search.all_live, questions)
+        trees = tuple(itertools.islice(search.trees(search.all_live, questions), limit))
+    seconds["search"] = time.process_time() - start
+    start = time.process_time()
+    for t in trees:
+        check = verify(puzzle, t, questions)
+        if not check.ok:
+            raise LogicpyError(f"internal error: the search returned a tree that fails replay: {check.problems[0]}")
+    seconds["verify"] = time.process_time() - start
+    status = "none" if not count else ("unique" if find == "all" and count == 1 else "found")
+    return Result(
+        puzzle, questions, complexity, find, status, trees, count,
+        tuple(u.level_counts()[: complexity + 1]), len(moves), search.stats, seconds,
+    )
+
+
+def least_questions(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 8) -> int | None:
+    """The least number of questions of complexity <= max_complexity that solve `puzzle`.
+
+    None if even `max_questions` do not (a proof for that bound).
+    """
+    for k in range(max_questions + 1):
+        if solve(puzzle, k, max_complexity).status != "none":
+            return k
+    return None
+
+
+def least_complexity(puzzle: Puzzle, questions: int = 3, max_complexity: int = 3) -> int | None:
+    """The least complexity that lets `questions` questions solve `puzzle`; None up to max_complexity."""
+    for c in range(max_complexity + 1):
+        if solve(puzzle, questions, c).status != "none":
+            return c
+    return None
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a puzzle needs: least questions at the complexity bound, then least complexity for that many."""
+
+    puzzle: Puzzle
+    max_complexity: int
+    max_questions: int
+    least_questions: int | None
+    least_complexity: int | None
+
+    def __str__(self) -> str:
+        name = self.puzzle.name or "puzzle"
+        if self.least_questions is None:
+            return (f"{name}: not solvable with <= {self.max_questions} questions "
+                    f"of complexity <= {self.max_complexity}")
+        return (f"{name}: least questions {self.least_questions} (complexity <= {self.max_complexity}); "
+                f"with {self.least_questions} questions the least complexity is {self.least_complexity}")
+
+
+def report(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 6) -> Report:
+    """Least questions (with complexity <= max_complexity), then the least complexity for that many."""
+    k = least_questions(puzzle, max_complexity, max_questions)
+    c = None if k is None else least_complexity(puzzle, k, max_complexity)
+    return Report(puzzle, max_complexity, max_questions, k, c)

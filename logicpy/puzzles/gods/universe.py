@@ -1,0 +1,410 @@
+"""The exact signature universe: every distinct behaviour of a question, level by level.
+
+A question's *signature* is its truth in every concrete world of one step, a bit vector
+of W bits (classic: 6 assignments x 2 languages x 2 Random answers = 24). Every rule is
+pointwise over concrete worlds, so two questions with equal signatures are
+interchangeable in every context (inside `ask` too): keeping one representative per
+signature loses nothing, and "no tree up to complexity k" is a proof.
+
+Level c holds the rule applications with at least one child of level c-1 (the others
+<= c-1) whose signature is new; the first question generated per signature is kept as
+its representative, stored as (rule, arguments) with child ids, and rebuilt on demand.
+
+Every rule with question arguments is evaluated the same way: fix all arguments but the
+last (the "prefix"), fold the truth table into two masks S1, S0 (the worlds where the
+result follows the last child being true, resp. false), then the whole column of last
+children is `(B & S1) | (~B & S0)` in one numpy operation. `ask` about position p is
+the same with world-dependent masks from the semantics.
+
+Invariants: ids are in level order; `signatures[i]` has no bits set beyond W; every
+signature occurs once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+
+from ...errors import InputError
+from .grammar import Question, Rule
+from .model import TYPES, ConcreteWorld, Puzzle
+
+__all__ = ["Layout", "LevelStats", "Universe", "universe", "DIRECT_TABLE_MAX_WORLDS"]
+
+#: Up to this many worlds, dedup marks signatures in a direct-address table of 2^W bytes.
+DIRECT_TABLE_MAX_WORLDS = 26
+#: Candidates are deduplicated in batches of about this many signatures.
+BATCH = 1 << 20
+
+Progress = Callable[[str, int, int], None]
+
+
+class Layout:
+    """Bit layout of one step's concrete worlds, and the masks the semantics induce.
+
+    Worlds are numbered as `puzzle.concrete_worlds`, grouped by hidden world.
+    """
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.worlds: tuple[ConcreteWorld, ...] = puzzle.concrete_worlds
+        self.n_worlds = len(self.worlds)
+        self.n_words = (self.n_worlds + 63) // 64
+        self.n_hidden = len(puzzle.hidden_worlds)
+        self.full = self.bits(lambda w: True)
+        hidden_index = {h: i for i, h in enumerate(puzzle.hidden_worlds)}
+        self.hidden_of_world = np.array([hidden_index[w.world] for w in self.worlds], dtype=np.int64)
+        # Per position p and utterance u: worlds where a true (false) question makes god p utter u.
+        sem = puzzle.semantics
+        self.utter_if = {
+            (p, u, truth): self.bits(
+                lambda w, p=p, u=u, truth=truth: sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
+            )
+            for p in range(1, puzzle.n_positions + 1)
+            for u in sem.utterances
+            for truth in (True, False)
+        }
+        self._projection = self._projection_tables()
+
+    def bits(self, predicate: Callable[[ConcreteWorld], bool]) -> np.ndarray:
+        """The (n_words,) uint64 vector of worlds where `predicate` holds."""
+        out = np.zeros(self.n_words, dtype=np.uint64)
+        for i, w in enumerate(self.worlds):
+            if predicate(w):
+                out[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+        return out
+
+    def truths(self, signature: np.ndarray) -> list[bool]:
+        """The signature as one bool per world."""
+        return [bool((int(signature[i // 64]) >> (i % 64)) & 1) for i in range(self.n_worlds)]
+
+    def utterance(self, signatures: np.ndarray, position: int, word: str) -> np.ndarray:
+        """Worlds where god `position`, asked questions with these signatures, utters `word`."""
+        s1 = self.utter_if[(position, word, True)]
+        s0 = self.utter_if[(position, word, False)]
+        return (signatures & s1) | (~signatures & s0)
+
+    def _projection_tables(self) -> list[tuple[int, int, np.ndarray]]:
+        """Per byte of a signature: (word, shift, table byte -> hidden-world mask)."""
+        tables = []
+        for byte in range((self.n_worlds + 7) // 8):
+            table = np.zeros(256, dtype=np.uint64)
+            for value in range(256):
+                mask = 0
+                for bit in range(8):
+                    w = byte * 8 + bit
+                    if value >> bit & 1 and w < self.n_worlds:
+                        mask |= 1 << int(self.hidden_of_world[w])
+                table[value] = mask
+            tables.append((byte // 8, 8 * (byte % 8), table))
+        return tables
+
+    def project(self, signatures: np.ndarray) -> np.ndarray:
+        """Per row, the (uint64) set of hidden worlds having at least one world bit set."""
+        out = np.zeros(len(signatures), dtype=np.uint64)
+        for word, shift, table in self._projection:
+            out |= table[((signatures[:, word] >> np.uint64(shift)) & np.uint64(255)).astype(np.intp)]
+        return out
+
+
+@dataclass(frozen=True)
+class LevelStats:
+    """What building one level did: new signatures kept, candidates generated, CPU seconds."""
+
+    level: int
+    new: int
+    candidates: int
+    seconds: float
+
+
+class _Seen:
+    """The set of signatures seen so far, with vectorised `keep_new`.
+
+    Direct-address bool table of 2^W entries when W is small; otherwise sorted arrays of
+    keys (uint64, or raw bytes for several words) searched with `searchsorted`.
+    """
+
+    def __init__(self, n_worlds: int, n_words: int):
+        self.direct = n_worlds <= DIRECT_TABLE_MAX_WORLDS
+        self.n_words = n_words
+        if self.direct:
+            self.table = np.zeros(1 << n_worlds, dtype=bool)
+        else:
+            dtype = np.uint64 if n_words == 1 else np.dtype(f"V{8 * n_words}")
+            self.main = np.empty(0, dtype=dtype)
+            self.recent = np.empty(0, dtype=dtype)
+
+    def _keys(self, signatures: np.ndarray) -> np.ndarray:
+        if self.n_words == 1:
+            return signatures[:, 0]
+        return np.ascontiguousarray(signatures).view(f"V{8 * self.n_words}").ravel()
+
+    @staticmethod
+    def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        if not len(sorted_keys):
+            return np.zeros(len(keys), dtype=bool)
+        pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+        return sorted_keys[pos] == keys
+
+    def keep_new(self, signatures: np.ndarray) -> np.ndarray:
+        """Indices (in order) of the rows whose signature is new, first occurrence only; marks them."""
+        keys = self._keys(signatures)
+        if self.direct:
+            index = keys.astype(np.intp)
+            fresh = np.flatnonzero(~self.table[index])
+        else:
+            fresh = np.flatnonzero(~(self._contains(self.main, keys) | self._contains(self.recent, keys)))
+        if not len(fresh):
+            return fresh
+        _, first = np.unique(keys[fresh], return_index=True)
+        fresh = fresh[np.sort(first)]
+        if self.direct:
+            self.table[index[fresh]] = True
+        else:
+            self.recent = np.sort(np.concatenate([self.recent, keys[fresh]]))
+            if len(self.recent) * 8 > len(self.main):
+                self.main = np.sort(np.concatenate([self.main, self.recent]))
+                self.recent = self.recent[:0]
+        return fresh
+
+    def find(self, signature: np.ndarray) -> bool:
+        """True iff `signature` was seen."""
+        keys = self._keys(signature.reshape(1, -1))
+        if self.direct:
+            return bool(self.table[int(keys[0])])
+        return bool(self._contains(self.main, keys)[0] or self._contains(self.recent, keys)[0])
+
+
+@dataclass
+class _Piece:
+    """Candidates `rule(prefix..., last)` for last in ids [lo, hi), with the folded masks."""
+
+    rule: int
+    prefix: tuple[int, ...]
+    lo: int
+    hi: int
+    s1: np.ndarray
+    s0: np.ndarray
+
+
+class Universe:
+    """All distinct question signatures of `puzzle` up to a complexity, with representatives.
+
+    Use `universe(puzzle, complexity)` for a cached, incrementally extended instance.
+    """
+
+    def __init__(self, puzzle: Puzzle, max_complexity: int = 0, progress: Progress | None = None):
+        if max_complexity < 0:
+            raise InputError(f"complexity must be >= 0, got {max_complexity}")
+        self.puzzle = puzzle
+        self.grammar = puzzle.grammar
+        self.rules: tuple[Rule, ...] = puzzle.grammar.rules
+        self.layout = Layout(puzzle)
+        self._seen = _Seen(self.layout.n_worlds, self.layout.n_words)
+        width = max([2] + [r.arity for r in self.rules])
+        self._sigs = np.zeros((1024, self.layout.n_words), dtype=np.uint64)
+        self._rule = np.zeros(1024, dtype=np.int16)
+        self._args = np.full((1024, width), -1, dtype=np.int32)
+        self.size = 0
+        self.level_bounds: list[int] = [0]
+        self.stats: list[LevelStats] = []
+        self._build_atoms()
+        self.extend_to(max_complexity, progress)
+
+    # -- public -------------------------------------------------------------------------
+    @property
+    def max_complexity(self) -> int:
+        """The highest level built."""
+        return len(self.level_bounds) - 2
+
+    @property
+    def signatures(self) -> np.ndarray:
+        """(size, n_words) uint64: row i is the signature of question id i."""
+        return self._sigs[: self.size]
+
+    def level_counts(self) -> list[int]:
+        """How many new distinct signatures each level added."""
+        return [s.new for s in self.stats]
+
+    def level_of(self, qid: int) -> int:
+        """The complexity level of question id `qid`."""
+        return int(np.searchsorted(self.level_bounds, qid, side="right")) - 1
+
+    def ids_through(self, complexity: int) -> range:
+        """Question ids of complexity <= `complexity`."""
+        return range(self.level_bounds[min(complexity, self.max_complexity) + 1])
+
+    def term(self, qid: int) -> Question:
+        """The representative question of id `qid`, rebuilt from its construction."""
+        rule = self.rules[int(self._rule[qid])]
+        args = []
+        for kind, a in zip(rule.kinds, self._args[qid]):
+            a = int(a)
+            args.append(a if kind == "position" else TYPES[a] if kind == "type" else self.term(a))
+        return (rule.name, *args)
+
+    def signature(self, q: Question) -> np.ndarray:
+        """The signature of any question (evaluated structurally with the same masks)."""
+        rule = self.grammar.rule(q[0])
+        if rule.role == "atom":
+            return self.layout.bits(lambda w: bool(rule.meaning(w, *q[1:])))
+        if rule.role == "ask":
+            prefix, prefix_sigs = (q[1],), []
+        else:
+            prefix = q[1:-1]
+            prefix_sigs = [self.signature(c) for c in prefix]
+        s1, s0 = self._fold(rule, prefix, prefix_sigs)
+        last = self.signature(q[-1])
+        return (last & s1) | (~last & s0)
+
+    def contains(self, signature: np.ndarray) -> bool:
+        """True iff some question up to the built level has this signature."""
+        return self._seen.find(signature)
+
+    def extend_to(self, complexity: int, progress: Progress | None = None) -> "Universe":
+        """Build levels up to `complexity` (no-op for levels already built)."""
+        while self.max_complexity < complexity:
+            self._build_level(self.max_complexity + 1, progress)
+        return self
+
+    # -- building -----------------------------------------------------------------------
+    def _append(self, sigs: np.ndarray, rule: np.ndarray, args: np.ndarray) -> None:
+        n = len(sigs)
+        while self.size + n > len(self._sigs):
+            grow = len(self._sigs)
+            self._sigs = np.concatenate([self._sigs, np.zeros((grow, self._sigs.shape[1]), dtype=np.uint64)])
+            self._rule = np.concatenate([self._rule, np.zeros(grow, dtype=np.int16)])
+            self._args = np.concatenate([self._args, np.full((grow, self._args.shape[1]), -1, dtype=np.int32)])
+        self._sigs[self.size : self.size + n] = sigs
+        self._rule[self.size : self.size + n] = rule
+        self._args[self.size : self.size + n, : args.shape[1]] = args
+        self.size += n
+
+    def _build_atoms(self) -> None:
+        start = time.process_time()
+        domains = {"position": range(1, self.puzzle.n_positions + 1),
+                   "type": [TYPES.index(t) for t in self.puzzle.types]}
+        sigs, rules, args = [], [], []
+        for r, rule in enumerate(self.rules):
+            if rule.role != "atom":
+                continue
+            for combo in itertools.product(*(domains[k] for k in rule.kinds)):
+                values = [TYPES[a] if k == "type" else a for k, a in zip(rule.kinds, combo)]
+                sigs.append(self.layout.bits(lambda w: bool(rule.meaning(w, *values))))
+                rules.append(r)
+                args.append(list(combo) + [-1] * (self._args.shape[1] - len(combo)))
+        if not sigs:
+            raise InputError("the grammar has no atomic rule, so it has no questions")
+        sigs_a = np.array(sigs, dtype=np.uint64).reshape(len(sigs), -1)
+        keep = self._seen.keep_new(sigs_a)
+        self._append(sigs_a[keep], np.array(rules)[keep], np.array(args, dtype=np.int32)[keep])
+        self.level_bounds.append(self.size)
+        self.stats.append(LevelStats(0, self.size, len(sigs), time.process_time() - start))
+
+    def _fold(self, rule: Rule, prefix: tuple, prefix_sigs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Masks (S1, S0): result = (last & S1) | (~last & S0) once the prefix is fixed."""
+        full = self.layout.full
+        if rule.role == "ask":
+            (position,) = prefix
+            return self.layout.utter_if[(position, "da", True)], self.layout.utter_if[(position, "da", False)]
+        s = {True: np.zeros_like(full), False: np.zeros_like(full)}
+        for row, out in zip(itertools.product((False, True), repeat=rule.arity), rule.truth_table):
+            if not out:
+                continue
+            term = full.copy()
+            for bit, sig in zip(row[:-1], prefix_sigs):
+                term &= sig if bit else (~sig & full)
+            s[row[-1]] |= term
+        return s[True], s[False]
+
+    def _pieces(self, level: int) -> Iterator[_Piece]:
+        """All candidate pieces of `level`, rule by rule in grammar order."""
+        lo_last, hi_last = self.level_bounds[level - 1], self.level_bounds[level]  # ids of level-1
+        sigs = self.signatures
+        for r, rule in enumerate(self.rules):
+            if rule.role == "atom":
+                continue
+            if rule.role == "ask":
+                for p in range(1, self.puzzle.n_positions + 1):
+                    s1, s0 = self._fold(rule, (p,), [])
+                    yield _Piece(r, (p,), lo_last, hi_last, s1, s0)
+                continue
+            commutative = rule.arity == 2 and rule.truth_table[1] == rule.truth_table[2]
+            for prefix in itertools.product(range(hi_last), repeat=rule.arity - 1):
+                top = any(a >= lo_last for a in prefix)
+                if commutative:
+                    lo = prefix[0] if top else lo_last
+                else:
+                    lo = 0 if top else lo_last
+                if lo >= hi_last:
+                    continue
+                s1, s0 = self._fold(rule, prefix, [sigs[a] for a in prefix])
+                yield _Piece(r, prefix, lo, hi_last, s1, s0)
+
+    def _build_level(self, level: int, progress: Progress | None) -> None:
+        start = time.process_time()
+        before = self.size
+        total = self._count_pieces(level)
+        batch: list[_Piece] = []
+        batch_size = candidates = done = 0
+        for piece in self._pieces(level):
+            batch.append(piece)
+            batch_size += piece.hi - piece.lo
+            done += 1
+            if batch_size >= BATCH:
+                candidates += self._flush(batch)
+                batch, batch_size = [], 0
+                if progress:
+                    progress(f"complexity {level}", done, total)
+        candidates += self._flush(batch)
+        if progress:
+            progress(f"complexity {level}", total, total)
+        self.level_bounds.append(self.size)
+        self.stats.append(LevelStats(level, self.size - before, candidates, time.process_time() - start))
+
+    def _count_pieces(self, level: int) -> int:
+        hi = self.level_bounds[level]
+        count = 0
+        for rule in self.rules:
+            if rule.role == "ask":
+                count += self.puzzle.n_positions
+            elif rule.role == "connective":
+                count += hi ** (rule.arity - 1)
+        return count
+
+    def _flush(self, batch: list[_Piece]) -> int:
+        """Evaluate a batch of pieces, keep the new signatures; returns the candidate count."""
+        if not batch:
+            return 0
+        sigs = self.signatures
+        values = np.concatenate([(sigs[p.lo : p.hi] & p.s1) | (~sigs[p.lo : p.hi] & p.s0) for p in batch])
+        fresh = self._seen.keep_new(values)
+        if len(fresh):
+            starts = np.cumsum([0] + [p.hi - p.lo for p in batch])
+            which = np.searchsorted(starts, fresh, side="right") - 1
+            width = self._args.shape[1]
+            prefixes = np.full((len(batch), width), -1, dtype=np.int32)
+            for i, piece in enumerate(batch):
+                prefixes[i, : len(piece.prefix)] = piece.prefix
+            lengths = np.array([len(p.prefix) for p in batch])
+            los = np.array([p.lo for p in batch])
+            rules = np.array([p.rule for p in batch], dtype=np.int16)[which]
+            args = prefixes[which]
+            args[np.arange(len(fresh)), lengths[which]] = los[which] + fresh - starts[which]
+            self._append(values[fresh], rules, args)
+        return len(values)
+
+
+_CACHE: dict[Puzzle, Universe] = {}
+
+
+def universe(puzzle: Puzzle, complexity: int, progress: Progress | None = None) -> Universe:
+    """The universe of `puzzle` built at least to `complexity` (cached per puzzle)."""
+    u = _CACHE.get(puzzle)
+    if u is None:
+        u = _CACHE[puzzle] = Universe(puzzle, 0, progress)
+    return u.extend_to(complexity, progress)
