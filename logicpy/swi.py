@@ -151,6 +151,10 @@ time_out(time_limit_exceeded(_)).
 
 % An answer is its bindings list; still-unbound goal variables keep their names.
 answer_text(Bindings, Text) :-
+    (   acyclic_term(Bindings)
+    ->  true
+    ;   throw(error(representation_error(cyclic_term), context(logicpy_answer/1, 'logicpy terms are acyclic')))
+    ),
     include(unbound_binding, Bindings, Names),
     canonical(Bindings, Names, Text).
 

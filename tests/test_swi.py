@@ -14,7 +14,15 @@ from hypothesis import given, settings
 
 from logicpy import swi
 from logicpy.core.terms import String, cons, var
-from logicpy.errors import InputError, PrologBusy, PrologError, PrologSyntaxError, PrologTimeout, PrologUnavailable
+from logicpy.errors import (
+    InputError,
+    PrologBusy,
+    PrologError,
+    PrologSyntaxError,
+    PrologTimeout,
+    PrologUnavailable,
+    TermError,
+)
 from tests.core.test_terms import same, terms_with_vars
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,7 +249,7 @@ def _as_prolog_sees_it(term):
 
 
 @pytest.mark.swi
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(terms_with_vars())
 def test_terms_round_trip_through_prolog(term):
     x = var("x")
@@ -250,3 +258,26 @@ def test_terms_round_trip_through_prolog(term):
     mapping = {}
     assert same(back, _as_prolog_sees_it(term), mapping)
     assert all(a is b for a, b in mapping.items())  # variables come back as themselves
+
+
+@pytest.mark.swi
+def test_cyclic_and_unrepresentable_answers_are_errors_not_wrong_answers():
+    with pytest.raises(PrologError, match="cyclic"):
+        swi.query("X = f(X)")
+    with pytest.raises(TermError, match="cannot read Prolog term"):
+        swi.query("current_output(S)")  # a stream handle has no logicpy representation
+    assert swi.query("X = 1") == [{"X": 1}]
+
+
+@pytest.mark.swi
+def test_non_ascii_atoms_round_trip_through_prolog():
+    # SWI writes some of these unquoted (accents with combining marks, '+¡', '℘a'):
+    # the reader must split them exactly as SWI does. Every 5th code point of three blocks.
+    chars = [chr(i) for lo, hi in ((0x80, 0x3000), (0xFF00, 0xFFEF), (0x1F300, 0x1F400)) for i in range(lo, hi, 5)]
+    chars += ["\u2118", "\u212e", "\u1885", "\u0300"]
+    atoms = [a for c in chars for a in (c, "a" + c, c + "a", "A" + c, "+" + c, c + c, "_" + c)]
+    x = var("x")
+    for i in range(0, len(atoms), 2000):
+        chunk = atoms[i : i + 2000]
+        [answer] = swi.query(("=", x, [chunk, String("".join(chunk))]))
+        assert answer[x] == [chunk, String("".join(chunk))]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Mapping, MutableMapping
@@ -195,7 +196,7 @@ class _Namer:
 
 # ---------------------------------------------------------------- Prolog text
 
-_SOLO_ATOM = re.compile(r"[^\W\d_A-Z][\w]*", re.UNICODE)
+_SOLO_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*")
 _SYMBOL_ATOM = re.compile(r"[#$&*+\-/:<=>?@^~\\]+")
 _SYMBOL_CHARS = "#$&*+-./:<=>?@^~\\"
 _ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
@@ -215,7 +216,7 @@ def _quote(text: str, quote: str) -> str:
 
 
 def _atom_text(name: str) -> str:
-    if _SOLO_ATOM.fullmatch(name) and not name[0].isupper():
+    if _SOLO_ATOM.fullmatch(name):  # ASCII only: non-ASCII atoms are always quoted
         return name
     if _SYMBOL_ATOM.fullmatch(name) and "/*" not in name:
         return name
@@ -243,7 +244,10 @@ def format_term(term: Term, names: MutableMapping[Var, str] | None = None, *, nu
     """
     namer = _Namer(names, numbered)
     out: list[str] = []
-    _write(term, namer, out, "term")
+    try:
+        _write(term, namer, out, "term")
+    except RecursionError:
+        raise TermError("term: nested deeper than Python's recursion limit") from None
     return "".join(out)
 
 
@@ -297,16 +301,20 @@ def _write(term: Term, namer: _Namer, out: list[str], path: str) -> None:
 _TOKEN = re.compile(
     r"""
     (?P<space>\s+|%[^\n]*)
-  | (?P<number>-?\d+(?:r\d+|(?:\.\d+)?(?:[eE][+-]?\d+)?(?:Inf|NaN)?))
-  | (?P<var>[_\p{Lu}][\w]*)
-  | (?P<name>[^\W\d_][\w]*)
+  | (?P<number>-?[0-9]+(?:r[0-9]+|(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?:Inf|NaN)?))
+  | (?P<var>[_A-Z][\w]*)
+  | (?P<name>(?:[^\W\d_]|[\u1885\u1886\u2118\u212e\u309b\u309c])(?:\w|[^\x00-\x7f\s])*)
   | (?P<qatom>'(?:[^'\\]|\\x[0-9a-fA-F]+\\|\\[0-7]+\\|\\.|'')*')
   | (?P<string>"(?:[^"\\]|\\x[0-9a-fA-F]+\\|\\[0-7]+\\|\\.|"")*")
-  | (?P<symbol>[#$&*+\-./:<=>?@^~\\]+)
+  | (?P<symbol>(?:[#$&*+\-./:<=>?@^~\\]|[^\x00-\x7f\w\s])+)
   | (?P<punct>[()\[\]{},|!;])
-    """.replace(r"\p{Lu}", "A-Z"),
+    """,
     re.VERBOSE | re.DOTALL,
 )
+"""Tokens of canonical text. SWI writes some non-ASCII atoms unquoted: a letter and what
+follows it (combining marks included) is one name, a run of ASCII symbol characters and
+non-ASCII non-letters one symbol atom (Unicode's Other_ID_Start characters such as ℘
+start names); a capital (category Lu) first is a variable."""
 
 
 def parse_term(text: str, variables: MutableMapping[str, Var] | None = None) -> Term:
@@ -319,7 +327,10 @@ def parse_term(text: str, variables: MutableMapping[str, Var] | None = None) -> 
     >>> parse_term("f('A b', [1, 2|T], \\"s\\", 2r4, -(1))")  # doctest: +ELLIPSIS
     ('f', 'A b', ConsPair(1, ConsPair(2, ~T_...)), String(text='s'), Fraction(1, 2), ('-', 1))
     """
-    return _Parser(text, {} if variables is None else variables).parse()
+    try:
+        return _Parser(text, {} if variables is None else variables).parse()
+    except RecursionError:
+        raise TermError(f"cannot read Prolog term {text[:80]!r}...: nested deeper than Python's recursion limit") from None
 
 
 class _Parser:
@@ -372,7 +383,7 @@ class _Parser:
         kind, text, pos = self._next()
         if kind == "number":
             return self._number(text, pos)
-        if kind == "var":
+        if kind == "var" or (kind == "name" and unicodedata.category(text[0]) == "Lu"):
             if text == "_":
                 return var()
             if text not in self.variables:

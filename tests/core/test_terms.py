@@ -133,7 +133,7 @@ def test_bool_becomes_an_atom_one_way():
 
 
 def test_atoms_are_quoted_only_where_needed():
-    assert format_term(["a", "hello_World", "+", "\\+", "é"]) == "[a,hello_World,+,\\+,é]"
+    assert format_term(["a", "hello_World", "+", "\\+", "é"]) == "[a,hello_World,+,\\+,'é']"
     assert format_term(["A", "_x", "a b", "[]", "{}", "/*", "=..", ",", "it's", ""]) == (
         "['A','_x','a b','[]','{}','/*','=..',',','it\\'s','']"
     )
@@ -185,3 +185,13 @@ def test_from_json_names_the_bad_place():
 def test_parse_term_rejects_malformed_text(text):
     with pytest.raises(TermError, match="cannot read Prolog term at character"):
         parse_term(text)
+
+
+def test_too_deep_nesting_is_a_term_error_not_a_crash():
+    deep = "a"
+    for _ in range(5000):
+        deep = ("f", deep)
+    with pytest.raises(TermError, match="recursion limit"):
+        format_term(deep)
+    with pytest.raises(TermError, match="recursion limit"):
+        parse_term("f(" * 5000 + "a" + ")" * 5000)
