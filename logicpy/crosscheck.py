@@ -30,7 +30,7 @@ from unification import Var
 
 from logicpy import swi
 from logicpy.core.terms import String, Term, format_term, var
-from logicpy.errors import InputError, LogicpyError
+from logicpy.errors import InputError, LogicpyError, PrologSyntaxError
 
 __all__ = ["crosscheck", "CrosscheckReport", "CrosscheckTimeout", "resolve_relation", "register"]
 
@@ -174,7 +174,11 @@ def _qualified_name(relation: Callable[..., Any]) -> str:
 def _read_goal(text: str, module: swi.PrologModule) -> Term:
     """The goal text as a logicpy term, read by Prolog in the file's module (its operators)."""
     t = var("goal")
-    [answer] = module.query(("term_string", t, String(text)))
+    try:
+        [answer] = module.query(("term_string", t, String(text)))
+    except PrologSyntaxError as exc:
+        raise InputError(f"goal {text!r}: {exc.term[1][1].replace('_', ' ')} "
+                         f"(a Prolog syntax error) near character {exc.term[2][2]}") from None
     term = answer[t]
     if isinstance(term, Var) or not isinstance(term, (str, tuple)):
         raise InputError(f"goal {text!r}: expected a callable term like append(X, Y, [1,2,3])")

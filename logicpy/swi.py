@@ -403,7 +403,18 @@ def _prolog_error(reply: Term, goal_text: str) -> PrologError:
     except TermError:
         term = term_text.text  # e.g. a stream handle: no logicpy representation
     text = message.text.strip() if isinstance(message, String) else str(term)
-    is_syntax = isinstance(term, tuple) and term[0] == "error" and isinstance(term[1], tuple) \
-        and term[1][0] == "syntax_error"
-    cls = PrologSyntaxError if is_syntax else PrologError
-    return cls(f"{text} (in query: {goal_text})", term)
+    if _is_syntax_error(term):
+        what = term[1][1] if isinstance(term[1][1], str) else format_term(term[1][1])
+        context = term[2]
+        if isinstance(context, tuple) and context[0] == "string" and len(context) == 3:
+            return PrologSyntaxError(
+                f"syntax error ({what.replace('_', ' ')}) at character {context[2]} of the goal {goal_text!r}", term
+            )
+        return PrologSyntaxError(f"{text} (in query: {goal_text})", term)
+    return PrologError(f"{text} (in query: {goal_text})", term)
+
+
+def _is_syntax_error(term: Term) -> bool:
+    """True iff `term` is error(syntax_error(_), _)."""
+    return (isinstance(term, tuple) and len(term) == 3 and term[0] == "error"
+            and isinstance(term[1], tuple) and term[1][0] == "syntax_error" and len(term[1]) == 2)

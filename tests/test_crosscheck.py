@@ -138,5 +138,8 @@ def test_cli_json_reads_back(capsys):
 def test_cli_bad_input_is_one_line_exit_2(capsys):
     code = main(["crosscheck", str(LISTS_PL), "append(X, Y, [1])", "--against", "nomodule"])
     assert code == 2 and "expected MODULE:RELATION" in capsys.readouterr().err
+    code = main(["crosscheck", str(LISTS_PL), "append(X, Y", "--against", "logicpy.core.lists:appendo"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "goal 'append(X, Y': operator expected" in err
     code = main(["crosscheck", "missing.pl", "true", "--against", "logicpy.core.lists:appendo"])
     assert code == 2 and "missing.pl: no such Prolog file" in capsys.readouterr().err
