@@ -169,11 +169,6 @@ class FDStore(ConstraintStore):
         d = self.domains.get(lvar)
         return "" if d is None else f"in {Domain(d, self.base)}"
 
-    def domain(self, v: Var) -> Domain | None:
-        """The current domain of the unbound variable `v`, or None when it has none."""
-        d = self.domains.get(v)
-        return None if d is None else Domain(d, self.base)
-
     # -- reading terms (during propagation; terms are walked first) -------------------------
 
     def walk(self, t: Any) -> Any:
