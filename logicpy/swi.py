@@ -149,14 +149,16 @@ captured(true, Goal, Output, with_output_to(string(Output), Goal)).
 time_out(time_limit_exceeded).
 time_out(time_limit_exceeded(_)).
 
-% An answer is its bindings list; still-unbound goal variables keep their names.
+% An answer is its bindings list and its residual goals; still-unbound goal variables
+% keep their names.
 answer_text(Bindings, Text) :-
     (   acyclic_term(Bindings)
     ->  true
     ;   throw(error(representation_error(cyclic_term), context(logicpy_answer/1, 'logicpy terms are acyclic')))
     ),
-    include(unbound_binding, Bindings, Names),
-    canonical(Bindings, Names, Text).
+    copy_term(Bindings, Plain, Residual),   % constraints (dif/2, clpfd) as goals
+    include(unbound_binding, Plain, Names),
+    canonical(answer(Plain, Residual), Names, Text).
 
 unbound_binding(_ = Value) :- var(Value).
 """
@@ -343,9 +345,12 @@ def consult(path: str | Path, module: str | None = None) -> PrologModule:
 
 
 class Answers(list):
-    """The answers of a query (dicts of bindings), plus `output`: what Prolog printed, if captured."""
+    """The answers of a query (dicts of bindings), plus `output` (what Prolog printed, if
+    captured) and `residual`: per answer, the constraints left on its variables as goals
+    (e.g. `("dif", X, "a")`), sharing variables with the bindings."""
 
     output: str = ""
+    residual: list[list[Term]]
 
 
 def query(
@@ -363,7 +368,8 @@ def query(
     with logic variables; answers are keyed by those `Var` objects, and a variable left
     unbound comes back as itself). `limit` caps the number of answers, `timeout` (in
     seconds) raises `PrologTimeout`, and `capture_output=True` puts what the goal printed
-    in `Answers.output` instead of on standard output. No answers means the goal failed.
+    in `Answers.output` instead of on standard output. Constraints left on the answer's
+    variables (dif/2, clpfd) are in `Answers.residual`. No answers means the goal failed.
 
     Raises `PrologError` with the Prolog error term as `.term` (an undefined predicate is
     an existence error), and `PrologSyntaxError` for unreadable goal text.
@@ -388,9 +394,11 @@ def query(
         raise _prolog_error(reply, text)
     variables = {name: v for v, name in names.items()}
     answers = Answers()
+    answers.residual = []
     for line in lines:
-        bindings = parse_term(line, dict(variables))
+        _, bindings, residual = parse_term(line, dict(variables))
         answers.append({variables.get(name, name): value for (_, name, value) in bindings})
+        answers.residual.append(residual)
     answers.output = reply[1].text if isinstance(reply[1], String) else ""
     return answers
 

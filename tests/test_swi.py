@@ -281,3 +281,14 @@ def test_non_ascii_atoms_round_trip_through_prolog():
         chunk = atoms[i : i + 2000]
         [answer] = swi.query(("=", x, [chunk, String("".join(chunk))]))
         assert answer[x] == [chunk, String("".join(chunk))]
+
+
+@pytest.mark.swi
+def test_residual_constraints_are_returned_not_dropped():
+    answers = swi.query("dif(X, a), Y = f(X)")
+    x = answers[0]["X"]
+    assert answers[0]["Y"] == ("f", x)
+    assert answers.residual == [[("dif", x, "a")]]
+    x_lv = var("x")
+    answers = swi.query((",", ("dif", x_lv, 1), ("member", x_lv, [1, 2])))
+    assert answers == [{x_lv: 2}] and answers.residual == [[]]
