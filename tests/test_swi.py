@@ -7,7 +7,6 @@ import sys
 import threading
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +24,6 @@ from logicpy.errors import (
 )
 from tests.core.test_terms import same, terms_with_vars
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_missing_pyswip_says_what_to_install(monkeypatch):
