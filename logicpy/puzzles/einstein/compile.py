@@ -284,11 +284,11 @@ def compile_game(game: Game) -> tuple[FDModel, list]:
     return model, [_goal(p) for p in parts]
 
 
-def solve_fd(game: Game, strategy: str = "ff") -> list[Grid]:
-    """Every solution grid of the game, found by FD propagation and labelling."""
+def solve_fd(game: Game, strategy: str = "ff", limit: int | None = None) -> list[Grid]:
+    """Every solution grid of the game (or the first `limit`), by FD propagation and labelling."""
     model, clue_goals = compile_game(game)
     row_vars = model.row_vars
-    answers = run(0, tuple(row_vars), lall(*model.definitions, *clue_goals, fd.labelo(row_vars, strategy)))
+    answers = run(limit or 0, tuple(row_vars), lall(*model.definitions, *clue_goals, fd.labelo(row_vars, strategy)))
     things = [t for t, v in model.rows.items() if isinstance(v, Var)]
     grids = []
     for answer in answers:

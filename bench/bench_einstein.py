@@ -1,0 +1,125 @@
+"""Einstein logic-grid games: all solutions by FD search, time and peak memory per game.
+
+    python -m bench einstein
+
+Games: einstein-solver's three 4 x 5 games (both syntaxes read the same), the examples
+here (classic zebra 6 x 5, bake sale 4 x 4), and an 8 x 8 grid generated from a fixed
+seed. Beside them, einstein-solver's own world-enumerating solver when
+EINSTEIN_SOLVER_DIR names a checkout (its `src/` is imported; it needs `progressbar`);
+otherwise that column says how to enable it. Aim: each game < 20 ms and < 50 MB; 8 x 8 < 1 s.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.common import ROOT, fmt_bytes, fmt_seconds, measure, print_table
+from logicpy.puzzles.einstein import Clue, Game, Kind, Relation, Symbol, load_game, solve, verify
+from logicpy.puzzles.einstein.compile import solve_fd
+
+PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+EXAMPLES = ROOT / "examples" / "einstein"
+
+
+def generated_game(size: int = 8, kinds: int = 8, seed: int = 2025) -> tuple[Game, tuple]:
+    """A size x kinds game with a hidden solution, clued until the FD search finds it unique.
+
+    Clues are true statements about the hidden grid, drawn at random: links, non-links,
+    and `<` / `adj` on the numeric kinds (every other kind is numbered).
+    """
+    rng = random.Random(seed)
+    kind_list = []
+    for k in range(kinds):
+        letter = chr(ord("A") + k)
+        names = [f"{letter}{i}" if k % 2 else f"{letter}-{chr(ord('a') + i)}" for i in range(1, size + 1)]
+        kind_list.append(Kind(f"K{letter}", tuple(names)))
+    first, *others = kind_list
+    columns = [list(first.things)] + [rng.sample(k.things, size) for k in others]
+    hidden = tuple(zip(*columns))
+    numeric = [k for k in kind_list if k.name[-1] in "BDFH"]
+    clues: list[Clue] = []
+    while True:
+        row_a, row_b = rng.sample(hidden, 2)
+        roll = rng.random()
+        if roll < 0.35:
+            a, b = rng.sample(row_a, 2)
+            rel = Relation("link", (Symbol(a), Symbol(b)))
+        elif roll < 0.7:
+            rel = Relation("link", (Symbol(rng.choice(row_a)), Symbol(rng.choice(row_b))), negated=True)
+        else:
+            kind = rng.choice(numeric)
+            j = kind_list.index(kind)
+            x, y = Symbol(rng.choice(row_a), (kind.name,)), Symbol(rng.choice(row_b), (kind.name,))
+            ranks = sorted(kind.things, key=lambda t: int(t[1:]))
+            gap = ranks.index(row_b[j]) - ranks.index(row_a[j])
+            rel = Relation("adj<", (x, y)) if gap == 1 else Relation("<" if gap > 0 else ">", (x, y))
+        clues.append(Clue(len(clues) + 1, (rel,)))
+        game = Game(tuple(kind_list), tuple(clues), f"generated {size}x{kinds}")
+        if len(clues) % 10 == 0 and len(solve_fd(game, limit=2)) == 1:
+            return game, hidden
+
+
+def _games() -> list[tuple[str, Game]]:
+    games = []
+    for name in ("time_to_quit", "valentine", "spring_blooms"):
+        path = PEERS / f"{name}.json"
+        if path.exists():
+            games.append((name, load_game(path)))
+    games += [(p.stem, load_game(p)) for p in sorted(EXAMPLES.glob("*.json"))]
+    game, hidden = generated_game()
+    assert verify(game, hidden)
+    games.append(("generated 8x8", game))
+    return games
+
+
+def _einstein_solver(path: Path | None) -> str:
+    """einstein-solver's CPU time and solution count on a game file, or why there is none."""
+    checkout = os.environ.get("EINSTEIN_SOLVER_DIR")
+    if not checkout:
+        return "n/a (set EINSTEIN_SOLVER_DIR)"
+    if path is None:
+        return "n/a (not an einstein-solver file)"
+    script = (
+        "import sys, time; sys.path.insert(0, sys.argv[1])\n"
+        "from game import Game; from solve import find_solutions\n"
+        "g = Game.parse_json(sys.argv[2]); t = time.process_time(); s = find_solutions(g)\n"
+        "print(time.process_time() - t, len(s))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(Path(checkout) / "src"), str(path)],
+        capture_output=True, text=True,
+    )
+    if done.returncode != 0:
+        return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:60]
+    seconds, count = done.stdout.split()[-2:]
+    return f"{fmt_seconds(float(seconds))} ({count} sol.)"
+
+
+def main() -> None:
+    rows = []
+    for name, game in _games():
+        m = measure(lambda: solve(game), repeat=3)
+        result = m.result
+        path = PEERS / f"{name}.json"
+        rows.append([
+            name,
+            f"{game.size} x {len(game.kinds)}",
+            str(len(game.clues)),
+            result.status,
+            fmt_seconds(m.seconds),
+            fmt_bytes(m.peak_bytes),
+            _einstein_solver(path if path.exists() else None),
+        ])
+    print_table(
+        "Einstein games: all solutions (FD propagation + first-fail labelling), best of 3 CPU",
+        ["game", "rows x kinds", "clues", "status", "time", "peak heap", "einstein-solver"],
+        rows,
+    )
+
+
+if __name__ == "__main__":
+    main()
