@@ -5,7 +5,7 @@
 Games: einstein-solver's three 4 x 5 games (both syntaxes read the same), the examples
 here (classic zebra 6 x 5, bake sale 4 x 4), and an 8 x 8 grid generated from a fixed
 seed. Beside them, einstein-solver's own world-enumerating solver when
-EINSTEIN_SOLVER_DIR names a checkout (its `src/` is imported; it needs `progressbar`);
+EINSTEIN_SOLVER_DIR names a checkout (its `src/` is imported in a subprocess);
 otherwise that column says how to enable it. Aim: each game < 20 ms and < 50 MB; 8 x 8 < 1 s.
 """
 
@@ -83,8 +83,10 @@ def _einstein_solver(path: Path | None) -> str:
         return "n/a (set EINSTEIN_SOLVER_DIR)"
     if path is None:
         return "n/a (not an einstein-solver file)"
-    script = (
-        "import sys, time; sys.path.insert(0, sys.argv[1])\n"
+    script = (  # its progress bar package is replaced by a no-op when it is not installed
+        "import sys, time, types; sys.path.insert(0, sys.argv[1])\n"
+        "try:\n    import progressbar\nexcept ImportError:\n"
+        "    sys.modules['progressbar'] = types.SimpleNamespace(progressbar=lambda it: it)\n"
         "from game import Game; from solve import find_solutions\n"
         "g = Game.parse_json(sys.argv[2]); t = time.process_time(); s = find_solutions(g)\n"
         "print(time.process_time() - t, len(s))"
