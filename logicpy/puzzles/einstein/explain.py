@@ -312,6 +312,7 @@ def explain(game: Game, solution: Grid | None = None) -> Explanation:
             guesses += 1
             grid.steps.append(Step("guess", f"propagation stops; guess {grid.pair(a, choice)} "
                                             f"(1 of {len(grid.cand[a, kind])} candidates for {a})", (a, choice), True))
+            grid.announced.add(grid.pair(a, choice))  # the guess line states the link
             grid.link(a, choice, "guessed")
     except _Contradiction as why:
         grid.steps.append(Step("stuck", f"contradiction: {why}; the game has no solution"))
