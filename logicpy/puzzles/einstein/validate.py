@@ -26,6 +26,13 @@ def validate(game: Game, source: str = "<game>") -> None:
             _check_rule(game, rule, f"{where}, rule {i}")
 
 
+_NAME_RULE = "must be non-empty, contain no '::' and not begin or end with ':' (symbols join names with '::')"
+
+
+def _is_name(name: str) -> bool:
+    return bool(name) and "::" not in name and not name.startswith(":") and not name.endswith(":")
+
+
 def _check_kinds(game: Game, source: str) -> None:
     if not game.kinds:
         raise InputError(f"{source}: the game has no kinds")
@@ -33,8 +40,8 @@ def _check_kinds(game: Game, source: str) -> None:
     owner: dict[str, str] = {}
     size = len(game.kinds[0].things)
     for kind in game.kinds:
-        if not kind.name or "::" in kind.name:
-            raise InputError(f"{source}: kind name {kind.name!r} must be non-empty and contain no '::'")
+        if not _is_name(kind.name):
+            raise InputError(f"{source}: kind name {kind.name!r} {_NAME_RULE}")
         if kind.name in seen_kinds:
             raise InputError(f"{source}: kind {kind.name!r} is defined twice")
         seen_kinds.add(kind.name)
@@ -44,8 +51,8 @@ def _check_kinds(game: Game, source: str) -> None:
                 f"{kind.name!r} has {len(kind.things)}"
             )
         for thing in kind.things:
-            if not thing or "::" in thing:
-                raise InputError(f"{source}: thing name {thing!r} in kind {kind.name!r} must be non-empty and contain no '::'")
+            if not _is_name(thing):
+                raise InputError(f"{source}: thing name {thing!r} in kind {kind.name!r} {_NAME_RULE}")
             if thing in owner:
                 raise InputError(f"{source}: thing {thing!r} appears in kind {owner[thing]!r} and in kind {kind.name!r}")
             owner[thing] = kind.name

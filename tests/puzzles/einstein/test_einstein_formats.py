@@ -7,9 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from logicpy.errors import InputError
 from logicpy.puzzles.einstein import (
+    Clue,
+    Game,
+    Kind,
     Connective,
     Relation,
     Symbol,
@@ -110,6 +114,8 @@ def test_convert_command_by_extension(tmp_path):
         (game_data([rule("+", "x", "Al::Floor")]), r"clue 1, rule 1: '\+' needs a number as first argument, got 'x'"),
         (game_data([{"func": "link"}]), r"clue 1, rule 1: a rule is an object with 'func' and a list 'args'"),
         ({"kinds": KINDS}, r"'clues' must be a list"),
+        ({"kinds": KINDS[:2] + [{"name": "Floor:", "things": ["1", "2", "3"]}], "clues": []},
+         r"kind name 'Floor:' must be non-empty, contain no '::' and not begin or end with ':'"),
     ],
 )
 def test_validation_names_the_culprit(data, message):
@@ -210,3 +216,28 @@ def test_cli_bad_file_is_one_input_error(tmp_path):
     path.write_text('{"kinds": [}')
     with pytest.raises(InputError, match=r"bad\.json:1:\d+: malformed JSON"):
         run_cli(str(path))
+
+
+# -- property: any names survive the text notation ------------------------------------
+
+NAME = st.text(alphabet='ab1 -+*/:,;()"#.!<=>A\\\t', min_size=1, max_size=8).filter(
+    lambda n: "::" not in n and not n.startswith(":") and not n.endswith(":")
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(NAME, min_size=6, max_size=6, unique=True), NAME, NAME)
+def test_any_names_round_trip_through_the_text_notation(names, kind_a, kind_b):
+    if kind_a == kind_b:
+        kind_b += "x"
+    game = Game(
+        (Kind(kind_a, tuple(names[:3])), Kind(kind_b, tuple(names[3:]))),
+        (
+            Clue(1, (Relation("link", (Symbol(names[0]), Symbol(names[4])), negated=True),)),
+            Clue(2, (Connective("xor", (
+                Relation("same", (Symbol(names[1], (kind_b,)), Symbol(names[5]))),
+                Relation("link", tuple(Symbol(n) for n in names[:3]))),),)),
+        ),
+    )
+    text = dump_text(game)
+    assert parse_text(text) == game
