@@ -17,7 +17,7 @@ from .jsonfmt import dump_json, game_from_data, game_to_data, load_json, parse_j
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
 from .notation import dump_text, load_text, parse_text
 from .render import render_explanation, render_grid, render_text, result_from_data, result_to_data
-from .solve import STRATEGIES, Result, check, solve, verify
+from .solve import Result, check, solve, verify
 
 __all__ = [
     # model
@@ -26,7 +26,7 @@ __all__ = [
     "load_game", "save_game", "load_json", "parse_json", "game_from_data", "game_to_data", "dump_json",
     "load_text", "parse_text", "dump_text",
     # solving and checking
-    "solve", "Result", "STRATEGIES", "check", "verify",
+    "solve", "Result", "check", "verify",
     # explaining and rendering
     "explain", "Explanation", "Step", "render_text", "render_grid", "render_explanation",
     "result_to_data", "result_from_data",

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from ...core.fd import STRATEGIES
 from ...errors import InputError
 
 __all__ = ["register", "load_game", "save_game"]
@@ -29,8 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--explain", action="store_true", help="print a step-by-step deduction in grid terms")
     search = parser.add_argument_group("search")
     search.add_argument(
-        "--strategy", choices=("ff", "leftmost"), default="ff",
-        help="labelling order: ff = first-fail, smallest domain first (default); leftmost",
+        "--strategy", choices=sorted(STRATEGIES), default="ff",
+        help="labelling order (default ff): " + "; ".join(f"{k} = {v}" for k, v in STRATEGIES.items()),
     )
     parser.set_defaults(func=run)
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import LogicpyError
+from ...core.fd import STRATEGIES
+from ...errors import InputError, LogicpyError
 from .compile import solve_fd
 from .model import Game, Grid
 from .semantics import GridView, holds
 
-__all__ = ["Result", "solve", "check", "verify", "STRATEGIES"]
-
-#: Labelling strategies of `logicpy.core.fd.labelo`; the first is the default.
-STRATEGIES = ("ff", "leftmost")
-
+__all__ = ["Result", "solve", "check", "verify"]
 
 @dataclass(frozen=True)
 class Result:
@@ -59,8 +56,11 @@ def solve(game: Game, strategy: str = "ff") -> Result:
 
     Parameters
     ----------
-    strategy : labelling order for the FD search, "ff" (first-fail, default) or "leftmost".
+    strategy : labelling order for the FD search, a key of `logicpy.core.fd.STRATEGIES`:
+        "ff" (first-fail, default) or "leftmost".
     """
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     solutions = solve_fd(game, strategy)
     for grid in solutions:
         problems = check(game, grid)

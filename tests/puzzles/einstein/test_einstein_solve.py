@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from logicpy.errors import InputError
 from logicpy.puzzles.einstein import (
     Clue,
     Connective,
@@ -83,6 +84,17 @@ def test_classic_zebra(suffix):
     by_drink = {row[3]: row[1] for row in solution}
     by_pet = {row[5]: row[1] for row in solution}
     assert by_drink["Water"] == "Norwegian" and by_pet["Zebra"] == "Japanese"
+
+
+@pytest.mark.parametrize("strategy", ["ff", "leftmost"])
+def test_strategies_find_the_same_solutions(strategy):
+    game = parse_text(SMALL + "1. Al::Floor < Bo::Floor\n")
+    assert solve(game, strategy).solutions == solve(game).solutions and solve(game).count == 18  # 3 floor orders with Al below Bo, times 3! pets
+
+
+def test_unknown_strategy_is_an_input_error():
+    with pytest.raises(InputError, match="unknown strategy 'random'"):
+        solve(parse_text(SMALL), "random")
 
 
 @pytest.mark.parametrize("suffix", [".json", ".txt"])
