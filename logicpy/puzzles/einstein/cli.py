@@ -73,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
     from .render import render_explanation, render_text, result_to_data
     from .solve import solve
 
-    status = 0
+    status, documents = 0, []
     for path in args.files:
         game = load_game(path)
         start = time.perf_counter()
         result = solve(game, args.strategy)
         print(f"{path}: solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
         if args.json:
-            print(json.dumps(result_to_data(result), indent=2, ensure_ascii=False))
+            documents.append(result_to_data(result))
         else:
             if len(args.files) > 1:
                 print(f"== {path}")
@@ -91,4 +91,6 @@ def run(args: argparse.Namespace) -> int:
             solution = result.solutions[0] if result.solutions else None
             print("\n" + render_explanation(explain(game, solution)), file=sys.stderr if args.json else sys.stdout)
         status = max(status, 0 if result.solutions else 1)
+    if args.json:  # one JSON document: a result, or a list of them for several games
+        print(json.dumps(documents[0] if len(documents) == 1 else documents, indent=2, ensure_ascii=False))
     return status

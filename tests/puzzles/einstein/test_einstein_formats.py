@@ -196,6 +196,12 @@ def test_json_result_reads_back_and_is_checked(capsys):
         result_from_data(game, data)
 
 
+def test_cli_json_for_several_games_is_one_list(capsys):
+    assert run_cli(str(EXAMPLES / "zebra.json"), str(EXAMPLES / "bake_sale.txt"), "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["game"] for d in data] == ["zebra", "bake_sale"] and all(d["status"] == "unique" for d in data)
+
+
 def test_cli_prints_verdict_table_and_check(capsys):
     assert run_cli(str(EXAMPLES / "zebra.txt")) == 0
     out = capsys.readouterr().out
