@@ -1,0 +1,185 @@
+"""Tree search, independent verification, least-k reports, and the tree renderings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from logicpy.errors import InputError
+from logicpy.puzzles.gods import (
+    CLASSIC,
+    FOUR_GODS,
+    KNIGHT_OR_KNAVE,
+    KNOWN_TRULY_FIRST,
+    RANDOM_NOT_FIRST,
+    Leaf,
+    Node,
+    Puzzle,
+    least_complexity,
+    least_questions,
+    render_mermaid,
+    render_text,
+    report,
+    solve,
+    tree_depth,
+    tree_from_json,
+    tree_to_json,
+    verify,
+)
+
+
+def answers(tree):
+    if isinstance(tree, Leaf):
+        return [tree.answer]
+    return [a for _, sub in tree.branches for a in answers(sub)]
+
+
+def test_classic_solved_in_three_questions_of_complexity_1_and_verified():
+    result = solve(CLASSIC, questions=3, complexity=1)
+    assert result.status == "found"
+    tree = result.tree
+    assert tree_depth(tree) == 3
+    assert set(answers(tree)) == set(CLASSIC.assignments)  # every order is named by some leaf
+    check = verify(CLASSIC, tree, questions=3)
+    assert check.ok and check.worlds == 12
+
+
+def test_classic_needs_complexity_1():
+    """Atoms alone cannot beat the unknown language: proven by exhausting complexity 0."""
+    result = solve(CLASSIC, questions=3, complexity=0)
+    assert result.status == "none" and result.trees == ()
+    assert "no solution" in result.verdict
+
+
+def test_two_questions_cannot_solve_the_classic_puzzle_up_to_complexity_3():
+    result = solve(CLASSIC, questions=2, complexity=3)
+    assert result.status == "none"
+    assert result.level_counts == (11, 69, 2156, 844364)
+
+
+def test_knight_or_knave_one_question():
+    result = solve(KNIGHT_OR_KNAVE, questions=1, complexity=1, find="all")
+    # "would you answer da to [you are Truly]" and its twin "[you are Falsely]".
+    assert result.count == 2
+    asked = {t.question for t in result.trees}
+    assert asked == {("ask", 1, ("is", 1, "truly")), ("ask", 1, ("is", 1, "falsely"))}
+    assert solve(KNIGHT_OR_KNAVE, questions=1, complexity=0).status == "none"
+    known_language = KNIGHT_OR_KNAVE.with_options(languages=(True,))
+    assert solve(known_language, questions=1, complexity=0).status == "found"
+
+
+def test_all_trees_are_counted_and_each_verified():
+    result = solve(CLASSIC, questions=3, complexity=1, find="all", limit=30)
+    assert result.status == "found" and result.count == 1536
+    assert len(result.trees) == 30 and len({repr(t) for t in result.trees}) == 30
+    assert all(verify(CLASSIC, t, 3).ok for t in result.trees)
+
+
+@pytest.mark.parametrize("semantics", ["boolos", "silent"])
+def test_variant_semantics_solved_in_three_not_two(semantics):
+    puzzle = CLASSIC.with_options(semantics=semantics)
+    assert solve(puzzle, questions=2, complexity=2).status == "none"
+    result = solve(puzzle, questions=3, complexity=1)
+    assert result.status == "found" and verify(puzzle, result.tree, 3).ok
+
+
+def test_silent_random_gives_ternary_trees():
+    puzzle = CLASSIC.with_options(semantics="silent")
+    tree = solve(puzzle, questions=3, complexity=1).tree
+    assert [w for w, _ in tree.branches] == ["ja", "da", "silent"]
+    assert "silent" in tree_to_json(tree)
+
+
+def test_least_questions_and_complexity_reports():
+    assert least_questions(CLASSIC, max_complexity=2) == 3
+    assert least_complexity(CLASSIC, questions=3) == 1
+    assert str(report(RANDOM_NOT_FIRST, 2)).startswith("random-not-first: least questions 2")
+    assert (report(KNOWN_TRULY_FIRST, 2).least_questions, report(KNOWN_TRULY_FIRST, 2).least_complexity) == (1, 1)
+
+
+def test_four_gods_need_four_questions_and_complexity_2():
+    assert solve(FOUR_GODS, questions=3, complexity=2).status == "none"  # 12 orders > 2^3 ... by search
+    assert solve(FOUR_GODS, questions=4, complexity=1).status == "none"
+    result = solve(FOUR_GODS, questions=4, complexity=2)
+    assert result.status == "found" and verify(FOUR_GODS, result.tree, 4).ok
+
+
+def test_two_randoms_among_four_cannot_be_told_apart_within_four_questions():
+    """T,F,R,R vs R,R,T,F: each position holds a Random in one of them, so Randoms can mimic."""
+    puzzle = Puzzle.permutations(("truly", "falsely", "random", "random"))
+    assert solve(puzzle, questions=4, complexity=1).status == "none"
+
+
+# -- verify rejects corrupted trees -------------------------------------------------------
+def _replace_first_leaf(tree, leaf):
+    if isinstance(tree, Leaf):
+        return leaf
+    (word, sub), *rest = tree.branches
+    return Node(tree.position, tree.question, ((word, _replace_first_leaf(sub, leaf)), *rest))
+
+
+def test_verify_rejects_a_wrong_answer():
+    tree = solve(CLASSIC, 3, 1).tree
+    wrong = _replace_first_leaf(tree, Leaf(("random", "truly", "falsely")))
+    check = verify(CLASSIC, wrong)
+    assert not check.ok and "ends at answer RTF" in check.problems[0]
+
+
+def test_verify_rejects_swapped_branches_and_a_changed_question():
+    tree = solve(CLASSIC, 3, 1).tree
+    (ja, ja_tree), (da, da_tree) = tree.branches
+    swapped = Node(tree.position, tree.question, ((ja, da_tree), (da, ja_tree)))
+    assert not verify(CLASSIC, swapped).ok
+    other = Node(tree.position, ("is", 2, "random"), tree.branches)
+    assert not verify(CLASSIC, other).ok
+
+
+def test_verify_rejects_too_many_questions_and_bad_terms():
+    tree = solve(CLASSIC, 3, 1).tree
+    assert not verify(CLASSIC, tree, questions=2).ok
+    bad = Node(1, ("maybe", ("true",)), tree.branches)
+    check = verify(CLASSIC, bad)
+    assert not check.ok and "maybe" in check.problems[0]
+    assert not verify(CLASSIC, _replace_first_leaf(tree, Leaf(None))).ok
+
+
+# -- renderings -----------------------------------------------------------------------------
+def test_json_round_trip_and_format():
+    tree = solve(CLASSIC, 3, 1).tree
+    data = json.loads(json.dumps(tree_to_json(tree)))
+    assert set(data) == {"ask", "question", "ja", "da"}
+    assert data["question"][0] == "ask"
+    assert tree_from_json(data, CLASSIC) == tree
+
+
+@pytest.mark.parametrize(
+    "mutate, path",
+    [
+        (lambda d: d["da"].update(ask=7), r"\$\.da\.ask"),
+        (lambda d: d["ja"].pop("da"), r"\$\.ja: a node needs"),
+        (lambda d: d["ja"]["ja"].update(question=["is", 1, "wizard"]), r"\$\.ja\.ja\.question\[2\]"),
+        (lambda d: d["da"]["da"].update(ja={"answer": ["truly", "truly"]}), r"\$\.da\.da\.ja\.answer"),
+    ],
+)
+def test_tree_from_json_names_the_bad_field(mutate, path):
+    data = tree_to_json(solve(CLASSIC, 3, 1).tree)
+    mutate(data)
+    with pytest.raises(InputError, match=path):
+        tree_from_json(data, CLASSIC)
+
+
+def test_text_and_mermaid_show_english_terms_and_answers():
+    tree = solve(CLASSIC, 3, 1).tree
+    text = render_text(tree, CLASSIC)
+    assert text.startswith("ask god ") and "term: ['ask'," in text and "answer TFR" in text
+    mermaid = render_mermaid(tree, CLASSIC)
+    assert mermaid.startswith("flowchart TD") and "-->|da|" in mermaid and "Solved: TFR" in mermaid
+    assert mermaid.count("[/") == 7
+
+
+def test_bad_bounds_are_rejected():
+    with pytest.raises(InputError, match="questions"):
+        solve(CLASSIC, questions=-1)
+    with pytest.raises(InputError, match="find"):
+        solve(CLASSIC, find="some")
