@@ -1,0 +1,282 @@
+"""`logicpy gods`: solve, verify and cross-check the Hardest Logic Puzzle Ever.
+
+    logicpy gods [solve] [--questions K] [--complexity C] [--semantics S] [--all] [--json | --mermaid]
+    logicpy gods verify TREE.json [puzzle options]
+    logicpy gods crosscheck FILE.pl ...          (engineer D's module, logicpy.puzzles.gods.crosscheck)
+
+Exit status: 0 when a tree was found (or verified), 1 when none exists within the bounds
+(or the tree fails), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
+from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
+from .model import TYPES, Puzzle, Semantics
+from .solve import DEFAULT_COMPLEXITY, report, solve
+from .tree import render_mermaid, render_text, tree_from_json
+from .verify import verify
+
+__all__ = ["register", "puzzle_from_args", "load_rules"]
+
+PUZZLES = {p.name: p for p in (CLASSIC, KNIGHT_OR_KNAVE, FOUR_GODS, RANDOM_NOT_FIRST, KNOWN_TRULY_FIRST)}
+
+
+def register(subparsers: Any) -> None:
+    """Add `logicpy gods` (with `solve`, `verify`, `crosscheck`) to the logicpy command."""
+    gods = subparsers.add_parser(
+        "gods",
+        help="the Hardest Logic Puzzle Ever: solve, verify, cross-check",
+        description="Solve the three gods puzzle (or a variant) exactly; `logicpy gods` alone solves the classic one.",
+    )
+    _add_solve_arguments(gods)
+    gods.set_defaults(func=run_solve)
+    actions = gods.add_subparsers(dest="gods_action", metavar="ACTION")
+    solve_parser = actions.add_parser("solve", help="find a question tree (the default action)")
+    _add_solve_arguments(solve_parser)
+    solve_parser.set_defaults(func=run_solve)
+    verify_parser = actions.add_parser("verify", help="replay a tree from a JSON file in every world")
+    verify_parser.add_argument("file", metavar="TREE.json", help="a tree, or the output of `logicpy gods --json`")
+    _add_puzzle_arguments(verify_parser)
+    verify_parser.set_defaults(func=run_verify)
+    _register_crosscheck(actions)
+
+
+def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("puzzle")
+    group.add_argument("--puzzle", choices=sorted(PUZZLES), help="a named puzzle (default: classic)")
+    group.add_argument("--gods", type=int, metavar="N", help="N gods cycling Truly, Falsely, Random (4: two Trulys)")
+    group.add_argument("--types", metavar="T,T,...", help="the gods' types as a multiset, e.g. truly,falsely,random")
+    group.add_argument("--allow", action="append", default=[], metavar="POS:TYPES",
+                       help="types allowed at a position, e.g. 1:truly,falsely (repeatable)")
+    group.add_argument("--known", action="append", default=[], metavar="POS=TYPE",
+                       help="a position's known type, e.g. 2=random (repeatable)")
+    group.add_argument("--semantics", choices=[s.value for s in Semantics],
+                       help="Random's behaviour: free (default), boolos, silent")
+    group.add_argument("--rules", metavar="FILE.py|MODULE", help="extra grammar rules: the RULES list of a Python file or module")
+
+
+def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_puzzle_arguments(parser)
+    search = parser.add_argument_group("search")
+    search.add_argument("--questions", type=int, default=3, help="questions per branch at most (default: 3)")
+    search.add_argument("--complexity", type=int, default=DEFAULT_COMPLEXITY,
+                        help=f"question complexity at most (default: {DEFAULT_COMPLEXITY})")
+    search.add_argument("--all", action="store_true", help="count all distinct trees and show some")
+    search.add_argument("--limit", type=int, default=3, help="trees shown with --all (default: 3)")
+    search.add_argument("--report", action="store_true",
+                        help="least questions (complexity <= --complexity) and least complexity for that many")
+    output = parser.add_argument_group("output")
+    output.add_argument("--json", action="store_true", help="the result as JSON (trees in the documented format)")
+    output.add_argument("--mermaid", action="store_true", help="the tree as a Mermaid flowchart")
+    output.add_argument("--stats", action="store_true", help="universe and search statistics")
+
+
+def _register_crosscheck(actions: Any) -> None:
+    parser = actions.add_parser("crosscheck", help="compare with a Prolog solver in the original vocabulary")
+    try:
+        module = importlib.import_module("logicpy.puzzles.gods.crosscheck")
+    except ModuleNotFoundError as exc:
+        if exc.name != "logicpy.puzzles.gods.crosscheck":
+            raise
+        parser.add_argument("rest", nargs=argparse.REMAINDER)
+        parser.set_defaults(func=_crosscheck_missing)
+        return
+    module.add_arguments(parser)
+    parser.set_defaults(func=module.run)
+
+
+def _crosscheck_missing(args: argparse.Namespace) -> int:
+    print("logicpy gods crosscheck: not available in this build (logicpy.puzzles.gods.crosscheck is missing)",
+          file=sys.stderr)
+    return 2
+
+
+# -- building the puzzle from options ----------------------------------------------------------
+def load_rules(source: str) -> tuple[Rule, ...]:
+    """The `RULES` of a Python file or importable module (InputError naming the source otherwise)."""
+    try:
+        if source.endswith(".py") or Path(source).is_file():
+            path = Path(source)
+            if not path.is_file():
+                raise InputError(f"--rules: no such file {source}")
+            spec = importlib.util.spec_from_file_location(f"_logicpy_rules_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(source)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"--rules {source}: cannot load: {type(exc).__name__}: {exc}") from None
+    rules = getattr(module, "RULES", None)
+    if rules is None:
+        raise InputError(f"--rules {source}: defines no RULES list")
+    rules = tuple(rules)
+    for i, rule in enumerate(rules):
+        if not isinstance(rule, Rule):
+            raise InputError(f"--rules {source}: RULES[{i}] is not a Rule (build it with atom() or connective())")
+    return rules
+
+
+def _parse_position(text: str, option: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"{option}: position {text!r} is not an integer") from None
+
+
+def _split_types(text: str, option: str) -> list[str]:
+    types = [t.strip().lower() for t in text.split(",") if t.strip()]
+    for t in types:
+        if t not in TYPES:
+            raise InputError(f"{option}: unknown god type {t!r} (choose from {', '.join(TYPES)})")
+    return types
+
+
+def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
+    """The puzzle the options describe (the classic one by default)."""
+    grammar: Grammar = CLASSIC_GRAMMAR
+    if args.rules:
+        grammar = grammar.extend(*load_rules(args.rules))
+    custom = args.gods is not None or args.types or args.allow or args.known
+    if args.puzzle and custom:
+        raise InputError("--puzzle cannot be combined with --gods/--types/--allow/--known")
+    if not custom:
+        base = PUZZLES[args.puzzle or "classic"]
+        changes: dict[str, Any] = {"grammar": grammar}
+        if args.semantics:
+            changes["semantics"] = args.semantics
+        return base.with_options(**changes)
+    if args.types:
+        types = _split_types(args.types, "--types")
+        if args.gods is not None and args.gods != len(types):
+            raise InputError(f"--gods {args.gods} does not match the {len(types)} types of --types")
+    else:
+        n = 3 if args.gods is None else args.gods
+        if n < 1:
+            raise InputError(f"--gods must be at least 1, got {n}")
+        types = [TYPES[i % 3] for i in range(n)]
+    allowed = {}
+    for item in args.allow:
+        pos, sep, names = item.partition(":")
+        if not sep:
+            raise InputError(f"--allow {item!r}: expected POS:TYPES, e.g. 1:truly,falsely")
+        allowed[_parse_position(pos, "--allow")] = _split_types(names, f"--allow {item}")
+    known = {}
+    for item in args.known:
+        pos, sep, name = item.partition("=")
+        if not sep:
+            raise InputError(f"--known {item!r}: expected POS=TYPE, e.g. 2=random")
+        (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}") or [""]
+    return Puzzle.permutations(
+        types, allowed=allowed, known=known, semantics=args.semantics or "free", grammar=grammar,
+        name="custom " + "".join(t[0].upper() for t in types),
+    )
+
+
+# -- actions -----------------------------------------------------------------------------------
+def _progress():
+    """A progress callback drawing a rich bar on a terminal, or None when stderr is piped."""
+    if not sys.stderr.isatty():
+        return None, None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    tasks: dict[str, Any] = {}
+
+    def update(label: str, done: int, total: int) -> None:
+        if label not in tasks:
+            tasks[label] = bar.add_task(f"universe {label}", total=total)
+        bar.update(tasks[label], completed=done, total=total)
+
+    return bar, update
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """`logicpy gods [solve]`."""
+    puzzle = puzzle_from_args(args)
+    if args.json and args.mermaid:
+        raise InputError("choose one of --json and --mermaid")
+    bar, progress = _progress()
+    if bar:
+        bar.start()
+    try:
+        if args.report:
+            return _run_report(puzzle, args)
+        result = solve(puzzle, args.questions, args.complexity, "all" if args.all else "one",
+                       limit=args.limit if not args.json else max(args.limit, 100), progress=progress)
+    finally:
+        if bar:
+            bar.stop()
+    timing = ", ".join(f"{k} {v:.3f} s" for k, v in result.seconds.items())
+    print(f"time: {timing}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+    elif args.mermaid:
+        if result.tree is None:
+            print(result.verdict, file=sys.stderr)
+        else:
+            print(render_mermaid(result.tree, puzzle))
+    else:
+        print(result.verdict)
+        print(f"puzzle: {puzzle}")
+        for i, tree in enumerate(result.trees, 1):
+            if len(result.trees) > 1:
+                print(f"\ntree {i}:")
+            print(render_text(tree, puzzle))
+            print(verify(puzzle, tree, args.questions))
+        if args.stats:
+            print(f"universe: {list(result.level_counts)} new signatures per complexity level, "
+                  f"{result.moves} distinct moves")
+            print(f"search: {vars(result.search)}")
+    return 0 if result.trees else 1
+
+
+def _run_report(puzzle: Puzzle, args: argparse.Namespace) -> int:
+    outcome = report(puzzle, max_complexity=args.complexity, max_questions=max(args.questions, 1) + 3)
+    if args.json:
+        print(json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
+                          "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
+                          "least_complexity": outcome.least_complexity}))
+    else:
+        print(outcome)
+    return 0 if outcome.least_questions is not None else 1
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """`logicpy gods verify TREE.json`: replay every tree in the file."""
+    puzzle = puzzle_from_args(args)
+    path = Path(args.file)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{args.file}: cannot read: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{args.file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    if isinstance(data, dict) and "trees" in data:
+        items = [(f"{args.file}: $.trees[{i}]", t) for i, t in enumerate(data["trees"])]
+    else:
+        items = [(f"{args.file}: $", data)]
+    if not items:
+        raise InputError(f"{args.file}: no tree to verify")
+    failed = 0
+    for where, item in items:
+        try:
+            tree = tree_from_json(item, puzzle)
+        except InputError as exc:
+            raise InputError(f"{args.file}: {exc}") from None
+        check = verify(puzzle, tree)
+        print(f"{where.split(': ', 1)[1] if len(items) > 1 else args.file}: {check}")
+        failed += not check.ok
+    return 1 if failed else 0
+
