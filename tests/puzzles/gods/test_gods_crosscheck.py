@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logicpy.errors import InputError
+from logicpy.errors import InputError, PrologSyntaxError
 from logicpy.puzzles.gods import (
     CLASSIC,
     KNIGHT_OR_KNAVE,
@@ -26,6 +26,7 @@ from logicpy.puzzles.gods import (
     connective,
     evaluate,
     solve,
+    tree_from_json,
     universe,
     verify,
 )
@@ -233,6 +234,17 @@ def test_command_prints_agreement_and_json(capsys):
     assert run(parser.parse_args([str(GODS_PL), "--json"])) == 0
     [data] = json.loads(capsys.readouterr().out)
     assert data["ok"] and data["file_tree"]["problems"] == [] and data["logicpy_tree"]["disagreements"] == 0
+    # The trees in the JSON read back in the documented tree format.
+    for key in ("file_tree", "logicpy_tree"):
+        assert verify(CLASSIC, tree_from_json(data[key]["tree"], CLASSIC), 3).ok
+
+
+@pytest.mark.swi
+def test_a_syntax_error_names_file_and_line(tmp_path):
+    path = tmp_path / "typo.pl"
+    path.write_text("evaluate(true, _, _).\nevaluate(fail, _, _ :- fail.\n")
+    with pytest.raises(PrologSyntaxError, match=r"typo\.pl:2"):
+        crosscheck_file(path)
 
 
 @pytest.mark.swi
