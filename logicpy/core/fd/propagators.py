@@ -226,14 +226,15 @@ class AllDifferent(Propagator):
         return self.xs
 
     def propagate(self, s: FDStore) -> None:
-        ts, doms, taken = [], [], 0
+        ts, doms, taken, seen = [], [], 0, set()
         for t in map(s.walk, self.xs):
             d = s.dom(t)
             if d is None:
                 continue
             if d & (d - 1):
-                if t in ts:  # the same variable twice
+                if id(t) in seen:  # the same variable twice
                     raise Inconsistent
+                seen.add(id(t))
                 ts.append(t)
                 doms.append(d)
             elif taken & d:
@@ -256,7 +257,9 @@ class AllDifferent(Propagator):
         for t, d in zip(ts, doms):
             s.restrict(t, d)
         open_items = [(t, d) for t, d in zip(ts, doms) if d & (d - 1)]
-        if len(open_items) > 1:
+        # when every domain has at least as many values as there are open variables, every
+        # value has a complete matching (Hall's theorem), so the matching could prune nothing
+        if len(open_items) > 1 and min(d.bit_count() for _, d in open_items) < len(open_items):
             for (t, _), keep in zip(open_items, _regin([d for _, d in open_items])):
                 s.restrict(t, keep)
 

@@ -354,7 +354,7 @@ class FDStore(ConstraintStore):
             d = self.domains.pop(v, None)
             for props in watchers:
                 pending.extend(props)
-            if isinstance(t, Var):  # aliased to another variable: merge into it
+            if t.__class__ is not int and isinstance(t, Var):  # aliased to another variable: merge into it
                 old = self.watch.get(t, _NO_WATCHERS)
                 self.watch[t] = tuple(o + tuple(p for p in w if p not in o) for o, w in zip(old, watchers))
                 if d is not None:
