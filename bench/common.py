@@ -51,7 +51,7 @@ def swipl_seconds(file: Path, goal: str, repeat: int = 3, timeout: float = 600) 
         return None
     program = (
         f"forall(between(1,{repeat},_), (statistics(cputime,T0), ({goal} -> true ; true), "
-        f"statistics(cputime,T1), T is T1-T0, format('~~6f~~n',[T])))"
+        f"statistics(cputime,T1), T is T1-T0, format('~6f~n',[T])))"
     )
     out = subprocess.run(
         ["swipl", "-q", "-g", program, "-t", "halt", str(file)],
