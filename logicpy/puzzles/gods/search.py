@@ -8,9 +8,10 @@ at a node only the sets restricted to its live worlds matter.
 
 A node (live set L, questions left q) is a leaf when every live world has one type
 assignment. It is pruned when L holds more assignments than base^q can separate (base 2,
-or 3 under the silent semantics), and so is every move leaving a branch with more than
-base^(q-1). Results are memoised on (L, q). Every question must make progress: a move
-with a branch equal to L is skipped (its subtree could replace the node, so this loses
+or 3 under the silent semantics), or two worlds with different assignments that share a
+branch under every move (no tree can ever separate them); so is every move leaving a
+branch with more than base^(q-1). Results are memoised on (L, q). Every question must
+make progress: a move with a branch equal to L is skipped (its subtree could replace the node, so this loses
 no solvable case).
 """
 
@@ -99,6 +100,7 @@ class TreeSearch:
         self.n_languages = len(puzzle.languages)
         self.all_live = (1 << len(puzzle.hidden_worlds)) - 1
         self.stats = SearchStats()
+        self._together = self._inseparable()
         self._one: dict[tuple[int, int], Tree | None] = {}
         self._options: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
         self._count: dict[tuple[int, int], int] = {}
@@ -118,6 +120,29 @@ class TreeSearch:
         for lang in range(self.n_languages):
             out |= (sets >> np.uint64(lang * self.n_assignments)) & low
         return np.bitwise_count(out)
+
+    def _inseparable(self) -> list[int]:
+        """Per hidden world h, the worlds that share a branch with h under EVERY move.
+
+        Two such worlds can follow a common path through any tree, so a live set holding
+        two of them with different assignments can never be solved.
+        """
+        together = []
+        one = np.uint64(1)
+        for h in range(len(self.puzzle.hidden_worlds)):
+            has_h = ((self.moves.sets >> np.uint64(h)) & one).astype(bool)
+            partners = np.bitwise_or.reduce(np.where(has_h, self.moves.sets, np.uint64(0)), axis=1)
+            together.append(int(np.bitwise_and.reduce(partners)) if len(partners) else self.all_live)
+        return together
+
+    def hopeless(self, live: int) -> bool:
+        """True iff two live worlds with different assignments can never be told apart."""
+        for h in range(live.bit_length()):
+            if live >> h & 1:
+                others = self._together[h] & live & ~(1 << h)
+                if others and self.assignments(others) & ~self.assignments(1 << h):
+                    return True
+        return False
 
     def _leaf(self, live: int) -> Leaf | None:
         assignments = self.assignments(live)
@@ -163,7 +188,7 @@ class TreeSearch:
             return self._one[key]
         self.stats.nodes += 1
         found: Tree | None = None
-        for move, branches in self.candidates(live, left):
+        for move, branches in [] if self.hopeless(live) else self.candidates(live, left):
             self.stats.moves_tried += 1
             subtrees = []
             for branch in branches:
@@ -188,7 +213,7 @@ class TreeSearch:
         if key not in self._count:
             self.stats.nodes += 1
             options, total = [], 0
-            for move, branches in self.candidates(live, left):
+            for move, branches in [] if self.hopeless(live) else self.candidates(live, left):
                 self.stats.moves_tried += 1
                 product = 1
                 for branch in branches:

@@ -84,6 +84,14 @@ def test_variant_semantics_solved_in_three_not_two(semantics):
     assert result.status == "found" and verify(puzzle, result.tree, 3).ok
 
 
+@pytest.mark.slow
+def test_silent_random_does_not_allow_two_questions_up_to_complexity_3():
+    """Uzquiano's answer to Rabern & Rabern: three answers per question are still not enough."""
+    puzzle = CLASSIC.with_options(semantics="silent")
+    result = solve(puzzle, questions=2, complexity=3)
+    assert result.status == "none" and result.level_counts[-1] == 844364
+
+
 def test_silent_random_gives_ternary_trees():
     puzzle = CLASSIC.with_options(semantics="silent")
     tree = solve(puzzle, questions=3, complexity=1).tree
@@ -105,10 +113,11 @@ def test_four_gods_need_four_questions_and_complexity_2():
     assert result.status == "found" and verify(FOUR_GODS, result.tree, 4).ok
 
 
-def test_two_randoms_among_four_cannot_be_told_apart_within_four_questions():
+def test_two_randoms_among_four_cannot_be_told_apart_by_any_number_of_questions():
     """T,F,R,R vs R,R,T,F: each position holds a Random in one of them, so Randoms can mimic."""
     puzzle = Puzzle.permutations(("truly", "falsely", "random", "random"))
-    assert solve(puzzle, questions=4, complexity=1).status == "none"
+    result = solve(puzzle, questions=8, complexity=2)
+    assert result.status == "none" and result.search.moves_tried == 0  # refuted at the root
 
 
 # -- verify rejects corrupted trees -------------------------------------------------------
