@@ -11,8 +11,8 @@ assignment. It is pruned when L holds more assignments than base^q can separate 
 or 3 under the silent semantics), or two worlds with different assignments that share a
 branch under every move (no tree can ever separate them); so is every move leaving a
 branch with more than base^(q-1). Results are memoised on (L, q). Every question must
-make progress: a move with a branch equal to L is skipped (its subtree could replace the node, so this loses
-no solvable case).
+make progress: a move with a branch equal to L is skipped (its subtree could replace the
+node, so this loses no solvable case).
 """
 
 from __future__ import annotations

@@ -74,6 +74,7 @@ def test_all_trees_are_counted_and_each_verified():
     assert result.status == "found" and result.count == 1536
     assert len(result.trees) == 30 and len({repr(t) for t in result.trees}) == 30
     assert all(verify(CLASSIC, t, 3).ok for t in result.trees)
+    assert solve(CLASSIC, questions=3, complexity=2, find="all", limit=1).count == 3456
 
 
 @pytest.mark.parametrize("semantics", ["boolos", "silent"])
