@@ -40,39 +40,47 @@ def register(subparsers: Any) -> None:
     )
     _add_solve_arguments(gods)
     gods.set_defaults(func=run_solve)
-    actions = gods.add_subparsers(dest="gods_action", metavar="ACTION")
-    solve_parser = actions.add_parser("solve", help="find a question tree (the default action)")
-    _add_solve_arguments(solve_parser)
+    actions = gods.add_subparsers(dest="gods_action", metavar="[ACTION]")
+    # Sub-actions take the same options without defaults, so options given before the
+    # action (`logicpy gods --questions 2 solve`) are kept, not reset.
+    solve_parser = actions.add_parser("solve", help="find a question tree (the default action)",
+                                      argument_default=argparse.SUPPRESS)
+    _add_solve_arguments(solve_parser, defaults=False)
     solve_parser.set_defaults(func=run_solve)
-    verify_parser = actions.add_parser("verify", help="replay a tree from a JSON file in every world")
+    verify_parser = actions.add_parser("verify", help="replay a tree from a JSON file in every world",
+                                       argument_default=argparse.SUPPRESS)
     verify_parser.add_argument("file", metavar="TREE.json", help="a tree, or the output of `logicpy gods --json`")
-    _add_puzzle_arguments(verify_parser)
+    _add_puzzle_arguments(verify_parser, defaults=False)
     verify_parser.set_defaults(func=run_verify)
     _register_crosscheck(actions)
 
 
-def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+def _default(value: Any, defaults: bool) -> Any:
+    return value if defaults else argparse.SUPPRESS
+
+
+def _add_puzzle_arguments(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
     group = parser.add_argument_group("puzzle")
     group.add_argument("--puzzle", choices=sorted(PUZZLES), help="a named puzzle (default: classic)")
     group.add_argument("--gods", type=int, metavar="N", help="N gods cycling Truly, Falsely, Random (4: two Trulys)")
     group.add_argument("--types", metavar="T,T,...", help="the gods' types as a multiset, e.g. truly,falsely,random")
-    group.add_argument("--allow", action="append", default=[], metavar="POS:TYPES",
+    group.add_argument("--allow", action="append", default=_default([], defaults), metavar="POS:TYPES",
                        help="types allowed at a position, e.g. 1:truly,falsely (repeatable)")
-    group.add_argument("--known", action="append", default=[], metavar="POS=TYPE",
+    group.add_argument("--known", action="append", default=_default([], defaults), metavar="POS=TYPE",
                        help="a position's known type, e.g. 2=random (repeatable)")
     group.add_argument("--semantics", choices=[s.value for s in Semantics],
                        help="Random's behaviour: free (default), boolos, silent")
     group.add_argument("--rules", metavar="FILE.py|MODULE", help="extra grammar rules: the RULES list of a Python file or module")
 
 
-def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_puzzle_arguments(parser)
+def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
+    _add_puzzle_arguments(parser, defaults)
     search = parser.add_argument_group("search")
-    search.add_argument("--questions", type=int, default=3, help="questions per branch at most (default: 3)")
-    search.add_argument("--complexity", type=int, default=DEFAULT_COMPLEXITY,
+    search.add_argument("--questions", type=int, default=_default(3, defaults), help="questions per branch at most (default: 3)")
+    search.add_argument("--complexity", type=int, default=_default(DEFAULT_COMPLEXITY, defaults),
                         help=f"question complexity at most (default: {DEFAULT_COMPLEXITY})")
     search.add_argument("--all", action="store_true", help="count all distinct trees and show some")
-    search.add_argument("--limit", type=int, default=3, help="trees shown with --all (default: 3)")
+    search.add_argument("--limit", type=int, default=_default(3, defaults), help="trees shown with --all (default: 3)")
     search.add_argument("--report", action="store_true",
                         help="least questions (complexity <= --complexity) and least complexity for that many")
     output = parser.add_argument_group("output")

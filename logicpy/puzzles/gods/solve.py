@@ -12,7 +12,7 @@ from typing import Any
 
 from ...errors import InputError, LogicpyError
 from .search import SearchStats, TreeSearch, move_table
-from .tree import Tree, tree_to_json
+from .tree import Tree, render_text, tree_to_json
 from .universe import Progress, universe
 from .verify import verify
 from .model import Puzzle
@@ -62,6 +62,13 @@ class Result:
             kind = "unique solution" if self.status == "unique" else f"{self.count} solutions"
             return f"{kind}: {self.count} distinct tree(s) with {bounds}{shown}"
         return f"solution found: a question tree with {bounds}"
+
+    def __str__(self) -> str:
+        return "\n".join([self.verdict, *(render_text(t, self.puzzle) for t in self.trees[:1])])
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython/Jupyter shows the verdict and the first tree."""
+        printer.text(str(self))
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready data (trees in the documented tree format)."""

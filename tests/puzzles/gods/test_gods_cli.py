@@ -30,6 +30,13 @@ def test_two_questions_is_a_proven_no(capsys):
     assert code == 1 and out.startswith("no solution: no question tree with <= 2 questions")
 
 
+def test_options_before_and_after_the_action_both_count(capsys):
+    code, out, _ = run_cli(capsys, "--questions", "2", "solve", "--complexity", "1")
+    assert code == 1 and "<= 2 questions of complexity <= 1" in out
+    code, out, _ = run_cli(capsys, "solve")
+    assert code == 0 and "<= 3 questions of complexity <= 2" in out
+
+
 def test_json_output_verifies_from_a_file(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "solve", "--complexity", "1", "--json")
     data = json.loads(out)
@@ -42,6 +49,8 @@ def test_json_output_verifies_from_a_file(capsys, tmp_path):
     path.write_text(json.dumps(data))
     code, out, _ = run_cli(capsys, "verify", str(path))
     assert code == 1 and "NOT verified" in out
+    code, _, err = run_cli(capsys, "--semantics", "silent", "verify", str(path))
+    assert code == 2 and "silent" in err  # the puzzle option before the action is used
 
 
 def test_verify_reports_bad_files_in_one_line(capsys, tmp_path):
