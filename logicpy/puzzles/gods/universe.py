@@ -399,12 +399,17 @@ class Universe:
         return len(values)
 
 
+#: Universes kept by `universe`, most recently used last (a complexity-3 one holds ~80 MB).
 _CACHE: dict[Puzzle, Universe] = {}
+CACHE_SIZE = 4
 
 
 def universe(puzzle: Puzzle, complexity: int, progress: Progress | None = None) -> Universe:
-    """The universe of `puzzle` built at least to `complexity` (cached per puzzle)."""
-    u = _CACHE.get(puzzle)
+    """The universe of `puzzle` built at least to `complexity` (cached for recent puzzles)."""
+    u = _CACHE.pop(puzzle, None)
     if u is None:
-        u = _CACHE[puzzle] = Universe(puzzle, 0, progress)
+        u = Universe(puzzle, 0, progress)
+    _CACHE[puzzle] = u
+    while len(_CACHE) > CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
     return u.extend_to(complexity, progress)
