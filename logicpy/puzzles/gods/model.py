@@ -275,8 +275,10 @@ class Puzzle:
 
     def __str__(self) -> str:
         shown = ", ".join(type_letters(a) for a in self.assignments)
+        gods = "1 god" if self.n_positions == 1 else f"{self.n_positions} gods"
+        assignments = "1 assignment" if self.n_assignments == 1 else f"{self.n_assignments} assignments"
         return (
-            f"{self.name or 'puzzle'}: {self.n_positions} gods, {self.n_assignments} assignments "
+            f"{self.name or 'puzzle'}: {gods}, {assignments} "
             f"({shown}), semantics {self.semantics.value}"
         )
 

@@ -135,14 +135,18 @@ class TreeSearch:
             together.append(int(np.bitwise_and.reduce(partners)) if len(partners) else self.all_live)
         return together
 
+    def inseparable_pair(self, live: int) -> tuple[int, int] | None:
+        """Two live hidden worlds with different assignments that no tree can tell apart, if any."""
+        worlds = [h for h in range(live.bit_length()) if live >> h & 1]
+        for h in worlds:
+            for g in worlds:
+                if g > h and self._together[h] >> g & 1 and self.assignments(1 << h) != self.assignments(1 << g):
+                    return h, g
+        return None
+
     def hopeless(self, live: int) -> bool:
         """True iff two live worlds with different assignments can never be told apart."""
-        for h in range(live.bit_length()):
-            if live >> h & 1:
-                others = self._together[h] & live & ~(1 << h)
-                if others and self.assignments(others) & ~self.assignments(1 << h):
-                    return True
-        return False
+        return self.inseparable_pair(live) is not None
 
     def _leaf(self, live: int) -> Leaf | None:
         assignments = self.assignments(live)

@@ -45,6 +45,7 @@ class Result:
     moves: int
     search: SearchStats
     seconds: dict[str, float] = field(default_factory=dict)
+    reason: str = ""
 
     @property
     def tree(self) -> Tree | None:
@@ -56,7 +57,9 @@ class Result:
         """One line: what was found, within which bounds."""
         bounds = f"<= {self.questions} questions of complexity <= {self.complexity}"
         if self.status == "none":
-            return f"no solution: no question tree with {bounds} exists (exhaustive over {self.moves} distinct moves)"
+            why = f"; {self.reason}" if self.reason else ""
+            return (f"no solution: no question tree with {bounds} exists "
+                    f"(exhaustive over {self.moves} distinct moves{why})")
         if self.find == "all":
             shown = "" if len(self.trees) == self.count else f" (showing {len(self.trees)})"
             kind = "unique solution" if self.status == "unique" else f"{self.count} solutions"
@@ -83,6 +86,7 @@ class Result:
             "universe": {"level_counts": list(self.level_counts), "moves": self.moves},
             "search": vars(self.search),
             "seconds": self.seconds,
+            "reason": self.reason,
         }
 
 
@@ -142,9 +146,14 @@ def solve(
             raise LogicpyError(f"internal error: the search returned a tree that fails replay: {check.problems[0]}")
     seconds["verify"] = time.process_time() - start
     status = "none" if not count else ("unique" if find == "all" and count == 1 else "found")
+    reason = ""
+    pair = search.inseparable_pair(search.all_live) if status == "none" else None
+    if pair:
+        a, b = (puzzle.hidden_worlds[h] for h in pair)
+        reason = f"worlds {a} and {b} share a branch under every question of complexity <= {complexity}, so more questions cannot help"
     return Result(
         puzzle, questions, complexity, find, status, trees, count,
-        tuple(u.level_counts()[: complexity + 1]), len(moves), search.stats, seconds,
+        tuple(u.level_counts()[: complexity + 1]), len(moves), search.stats, seconds, reason,
     )
 
 

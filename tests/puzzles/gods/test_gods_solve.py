@@ -119,6 +119,8 @@ def test_two_randoms_among_four_cannot_be_told_apart_by_any_number_of_questions(
     puzzle = Puzzle.permutations(("truly", "falsely", "random", "random"))
     result = solve(puzzle, questions=8, complexity=2)
     assert result.status == "none" and result.search.moves_tried == 0  # refuted at the root
+    assert "more questions cannot help" in result.verdict
+    assert "cannot help" not in solve(CLASSIC, questions=2, complexity=1).verdict
 
 
 # -- verify rejects corrupted trees -------------------------------------------------------
