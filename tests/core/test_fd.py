@@ -85,6 +85,14 @@ def test_negative_values_and_rebasing():
     assert r.domain == {-10, -9, -8}
 
 
+def test_residual_stands_for_its_variable():
+    """An FDVar equals and hashes like its variable, so kanren can use reified terms as keys."""
+    x = var("x")
+    (r,) = run(0, x, domo(x, [1, 5]))
+    assert r == x and x == r and hash(r) == hash(x) and {x: 1}[r] == 1
+    assert 5 in r.domain and 3 not in r.domain and len(r.domain) == 2
+
+
 def test_domain_repr_is_compact():
     assert repr(Domain.of([1, 2, 3, 4, 7, 9, 10])) == "{1..4, 7, 9, 10}"
     assert Domain.of([5]).min == Domain.of([5]).max == 5
