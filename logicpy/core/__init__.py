@@ -1,0 +1,40 @@
+"""logicpy's relational core: kanren's API and logicpy's own relations in one import.
+
+    >>> from logicpy.core import run, var, eq
+    >>> x = var()
+    >>> run(1, x, eq(x, 5))
+    (5,)
+
+logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, and logicpy's
+`membero`, `appendo`, `rembero`, `permuteo` replace kanren's (iterative, relational in every
+mode); kanren's stay reachable as `kanren.membero` etc. kanren's `Relation`/`facts` are not
+re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
+"""
+
+from cons import cons
+from kanren import conde, conso, eq, heado, itero, lall, lany, nullo, run, tailo
+from kanren.constraints import neq, typeo
+from kanren.core import Zzz, fail, ifa, succeed
+from kanren.goals import permuteq  # kanren's permutation over any sequence type; logicpy's lists use permuteo
+from unification import Var, isvar, reify, unify
+
+from .control import conda, condu, onceo, unique_by
+from .facts import Table
+from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
+from .terms import var, vars
+
+__all__ = [
+    # kanren: running, primitives, combinators
+    "run", "eq", "neq", "conde", "lall", "lany", "ifa", "Zzz", "fail", "succeed",
+    # kanren: terms and their structure
+    "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
+    "permuteq",
+    # logicpy: terms
+    "var", "vars",
+    # logicpy: lists
+    "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
+    # logicpy: control
+    "onceo", "unique_by", "conda", "condu",
+    # logicpy: facts
+    "Table",
+]

@@ -1,0 +1,468 @@
+"""List relations for the relational core: Prolog's library(lists), as kanren goals.
+
+Every relation here is a plain kanren goal (state -> stream of states) that walks proper
+lists in a loop: no recursion per element, so 100,000-element lists cost milliseconds and
+no RecursionError (kanren 1.0.5's `membero`/`appendo` recurse per element and fail past
+~170 elements). Partial lists (`cons(h, T)`) are extended the way Prolog extends them,
+lazily and in order, so `run(5, ...)` over an unbounded relation returns.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any, Iterator
+
+from kanren.constraints import neq
+from kanren.core import GoalType
+from unification import isvar, reify, unify
+from unification.core import isground
+
+from ..errors import ModeError, TermError
+from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
+from .terms import var, vars
+
+__all__ = [
+    "membero",
+    "appendo",
+    "lengtho",
+    "selecto",
+    "rembero",
+    "permuteo",
+    "distincto",
+    "nth1o",
+    "adjacento",
+]
+
+
+def _proper(tail: Any) -> bool:
+    """True iff a spine's tail closes a proper list."""
+    return type(tail) is list
+
+
+def _grow(items: list, tail: Any, S: Any, width: int) -> Iterator[tuple[Any, list]]:
+    """Windows of `width` consecutive elements that reach into the open `tail`, by start.
+
+    For each start from `len(items) - width + 1` upwards, binds the tail to just enough
+    fresh elements followed by a fresh open rest, and yields (state, window). Endless.
+    """
+    known = len(items)
+    for start in count(max(0, known - width + 1)):
+        fresh = vars(start + width - known)
+        S_grown = unify(tail, chain(fresh, var()), S)
+        if S_grown is not False:
+            yield S_grown, items[start:] + fresh[max(0, start - known):]
+
+
+def _lists_by_length(tail: Any, S: Any, shortest: int) -> Iterator[Any]:
+    """States binding the open `tail` to proper lists of fresh variables, shortest first. Endless."""
+    for extra in count(shortest):
+        S_long = unify(tail, vars(extra), S)
+        if S_long is not False:
+            yield S_long
+
+
+def membero(x: Any, xs: Any) -> GoalType:
+    """membero(?x, ?xs): True iff x is an element of list xs.
+
+    One answer per matching position, in order; O(len(xs)) on a proper list. On a partial
+    list it goes on to extend the tail without end, like Prolog's member/2.
+
+    >>> from logicpy.core import run, var
+    >>> q = var()
+    >>> run(0, q, membero(3, [1, q]))
+    (3,)
+    """
+    check_list_argument("membero", "xs", xs)
+
+    def membero_goal(S):
+        items, tail = spine(xs, S)
+        for item in items:
+            S_hit = unify(x, item, S)
+            if S_hit is not False:
+                yield S_hit
+        if is_open(tail):
+            for S_grown, (item,) in _grow(items, tail, S, 1):
+                S_hit = unify(x, item, S_grown)
+                if S_hit is not False:
+                    yield S_hit
+
+    return membero_goal
+
+
+def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
+    """appendo(?xs, ?ys, ?zs): True iff zs is xs followed by ys.
+
+    Terminates when xs or zs is a proper list: one answer in O(len(xs)) when xs is, the
+    len(zs) + 1 splits in order when zs is; otherwise enumerates longer and longer xs.
+
+    >>> from logicpy.core import run, var
+    >>> x, y = var(), var()
+    >>> run(0, (x, y), appendo(x, y, [1, 2]))
+    (([], [1, 2]), ([1], [2]), ([1, 2], []))
+    """
+    check_list_argument("appendo", "xs", xs)
+    check_list_argument("appendo", "ys", ys)
+    check_list_argument("appendo", "zs", zs)
+
+    def appendo_goal(S):
+        x_items, x_tail = spine(xs, S)
+        if not is_open(x_tail):
+            if _proper(x_tail):
+                S_done = unify(zs, chain(x_items, walk(ys, S)), S)
+                if S_done is not False:
+                    yield S_done
+            return
+        # zs starts with xs's known elements; what is left is x_tail followed by ys.
+        rest = var()
+        S = unify(zs, chain(x_items, rest), S)
+        if S is False:
+            return
+        r_items, r_tail = spine(rest, S)
+        for split in range(len(r_items) + 1):
+            S_split = unify(x_tail, r_items[:split], S)
+            if S_split is not False:
+                S_split = unify(ys, chain(r_items[split:], r_tail), S_split)
+                if S_split is not False:
+                    yield S_split
+        if is_open(r_tail):
+            for extra in count(1):
+                fresh = vars(extra)
+                S_long = unify(x_tail, r_items + fresh, S)
+                if S_long is not False:
+                    S_long = unify(r_tail, chain(fresh, ys), S_long)
+                    if S_long is not False:
+                        yield S_long
+
+    return appendo_goal
+
+
+def lengtho(xs: Any, n: Any) -> GoalType:
+    """lengtho(?xs, ?n): True iff list xs has n elements (n a non-negative int).
+
+    Terminates when xs is a proper list or n is an integer; with both open it generates
+    lists of length 0, 1, 2, ... without end, like Prolog's length/2.
+
+    >>> from logicpy.core import run, var
+    >>> xs = var()
+    >>> run(0, xs, lengtho(xs, 2), lengtho([7, 8], 2), appendo([7], [8], xs))
+    ([7, 8],)
+    """
+    check_list_argument("lengtho", "xs", xs)
+
+    def lengtho_goal(S):
+        items, tail = spine(xs, S)
+        n_rf = walk(n, S)
+        if not isvar(n_rf) and (type(n_rf) is not int):
+            raise TermError(f"lengtho: the length must be an integer or a variable, got {n_rf!r}")
+        if not is_open(tail):
+            if _proper(tail):
+                S_done = unify(n_rf, len(items), S)
+                if S_done is not False:
+                    yield S_done
+            return
+        if isvar(n_rf):
+            for S_long in _lists_by_length(tail, S, 0):
+                S_done = unify(n_rf, len(spine(tail, S_long)[0]) + len(items), S_long)
+                if S_done is not False:
+                    yield S_done
+        elif n_rf >= len(items):
+            S_done = unify(tail, vars(n_rf - len(items)), S)
+            if S_done is not False:
+                yield S_done
+
+    return lengtho_goal
+
+
+def _remaining_after_open(x_tail: Any, S: Any, shortest: int, forward) -> Iterator[Any]:
+    """Neither list is proper: try xs at every length from `shortest` up, in the forward mode."""
+    for S_long in _lists_by_length(x_tail, S, shortest):
+        yield from forward(S_long)
+
+
+def selecto(x: Any, xs: Any, ys: Any) -> GoalType:
+    """selecto(?x, ?xs, ?ys): True iff ys is xs with one occurrence of x taken out (select/3).
+
+    Terminates when xs or ys is a proper list (one answer per position, in order);
+    with both open it enumerates longer and longer xs.
+
+    >>> from logicpy.core import run, var
+    >>> xs = var()
+    >>> run(0, xs, selecto(0, xs, [1, 2]))
+    ([0, 1, 2], [1, 0, 2], [1, 2, 0])
+    """
+    check_list_argument("selecto", "xs", xs)
+    check_list_argument("selecto", "ys", ys)
+
+    def forward(S):
+        items = spine(xs, S)[0]
+        for i, item in enumerate(items):
+            S_hit = unify(x, item, S)
+            if S_hit is not False:
+                S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
+                if S_hit is not False:
+                    yield S_hit
+
+    def selecto_goal(S):
+        x_items, x_tail = spine(xs, S)
+        if not is_open(x_tail):
+            yield from forward(S)
+            return
+        y_items, y_tail = spine(ys, S)
+        if not is_open(y_tail):
+            for i in range(len(y_items) + 1):
+                S_hit = unify(xs, y_items[:i] + [x] + y_items[i:], S)
+                if S_hit is not False:
+                    yield S_hit
+            return
+        yield from _remaining_after_open(x_tail, S, max(0, len(y_items) + 1 - len(x_items)), forward)
+
+    return selecto_goal
+
+
+def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
+    """rembero(?x, ?xs, ?ys): True iff ys is xs without its first element equal to x, or xs
+    itself when no element equals x (kanren's meaning).
+
+    The elements before the removed one are constrained with `neq` to differ from x.
+    Terminates when xs or ys is a proper list; with both open it enumerates longer xs.
+
+    >>> from logicpy.core import run, var
+    >>> xs = var()
+    >>> run(0, xs, rembero(1, xs, [2, 3]))
+    ([1, 2, 3], [2, 1, 3], [2, 3, 1], [2, 3])
+    """
+    check_list_argument("rembero", "xs", xs)
+    check_list_argument("rembero", "ys", ys)
+
+    def forward(S):
+        items = spine(xs, S)[0]
+        S_before = S
+        for i, item in enumerate(items):
+            S_hit = unify(x, item, S_before)
+            if S_hit is not False:
+                S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
+                if S_hit is not False:
+                    yield S_hit
+            S_before = post(neq(x, item), S_before)
+            if S_before is None:
+                return
+        S_absent = unify(ys, items, S_before)
+        if S_absent is not False:
+            yield S_absent
+
+    def backward(S, y_items):
+        S_before = S
+        for i, item in enumerate(y_items):
+            S_hit = unify(xs, y_items[:i] + [x] + y_items[i:], S_before)
+            if S_hit is not False:
+                yield S_hit
+            S_before = post(neq(x, item), S_before)
+            if S_before is None:
+                return
+        S_hit = unify(xs, y_items + [x], S_before)
+        if S_hit is not False:
+            yield S_hit
+        S_absent = unify(xs, y_items, S_before)
+        if S_absent is not False:
+            yield S_absent
+
+    def rembero_goal(S):
+        x_items, x_tail = spine(xs, S)
+        if not is_open(x_tail):
+            yield from forward(S)
+            return
+        y_items, y_tail = spine(ys, S)
+        if not is_open(y_tail):
+            yield from backward(S, y_items)
+            return
+        yield from _remaining_after_open(x_tail, S, 0, forward)
+
+    return rembero_goal
+
+
+def _match_all(S: Any, pool: list, targets: list) -> Iterator[Any]:
+    """States unifying each target with a distinct pool element (as many as targets).
+
+    Depth-first over choices in pool order, with an explicit stack: permutations of long
+    lists never cost recursion depth.
+    """
+    frames = [[S, pool, 0]]
+    while frames:
+        frame = frames[-1]
+        S_k, pool_k, start = frame
+        if len(frames) - 1 == len(targets):
+            frames.pop()
+            yield S_k
+            continue
+        target = targets[len(frames) - 1]
+        for i in range(start, len(pool_k)):
+            S_next = unify(target, pool_k[i], S_k)
+            if S_next is not False:
+                frame[2] = i + 1
+                frames.append([S_next, pool_k[:i] + pool_k[i + 1:], 0])
+                break
+        else:
+            frames.pop()
+
+
+def permuteo(xs: Any, ys: Any) -> GoalType:
+    """permuteo(?xs, ?ys): True iff list ys is a permutation of list xs.
+
+    Terminates when xs or ys is a proper list (n! answers at most, in lexicographic order
+    of positions; once when both are ground, checked by counting in O(n)); with both open
+    it enumerates lengths 0, 1, 2, ... like Prolog's permutation/2.
+
+    >>> from logicpy.core import run, var
+    >>> xs = var()
+    >>> run(0, xs, permuteo(xs, [1, 2, 3]))
+    ([1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1])
+    """
+    check_list_argument("permuteo", "xs", xs)
+    check_list_argument("permuteo", "ys", ys)
+
+    def same_length(S, items, other):
+        """Bind `other` to a list as long as `items`; then match its elements to items."""
+        S_sized = unify(other, vars(len(items)), S) if is_open(spine(other, S)[1]) else S
+        if S_sized is False:
+            return
+        other_items, other_tail = spine(other, S_sized)
+        if not _proper(other_tail) or len(other_items) != len(items):
+            return
+        if isground(items, S_sized) and isground(other_items, S_sized):
+            if _counts(items, S_sized) == _counts(other_items, S_sized):
+                yield S_sized
+            return
+        yield from _match_all(S_sized, items, other_items)
+
+    def permuteo_goal(S):
+        x_items, x_tail = spine(xs, S)
+        y_items, y_tail = spine(ys, S)
+        if _proper(x_tail):
+            yield from same_length(S, x_items, ys)
+        elif _proper(y_tail):
+            yield from same_length(S, y_items, xs)
+        elif is_open(x_tail) and is_open(y_tail):
+            for S_long in _lists_by_length(x_tail, S, max(0, len(y_items) - len(x_items))):
+                yield from same_length(S_long, spine(xs, S_long)[0], ys)
+
+    return permuteo_goal
+
+
+def _counts(items: list, S: Any) -> dict:
+    """How often each (ground) element occurs, keyed by its hashable form."""
+    tally: dict = {}
+    for item in reify(items, S):
+        key = hashable_key(item)
+        tally[key] = tally.get(key, 0) + 1
+    return tally
+
+
+def distincto(xs: Any) -> GoalType:
+    """distincto(+xs): True iff the elements of the proper list xs are pairwise different.
+
+    Posts kanren `neq` constraints between every pair not yet decided, so they compose
+    with later unifications; all-ground lists are checked by hashing in O(n). Raises
+    ModeError on a partial list (its unknown elements cannot be constrained).
+
+    >>> from logicpy.core import run, var, membero
+    >>> q = var()
+    >>> run(0, q, distincto([1, q]), membero(q, [1, 2, 3]))
+    (2, 3)
+    """
+    check_list_argument("distincto", "xs", xs)
+
+    def distincto_goal(S):
+        items, tail = spine(xs, S)
+        if is_open(tail):
+            raise ModeError(f"distincto needs a proper list, got a partial list ending in the unbound {tail!r}")
+        if not _proper(tail):
+            return
+        items_rf = reify(items, S)
+        ground = [isground(item, {}) for item in items_rf]
+        if all(ground):
+            if len({hashable_key(item) for item in items_rf}) == len(items_rf):
+                yield S
+            return
+        for i, a in enumerate(items_rf):
+            for j in range(i + 1, len(items_rf)):
+                if ground[i] and ground[j]:
+                    if a == items_rf[j]:
+                        return
+                    continue
+                S = post(neq(a, items_rf[j]), S)
+                if S is None:
+                    return
+        yield S
+
+    return distincto_goal
+
+
+def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
+    """nth1o(?n, ?xs, ?x): True iff x is the n-th element of list xs, counting from 1 (nth1/3).
+
+    Terminates when xs is a proper list or n is an integer; O(n) to reach the element.
+    Otherwise it goes on to extend the list without end.
+
+    >>> from logicpy.core import run, var
+    >>> n = var()
+    >>> run(0, n, nth1o(n, ["a", "b", "a"], "a"))
+    (1, 3)
+    """
+    check_list_argument("nth1o", "xs", xs)
+
+    def nth1o_goal(S):
+        items, tail = spine(xs, S)
+        n_rf = walk(n, S)
+        if isvar(n_rf):
+            for i, item in enumerate(items):
+                S_hit = unify((n_rf, x), (i + 1, item), S)
+                if S_hit is not False:
+                    yield S_hit
+            if is_open(tail):
+                for i, (S_grown, (item,)) in enumerate(_grow(items, tail, S, 1), len(items)):
+                    S_hit = unify((n_rf, x), (i + 1, item), S_grown)
+                    if S_hit is not False:
+                        yield S_hit
+            return
+        if type(n_rf) is not int:
+            raise TermError(f"nth1o: the index must be an integer or a variable, got {n_rf!r}")
+        if 1 <= n_rf <= len(items):
+            S_hit = unify(x, items[n_rf - 1], S)
+        elif n_rf > len(items) and is_open(tail):
+            fresh = vars(n_rf - len(items))
+            S_hit = unify(tail, chain(fresh, var()), S)
+            S_hit = S_hit if S_hit is False else unify(x, fresh[-1], S_hit)
+        else:
+            S_hit = False
+        if S_hit is not False:
+            yield S_hit
+
+    return nth1o_goal
+
+
+def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
+    """adjacento(?x, ?y, ?xs): True iff y comes directly after x in list xs (nextto/3).
+
+    One answer per position, in order; O(len(xs)) on a proper list, endless on a partial one.
+
+    >>> from logicpy.core import run, var
+    >>> q = var()
+    >>> run(0, q, adjacento(q, "c", ["a", "b", "c"]))
+    ('b',)
+    """
+    check_list_argument("adjacento", "xs", xs)
+
+    def adjacento_goal(S):
+        items, tail = spine(xs, S)
+        pair = (x, y)
+        for i in range(len(items) - 1):
+            S_hit = unify(pair, (items[i], items[i + 1]), S)
+            if S_hit is not False:
+                yield S_hit
+        if is_open(tail):
+            for S_grown, window in _grow(items, tail, S, 2):
+                S_hit = unify(pair, tuple(window), S_grown)
+                if S_hit is not False:
+                    yield S_hit
+
+    return adjacento_goal
