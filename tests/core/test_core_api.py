@@ -1,0 +1,54 @@
+"""`logicpy.core` is one import: kanren's API, logicpy's replacements, logicpy's relations."""
+
+from __future__ import annotations
+
+import kanren
+
+import logicpy.core as core
+from logicpy.core import appendo, eq, run, var
+
+
+def test_all_names_are_importable():
+    for name in core.__all__:
+        assert getattr(core, name) is not None, name
+    assert len(set(core.__all__)) == len(core.__all__)
+
+
+def test_kanren_names_are_kanrens_own():
+    for name in ["run", "eq", "conde", "lall", "lany", "conso", "heado", "tailo", "nullo", "isvar", "reify", "unify"]:
+        assert getattr(core, name) is getattr(kanren, name), name
+    assert core.neq is kanren.constraints.neq
+    assert core.ifa is kanren.core.ifa and core.Zzz is kanren.core.Zzz
+    assert core.fail is kanren.core.fail and core.succeed is kanren.core.succeed
+
+
+def test_logicpy_replacements_shadow_kanren_and_kanrens_stay_reachable():
+    for name in ["var", "vars", "membero", "appendo", "rembero", "permuteo"]:
+        assert getattr(core, name) is not getattr(kanren, name), name
+    assert "Relation" not in core.__all__ and "facts" not in core.__all__
+
+
+def test_var_is_always_fresh_unlike_kanrens():
+    assert kanren.var("x") is kanren.var("x")  # the kanren 1.0.5 trap
+    assert var("x") is not var("x")
+    a, b = var("x"), var("x")
+    assert run(0, (a, b), eq(a, 1)) == ((1, b),)
+
+
+def test_the_repl_example_gives_the_four_splits():
+    x, y = var(), var()
+    assert run(0, (x, y), appendo(x, y, [1, 2, 3])) == (
+        ([], [1, 2, 3]), ([1], [2, 3]), ([1, 2], [3]), ([1, 2, 3], []))
+
+
+def test_logicpy_goals_compose_with_kanrens():
+    x, y = var(), var()
+    got = run(0, (x, y), kanren.conde([core.membero(x, [1, 2])], [eq(x, 3)]), kanren.membero(y, [x]))
+    assert sorted(got) == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_star_import_gives_the_tour_names():
+    namespace: dict = {}
+    exec("from logicpy.core import *", namespace)
+    for name in ["run", "var", "eq", "neq", "appendo", "lengtho", "distincto", "Table", "unique_by", "onceo"]:
+        assert name in namespace, name
