@@ -11,7 +11,6 @@ mode); kanren's stay reachable as `kanren.membero` etc. kanren's `Relation`/`fac
 re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
 """
 
-from cons import cons
 from kanren import conde, conso, eq, heado, itero, lall, lany, nullo, run, tailo
 from kanren.constraints import neq, typeo
 from kanren.core import Zzz, fail, ifa, succeed
@@ -21,7 +20,7 @@ from unification import Var, isvar, reify, unify
 from .control import conda, condu, onceo, unique_by
 from .facts import Table
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
-from .terms import var, vars
+from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars
 
 __all__ = [
     # kanren: running, primitives, combinators
@@ -29,8 +28,8 @@ __all__ = [
     # kanren: terms and their structure
     "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
     "permuteq",
-    # logicpy: terms
-    "var", "vars",
+    # logicpy: terms (see logicpy.core.terms for the representation)
+    "var", "vars", "String", "format_term", "parse_term", "to_json", "from_json",
     # logicpy: lists
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
