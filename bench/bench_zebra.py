@@ -1,0 +1,89 @@
+"""The zebra puzzle, all solutions, on several engines: the same clues in the same order.
+
+    python -m bench zebra
+
+- logicpy relations: examples/zebra.py with logicpy.core's membero/adjacento;
+- plain kanren: the same model with kanren 1.0.5's own membero, and adjacency as
+  membership in the list of neighbouring pairs (the idiom of kanren's README);
+- SWI-Prolog: prolog/zebra.pl (member/2, nextto/3), timed inside Prolog.
+
+`ENGINES` maps a name to a function returning the solutions (lists of house terms); other
+benchmarks and engines (a finite-domain entry, say) add to it. Times are CPU seconds,
+best of the repeats; memory is the peak Python heap of one traced run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from typing import Any, Callable
+
+import kanren
+
+from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, print_table, swipl_seconds
+
+
+def _load_example():
+    spec = importlib.util.spec_from_file_location("example_zebra", ROOT / "examples" / "zebra.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+zebra = _load_example()
+
+
+def _kanren_adjacent(a: Any, b: Any, houses: list) -> Any:
+    """b directly after a, plain-kanren style: (a, b) is one of the neighbouring pairs."""
+    return kanren.membero((a, b), list(zip(houses, houses[1:])))
+
+
+PLAIN_KANREN = zebra.Relations(member=kanren.membero, adjacent=_kanren_adjacent)
+
+ENGINES: dict[str, Callable[[], Any]] = {
+    "logicpy relations": lambda: zebra.solve(zebra.LOGICPY),
+    "plain kanren": lambda: zebra.solve(PLAIN_KANREN),
+}
+
+#: Repeats per engine: the slow ones run once.
+REPEATS = {"plain kanren": 1}
+
+SWI_FILE = PROLOG_DIR / "zebra.pl"
+SWI_GOAL = "findall(H, zebra(H), _)"
+
+
+def _answer(solutions: Any) -> str:
+    """'Norwegian / Japanese' for the one expected solution, else what went wrong."""
+    solutions = list(solutions)
+    if len(solutions) != 1:
+        return f"{len(solutions)} solutions"
+    houses = solutions[0]
+    broken = zebra.verify(houses)
+    if broken:
+        return f"wrong: breaks {broken[0]}"
+    return f"{zebra.who(houses, 'drink', 'water')} / {zebra.who(houses, 'pet', 'zebra')}"
+
+
+def main() -> None:
+    """Time every engine and print the table, with ratios to SWI-Prolog and to logicpy."""
+    rows = []
+    times: dict[str, float | None] = {}
+    for name, solve in ENGINES.items():
+        m = measure(solve, repeat=REPEATS.get(name, 3), trace_memory=name not in REPEATS)
+        times[name] = m.seconds
+        rows.append([name, fmt_seconds(m.seconds), fmt_bytes(m.peak_bytes), _answer(m.result)])
+    swi = swipl_seconds(SWI_FILE, SWI_GOAL, repeat=5)
+    times["SWI-Prolog (zebra.pl)"] = swi
+    rows.append(["SWI-Prolog (zebra.pl)", fmt_seconds(swi), "n/a", "Norwegian / Japanese (in Prolog)" if swi else "swipl missing"])
+    base = times["logicpy relations"]
+    for row in rows:
+        t = times[row[0]]
+        row.insert(2, f"{t / swi:,.0f}x" if t and swi else "n/a")
+        row.insert(3, f"{t / base:.2f}x" if t and base else "n/a")
+    print_table("Zebra puzzle, all solutions (CPU time, best of repeats)",
+                ["engine", "time", "vs SWI", "vs logicpy", "peak heap", "water / zebra"], rows)
+
+
+if __name__ == "__main__":
+    main()
