@@ -118,7 +118,12 @@ def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
         if S is False:
             return
         r_items, r_tail = spine(rest, S)
-        for split in range(len(r_items) + 1):
+        # ys's known elements end the rest: only splits that leave room for them, and only
+        # one when both lists are proper (appendo(X, [last], long_list) stays O(n)).
+        y_items, y_tail = spine(ys, S)
+        last_split = len(r_items) - len(y_items) if _proper(r_tail) else len(r_items)
+        first_split = last_split if _proper(r_tail) and _proper(y_tail) else 0
+        for split in range(max(first_split, 0), last_split + 1):
             S_split = unify(x_tail, r_items[:split], S)
             if S_split is not False:
                 S_split = unify(ys, chain(r_items[split:], r_tail), S_split)

@@ -108,6 +108,17 @@ def test_appendo_generates_with_everything_unbound():
     assert run(1, zs, eq(ys, ["end"])) == (xs + ["end"],)
 
 
+def test_appendo_with_a_known_suffix_keeps_only_splits_that_fit():
+    x, y, t = vars(3)
+    assert run(0, x, appendo(x, [3], [1, 2, 3])) == ([1, 2],)
+    assert run(0, (x, y), appendo(x, cons(2, y), [1, 2, 3])) == (([1], [3]),)
+    assert run(0, x, appendo(x, [1, 2, 3, 4], [1, 2, 3])) == ()
+    first, second = run(2, (x, t), appendo(x, [9], cons(1, t)))
+    assert first == ([1], [9])
+    (one, middle), (middle_again, nine) = second[0], second[1]
+    assert one == 1 and isvar(middle) and middle_again is middle and nine == 9
+
+
 def test_appendo_with_partial_lists_fails_finitely_on_a_clash():
     x, y, t = vars(3)
     assert run(0, x, appendo(cons(1, x), y, cons(2, t))) == ()
@@ -118,6 +129,8 @@ def test_appendo_on_10000_elements():
     x, y = var(), var()
     assert run(0, x, appendo(items, items, x)) == (items + items,)
     assert run(0, y, appendo(items[:9_998], y, items)) == ([9_998, 9_999],)
+    assert run(0, x, appendo(x, [9_999], items)) == (items[:-1],)
+    assert run(0, x, appendo(x, cons(9_998, y), items)) == (items[:-2],)
 
 
 @given(small_lists)
