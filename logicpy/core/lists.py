@@ -34,6 +34,10 @@ __all__ = [
 ]
 
 
+#: Types whose values unify exactly when they compare equal, with no bindings to make.
+_ATOMIC = frozenset({int, str, float})
+
+
 def _proper(tail: Any) -> bool:
     """True iff a spine's tail closes a proper list."""
     return type(tail) is list
@@ -76,8 +80,15 @@ def membero(x: Any, xs: Any) -> GoalType:
 
     def membero_goal(S):
         items, tail = spine(xs, S)
+        x_rf = walk(x, S)
+        atomic = type(x_rf) in _ATOMIC
         for item in items:
-            S_hit = unify(x, item, S)
+            if atomic and type(item) in _ATOMIC:
+                # the same test unification makes, without its dispatch
+                if item == x_rf:
+                    yield S
+                continue
+            S_hit = unify(x_rf, item, S)
             if S_hit is not False:
                 yield S_hit
         if is_open(tail):
