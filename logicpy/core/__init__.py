@@ -20,6 +20,7 @@ from unification import Var, isvar, reify, unify
 from .control import conda, condu, onceo, unique_by
 from .facts import Table
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
+from .tabling import tabled
 from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars
 
 __all__ = [
@@ -34,6 +35,6 @@ __all__ = [
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
     "onceo", "unique_by", "conda", "condu",
-    # logicpy: facts
-    "Table",
+    # logicpy: facts and tabling
+    "Table", "tabled",
 ]
