@@ -189,8 +189,8 @@ def lengtho(xs: Any, n: Any) -> GoalType:
     return lengtho_goal
 
 
-def _remaining_after_open(x_tail: Any, S: Any, shortest: int, forward) -> Iterator[Any]:
-    """Neither list is proper: try xs at every length from `shortest` up, in the forward mode."""
+def _forward_on_longer_lists(x_tail: Any, S: Any, shortest: int, forward) -> Iterator[Any]:
+    """Neither list is proper: run the forward mode with xs closed at every length from `shortest` up."""
     for S_long in _lists_by_length(x_tail, S, shortest):
         yield from forward(S_long)
 
@@ -230,7 +230,7 @@ def selecto(x: Any, xs: Any, ys: Any) -> GoalType:
                 if S_hit is not False:
                     yield S_hit
             return
-        yield from _remaining_after_open(x_tail, S, max(0, len(y_items) + 1 - len(x_items)), forward)
+        yield from _forward_on_longer_lists(x_tail, S, max(0, len(y_items) + 1 - len(x_items)), forward)
 
     return selecto_goal
 
@@ -291,7 +291,7 @@ def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
         if not is_open(y_tail):
             yield from backward(S, y_items)
             return
-        yield from _remaining_after_open(x_tail, S, 0, forward)
+        yield from _forward_on_longer_lists(x_tail, S, 0, forward)
 
     return rembero_goal
 
