@@ -5,18 +5,20 @@
     >>> run(1, x, eq(x, 5))
     (5,)
 
-logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, and logicpy's
+logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, its `neq` posts on a
+copy of the state (kanren's mutates the state a `conde` hands to every branch), and logicpy's
 `membero`, `appendo`, `rembero`, `permuteo` replace kanren's (iterative, relational in every
 mode); kanren's stay reachable as `kanren.membero` etc. kanren's `Relation`/`facts` are not
 re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
 """
 
 from kanren import conde, conso, eq, heado, itero, lall, lany, nullo, run, tailo
-from kanren.constraints import neq, typeo
+from kanren.constraints import typeo
 from kanren.core import Zzz, fail, ifa, succeed
 from kanren.goals import permuteq  # kanren's permutation over any sequence type; logicpy's lists use permuteo
 from unification import Var, isvar, reify, unify
 
+from .constraints import neq
 from .control import conda, condu, onceo, unique_by
 from .facts import Table
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto

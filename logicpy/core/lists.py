@@ -12,13 +12,13 @@ from __future__ import annotations
 from itertools import count
 from typing import Any, Iterator
 
-from kanren.constraints import neq
 from kanren.core import GoalType
 from unification import isvar, reify, unify
 from unification.core import isground
 
 from ..errors import ModeError, TermError
 from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
+from .constraints import neq
 from .terms import var, vars
 
 __all__ = [

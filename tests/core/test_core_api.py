@@ -17,7 +17,6 @@ def test_all_names_are_importable():
 def test_kanren_names_are_kanrens_own():
     for name in ["run", "eq", "conde", "lall", "lany", "conso", "heado", "tailo", "nullo", "isvar", "reify", "unify"]:
         assert getattr(core, name) is getattr(kanren, name), name
-    assert core.neq is kanren.constraints.neq
     assert core.ifa is kanren.core.ifa and core.Zzz is kanren.core.Zzz
     assert core.fail is kanren.core.fail and core.succeed is kanren.core.succeed
 
@@ -25,6 +24,7 @@ def test_kanren_names_are_kanrens_own():
 def test_logicpy_replacements_shadow_kanren_and_kanrens_stay_reachable():
     for name in ["var", "vars", "membero", "appendo", "rembero", "permuteo"]:
         assert getattr(core, name) is not getattr(kanren, name), name
+    assert core.neq is not kanren.constraints.neq
     assert "Relation" not in core.__all__ and "facts" not in core.__all__
 
 
@@ -52,3 +52,21 @@ def test_star_import_gives_the_tour_names():
     exec("from logicpy.core import *", namespace)
     for name in ["run", "var", "eq", "neq", "appendo", "lengtho", "distincto", "Table", "unique_by", "onceo"]:
         assert name in namespace, name
+
+
+def test_neq_does_not_leak_into_the_next_conde_branch_unlike_kanrens():
+    x = var()
+    branches = [[core.neq(x, 1)], [eq(x, 1)]]
+    assert sorted(run(0, x, core.neq(x, 3), core.conde(*branches), core.membero(x, [1, 2, 3]))) == [1, 2]
+    # kanren 1.0.5: the neq of the first branch is added in place to the shared state
+    leaky = [[kanren.constraints.neq(x, 1)], [eq(x, 1)]]
+    assert sorted(run(0, x, kanren.constraints.neq(x, 3), core.conde(*leaky), core.membero(x, [1, 2, 3]))) == [2]
+
+
+def test_relations_that_post_neq_leave_the_callers_state_alone():
+    x = var()
+    # rembero posts x =/= 5 before its answer x = 1; the other branch must still see x free
+    got = run(0, x, core.neq(x, 3), core.conde([core.rembero(x, [5, 1], [5])], [eq(x, 5)]))
+    assert sorted(got) == [1, 5]
+    got = run(0, x, core.neq(x, 3), core.conde([core.distincto([x, 1])], [eq(x, 1)]))
+    assert len(got) == 2 and 1 in got  # with kanren's neq the second branch is lost
