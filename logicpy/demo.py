@@ -1,4 +1,8 @@
-"""The `logicpy demo` command: a short tour of the relational core, query by query.
+"""The `logicpy demo` command, the main job: solve the Hardest Logic Puzzle Ever, then tour the core.
+
+The puzzle is solved from scratch (exact question universe, tree search, replay in every
+world) and printed as a verified question tree; then comes a short tour of the relational
+core, query by query.
 
 Each step's query is shown as written and then run exactly as shown (evaluated in a
 namespace holding `logicpy.core`), so the tour can never print code that differs from
@@ -12,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-__all__ = ["Step", "CORE_TOUR", "run_step", "print_core_tour", "register"]
+__all__ = ["Step", "CORE_TOUR", "run_step", "print_gods_solution", "print_core_tour", "register"]
 
 
 @dataclass(frozen=True)
@@ -85,20 +89,36 @@ def _tour_json() -> list[dict]:
     ]
 
 
+def print_gods_solution(out: TextIO) -> None:
+    """Solve the classic three-gods puzzle with 3 questions and print the verified tree."""
+    from .puzzles.gods import CLASSIC, solve, verify
+
+    print("The Hardest Logic Puzzle Ever (Boolos): Truly, Falsely and Random answer ja/da", file=out)
+    print(">>> solve(CLASSIC, questions=3, complexity=1)", file=out)
+    result = solve(CLASSIC, questions=3, complexity=1)
+    print(result, file=out)
+    print(verify(CLASSIC, result.tree), file=out)
+
+
 def _handle(args: argparse.Namespace) -> int:
     import sys
 
     if args.json:
-        json.dump(_tour_json(), sys.stdout, indent=2)
+        from .puzzles.gods import CLASSIC, solve
+
+        data = {"gods": solve(CLASSIC, questions=3, complexity=1).to_json(), "tour": _tour_json()}
+        json.dump(data, sys.stdout, indent=2)
         print()
     else:
+        print_gods_solution(sys.stdout)
+        print(file=sys.stdout)
         print_core_tour(sys.stdout)
     return 0
 
 
 def register(subparsers: Any) -> None:
     """Add the `demo` subcommand."""
-    parser = subparsers.add_parser("demo", help="the main job: a short tour of the relational core",
-                                   description="Run a short tour of logicpy's relational core and print each query with its answers.")
-    parser.add_argument("--json", action="store_true", help="print the tour's queries and answers as JSON")
+    parser = subparsers.add_parser("demo", help="the main job: solve the Hardest Logic Puzzle Ever, then a tour of the core",
+                                   description="Solve the Hardest Logic Puzzle Ever (3 gods, 3 questions) and print the verified question tree; then run a short tour of logicpy's relational core and print each query with its answers.")
+    parser.add_argument("--json", action="store_true", help="print the puzzle's result and the tour's queries and answers as JSON")
     parser.set_defaults(func=_handle)
