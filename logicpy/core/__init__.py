@@ -21,6 +21,8 @@ from unification import Var, isvar, reify, unify
 from .constraints import neq
 from .control import conda, condu, onceo, unique_by
 from .facts import Table
+from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
+from .fd import __all__ as _fd_all
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
 from .tabling import tabled
 from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars
@@ -40,3 +42,4 @@ __all__ = [
     # logicpy: facts and tabling
     "Table", "tabled",
 ]
+__all__ += _fd_all
