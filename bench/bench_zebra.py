@@ -21,6 +21,7 @@ from typing import Any, Callable
 import kanren
 
 from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, print_table, swipl_seconds
+from bench.bench_fd import zebra_fd_houses
 
 
 def _load_example():
@@ -44,6 +45,7 @@ PLAIN_KANREN = zebra.Relations(member=kanren.membero, adjacent=_kanren_adjacent)
 ENGINES: dict[str, Callable[[], Any]] = {
     "logicpy relations": lambda: zebra.solve(zebra.LOGICPY),
     "plain kanren": lambda: zebra.solve(PLAIN_KANREN),
+    "logicpy FD": zebra_fd_houses,  # finite-domain model, examples/zebra_fd.py
 }
 
 #: Repeats per engine: the slow ones run once.
