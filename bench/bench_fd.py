@@ -11,13 +11,9 @@ Times are CPU seconds (best of the repeats); memory is the peak Python heap of o
 from __future__ import annotations
 
 import importlib.util
-import re
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Callable
 
-from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, print_table
+from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, print_table, swipl_seconds
 
 
 def _example(name: str):
@@ -27,29 +23,16 @@ def _example(name: str):
     return module
 
 
-def _swipl_seconds(file: Path, goal: str, repeat: int = 3) -> float | None:
-    """CPU seconds of `goal` in SWI-Prolog after consulting `file`, best of `repeat`; None without swipl.
-
-    A copy of bench.common.swipl_seconds with a working format string (that one writes
-    '~~6f~~n', which SWI reads as a literal and fails on); drop it once that is fixed.
-    """
-    if shutil.which("swipl") is None or not file.exists():
-        return None
-    program = (
-        f"forall(between(1,{repeat},_), (statistics(cputime,T0), ({goal} -> true ; true), "
-        f"statistics(cputime,T1), T is T1-T0, format('~6f~n',[T])))"
-    )
-    out = subprocess.run(
-        ["swipl", "-q", "-g", program, "-t", "halt", str(file)], capture_output=True, text=True, timeout=600
-    ).stdout
-    times = [float(x) for x in re.findall(r"^\d+\.\d+$", out, re.M)]
-    return min(times) if times else None
+def zebra_fd_houses() -> list[list[tuple]]:
+    """All solutions of the FD zebra as house terms (the format of bench/bench_zebra.py's ENGINES)."""
+    zebra = _example("zebra_fd")
+    return [zebra.as_houses(s) for s in zebra.solve()]
 
 
 def _plain_kanren_zebra() -> Callable[[], object] | None:
     """The plain-kanren zebra solver of bench/bench_zebra.py (its ENGINES entry naming kanren), if any."""
     try:
-        from bench.bench_zebra import ENGINES
+        from bench.bench_zebra import ENGINES  # imported here: bench_zebra imports this module
     except ImportError:
         return None
     for name, fn in ENGINES.items():
@@ -79,7 +62,7 @@ def zebra_rows() -> list[list[str]]:
         ("SWI-Prolog relational (zebra.pl)", PROLOG_DIR / "zebra.pl", "forall(zebra(_), true)"),
         ("SWI-Prolog clpfd (zebra_clpfd.pl)", PROLOG_DIR / "zebra_clpfd.pl", "forall(zebra_clpfd(_), true)"),
     ]:
-        s = _swipl_seconds(file, goal)
+        s = swipl_seconds(file, goal)
         rows.append([label, fmt_seconds(s), _ratio(s, fd.seconds), "n/a", "-" if s is not None else "not present"])
     return rows
 
@@ -91,7 +74,7 @@ def queens_rows() -> list[list[str]]:
         for count, what, swi_goal in [(1, "first", f"first_solution({n},_)"), (0, "all", f"count_solutions({n},_)")]:
             repeat = 1 if (n, count) == (10, 0) else 3
             fd = measure(lambda: queens.solve(n, count), repeat=repeat)
-            swi = _swipl_seconds(PROLOG_DIR / "queens.pl", swi_goal)
+            swi = swipl_seconds(PROLOG_DIR / "queens.pl", swi_goal)
             rows.append([f"{n}-queens, {what}", str(len(fd.result)), fmt_seconds(fd.seconds), fmt_seconds(swi),
                          _ratio(fd.seconds, swi) if swi else "n/a", fmt_bytes(fd.peak_bytes)])
     return rows

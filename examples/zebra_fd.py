@@ -58,6 +58,15 @@ def solve(strategy: str = "ff") -> list[dict[str, int]]:
     return [dict(zip(names, answer)) for answer in run(0, houses, *goals, labelo(houses, strategy))]
 
 
+def as_houses(solution: dict[str, int]) -> list[tuple]:
+    """The solution as house terms ("house", nationality, colour, pet, drink, smoke), left to right.
+
+    This is the format of the relational model in examples/zebra.py, for side-by-side checks.
+    """
+    fields = ("nationality", "colour", "pet", "drink", "smoke")
+    return [("house", *(next(t for t in KINDS[f] if solution[t] == h) for f in fields)) for h in HOUSES]
+
+
 def render(solution: dict[str, int]) -> str:
     """The solution as a text table, one row per house."""
     rows = [["house", *KINDS]]
