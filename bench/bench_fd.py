@@ -57,7 +57,8 @@ def zebra_rows() -> list[list[str]]:
         rows.append(["plain kanren (bench_zebra)", "n/a", "n/a", "n/a", "not present"])
     else:
         m = measure(plain, repeat=1, trace_memory=False)
-        rows.append(["plain kanren (bench_zebra)", fmt_seconds(m.seconds), _ratio(m.seconds, fd.seconds), "n/a", "-"])
+        rows.append(["plain kanren (bench_zebra)", fmt_seconds(m.seconds), _ratio(m.seconds, fd.seconds), "n/a",
+                     str(len(list(m.result)))])
     for label, file, goal in [
         ("SWI-Prolog relational (zebra.pl)", PROLOG_DIR / "zebra.pl", "forall(zebra(_), true)"),
         ("SWI-Prolog clpfd (zebra_clpfd.pl)", PROLOG_DIR / "zebra_clpfd.pl", "forall(zebra_clpfd(_), true)"),
