@@ -1,6 +1,8 @@
 """Every python block in README.md is executed, in order, in one namespace.
 
 Blocks with `>>>` prompts run as doctests, so their printed output is checked too.
+A block whose first line is `# needs SWI-Prolog` is skipped where SWI-Prolog cannot be
+used (and fails under LOGICPY_REQUIRE_SWI=1, like every other Prolog test).
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REQUIRE_SWI, swi_missing_reason
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+NEEDS_SWI = "# needs SWI-Prolog"
 
 
 def python_blocks() -> list[str]:
@@ -27,7 +32,14 @@ def test_readme_python_blocks_run():
     namespace: dict = {"__name__": "readme"}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    swi_reason = swi_missing_reason()
+    skipped = []
     for number, block in enumerate(python_blocks(), 1):
+        if block.startswith(NEEDS_SWI) and swi_reason:
+            if REQUIRE_SWI:
+                pytest.fail(f"README block {number} needs SWI-Prolog: {swi_reason}")
+            skipped.append(number)
+            continue
         if ">>>" in block:
             test = parser.get_doctest(block, namespace, f"README block {number}", str(README), 0)
             result = runner.run(test, clear_globs=False)
@@ -35,3 +47,5 @@ def test_readme_python_blocks_run():
                 pytest.fail(f"README python block {number} printed something else (see the output above)")
         else:
             exec(compile(block, f"README block {number}", "exec"), namespace)
+    if skipped:
+        pytest.skip(f"README blocks {skipped} need SWI-Prolog: {swi_reason} (all other blocks ran)")
