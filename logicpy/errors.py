@@ -6,7 +6,10 @@ CLI can print them as one line without a traceback.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = [
+    "read_input_file",
     "LogicpyError",
     "InputError",
     "TermError",
@@ -62,3 +65,12 @@ class PrologTimeout(PrologError):
 
 class PrologBusy(PrologError):
     """A second Prolog query was started while one was still open."""
+
+
+def read_input_file(path: str | Path) -> str:
+    """The text of a user's input file; an unreadable file is an `InputError` naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise InputError(f"{path}: cannot read: {why}") from None

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, read_input_file
 from .model import (
     ARITH_FUNCS,
     CONNECTIVES,
@@ -35,11 +35,7 @@ __all__ = ["load_json", "parse_json", "game_from_data", "game_to_data", "dump_js
 def load_json(path: str | Path) -> Game:
     """Read and validate a JSON game file; errors name the file and line or clue."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_json(text, source=str(path), name=path.stem)
+    return parse_json(read_input_file(path), source=str(path), name=path.stem)
 
 
 def parse_json(text: str, source: str = "<json>", name: str = "") -> Game:

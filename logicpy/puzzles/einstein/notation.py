@@ -25,7 +25,7 @@ import json
 import re
 from pathlib import Path
 
-from ...errors import InputError
+from ...errors import InputError, read_input_file
 from .model import (
     ADJ_FUNCS,
     ARITH_FUNCS,
@@ -54,11 +54,7 @@ _TOKEN = re.compile(
 def load_text(path: str | Path) -> Game:
     """Read and validate a game written in the text notation."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_text(text, source=str(path), name=path.stem)
+    return parse_text(read_input_file(path), source=str(path), name=path.stem)
 
 
 def parse_text(text: str, source: str = "<text>", name: str = "") -> Game:

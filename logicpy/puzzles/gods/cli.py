@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, read_input_file
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
 from .model import TYPES, Puzzle, Semantics
@@ -264,11 +264,9 @@ def _run_report(puzzle: Puzzle, args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     """`logicpy gods verify TREE.json`: replay every tree in the file."""
     puzzle = puzzle_from_args(args)
-    path = Path(args.file)
+    text = read_input_file(args.file)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{args.file}: cannot read: {exc.strerror}") from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{args.file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
     if isinstance(data, dict) and "trees" in data:
