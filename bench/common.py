@@ -41,30 +41,42 @@ def measure(fn: Callable[[], Any], repeat: int = 3, trace_memory: bool = True) -
     return Measure(best, peak, result)
 
 
-def swipl_seconds(file: Path, goal: str, repeat: int = 3, timeout: float = 600) -> float | None:
+def swipl_seconds(file: Path, goal: str, repeat: int = 3, cap: float | None = None) -> float | str | None:
     """CPU seconds SWI-Prolog spends on `goal` after consulting `file` (best of `repeat`).
 
     Timed inside Prolog with statistics(cputime), so start-up and consult are excluded.
-    None when swipl is not installed.
+    With `cap`, each run is stopped after `cap` seconds and the result is the text
+    "> cap s" if any run was stopped. None when swipl is not installed.
     """
     if shutil.which("swipl") is None:
         return None
+    run = f"({goal} -> true ; true)"
+    if cap is not None:
+        run = f"catch(call_with_time_limit({cap}, {run}), time_limit_exceeded, Capped = true)"
     program = (
-        f"forall(between(1,{repeat},_), (statistics(cputime,T0), ({goal} -> true ; true), "
-        f"statistics(cputime,T1), T is T1-T0, format('~6f~n',[T])))"
+        f"forall(between(1,{repeat},_), (statistics(cputime,T0), {run}, "
+        "statistics(cputime,T1), T is T1-T0, (Capped == true -> Done = capped ; Done = finished), "
+        "format('~w ~6f~n',[Done, T])))"
     )
     out = subprocess.run(
         ["swipl", "-q", "-g", program, "-t", "halt", str(file)],
-        capture_output=True, text=True, timeout=timeout, check=True,
+        capture_output=True, text=True, check=True,
+        timeout=None if cap is None else repeat * (cap + 60),
     ).stdout
-    times = [float(x) for x in re.findall(r"^\d+\.\d+$", out, re.M)]
-    return min(times) if times else None
+    runs = re.findall(r"^(finished|capped) (\d+\.\d+)$", out, re.M)
+    if not runs:
+        return None
+    if any(done == "capped" for done, _ in runs):
+        return f"> {cap:g} s"
+    return min(float(t) for _, t in runs)
 
 
-def fmt_seconds(s: float | None) -> str:
-    """Seconds in a readable unit."""
+def fmt_seconds(s: float | str | None) -> str:
+    """Seconds in a readable unit (text such as "> 60 s" is passed through)."""
     if s is None:
         return "n/a"
+    if isinstance(s, str):
+        return s
     if s < 1e-3:
         return f"{s * 1e6:.0f} µs"
     if s < 1:

@@ -11,12 +11,11 @@ Run alone: `python -m bench.gods_prolog`.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
-from bench.common import PROLOG_DIR, fmt_seconds, print_table
+from bench.common import PROLOG_DIR, fmt_seconds, print_table, swipl_seconds
 
 GODS_PL = PROLOG_DIR / "gods.pl"
 CLASSIC_TYPES = "[truly, falsely, random]"
@@ -31,32 +30,6 @@ def classic_goal(complexity: int) -> str:
     """The goal solving the classic puzzle (3 gods, 3 questions) at `complexity`."""
     return (f"is_distinguishing_tree_bounded(3, 3, {complexity}, {CLASSIC_TYPES}, _, "
             "generate_permutation_families)")
-
-
-def swipl_capped_seconds(file: Path, goal: str, cap: float, repeat: int = 1) -> float | str | None:
-    """Best CPU seconds of `repeat` runs of `goal`, or "> cap s" if a run did not finish within `cap` seconds.
-
-    Like `bench.common.swipl_seconds` (timed inside Prolog, start-up and consult
-    excluded), but each run is stopped at `cap` seconds and says whether it finished.
-    None when swipl is not installed.
-    """
-    if shutil.which("swipl") is None:
-        return None
-    program = (
-        f"forall(between(1, {repeat}, _), (statistics(cputime, T0), "
-        f"catch((call_with_time_limit({cap}, ({goal})), Done = finished), time_limit_exceeded, Done = capped), "
-        "statistics(cputime, T1), T is T1 - T0, format('~w ~6f~n', [Done, T])))"
-    )
-    out = subprocess.run(
-        ["swipl", "-q", "-g", program, "-t", "halt", str(file)],
-        capture_output=True, text=True, timeout=repeat * (cap + 60), check=True,
-    ).stdout
-    runs = re.findall(r"^(finished|capped) (\d+\.\d+)$", out, re.M)
-    if not runs:
-        return None
-    if any(done == "capped" for done, _ in runs):
-        return f"> {cap:g} s"
-    return min(float(t) for _, t in runs)
 
 
 def universe_sizes(max_complexity: int = 2) -> list[int]:
@@ -83,12 +56,12 @@ def swi_figures(cap: float = DEFAULT_CAP, repeat: int = 3) -> dict:
     if shutil.which("swipl") is None:
         return {}
     figures: dict = {
-        f"classic_c{c}": swipl_capped_seconds(GODS_PL, f"{FRESH}, {classic_goal(c)}", cap, repeat)
+        f"classic_c{c}": swipl_seconds(GODS_PL, f"{FRESH}, {classic_goal(c)}", repeat, cap)
         for c in (1, 2)
     }
     for c in (1, 2, 3):
-        figures[f"universe_c{c}"] = swipl_capped_seconds(
-            GODS_PL, f"{FRESH}, {CLASSIC_CANDIDATES}, generate_universe(3, {c}, Cs)", cap, repeat if c < 3 else 1
+        figures[f"universe_c{c}"] = swipl_seconds(
+            GODS_PL, f"{FRESH}, {CLASSIC_CANDIDATES}, generate_universe(3, {c}, Cs)", repeat if c < 3 else 1, cap
         )
     figures["universe_sizes"] = universe_sizes(2)
     original = original_figures(cap)
@@ -105,7 +78,7 @@ def original_figures(cap: float = DEFAULT_CAP) -> dict:
     final = Path(directory) / "final_solution.pl"
     if not final.is_file():
         return {}
-    return {f"classic_c{c}": swipl_capped_seconds(final, classic_goal(c), cap) for c in (1, 2, 3)}
+    return {f"classic_c{c}": swipl_seconds(final, classic_goal(c), 1, cap) for c in (1, 2, 3)}
 
 
 def original_coverage(max_complexity: int = 2) -> dict:
