@@ -188,8 +188,16 @@ def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
         (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}") or [""]
     return Puzzle.permutations(
         types, allowed=allowed, known=known, semantics=args.semantics or "free", grammar=grammar,
-        name="custom " + "".join(t[0].upper() for t in types),
+        name=_custom_name(types, allowed, known),
     )
+
+
+def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[int, str]) -> str:
+    """A readable name for a puzzle built from options, e.g. "TFR, 1 known truly"."""
+    parts = ["".join(t[0].upper() for t in types)]
+    parts += [f"{p} one of {'/'.join(ts)}" for p, ts in sorted(allowed.items())]
+    parts += [f"{p} known {t}" for p, t in sorted(known.items())]
+    return ", ".join(parts)
 
 
 # -- actions -----------------------------------------------------------------------------------

@@ -191,8 +191,9 @@ class Report:
         if self.least_questions is None:
             return (f"{name}: not solvable with <= {self.max_questions} questions "
                     f"of complexity <= {self.max_complexity}")
-        return (f"{name}: least questions {self.least_questions} (complexity <= {self.max_complexity}); "
-                f"with {self.least_questions} questions the least complexity is {self.least_complexity}")
+        k = self.least_questions
+        return (f"{name}: least questions {k} (complexity <= {self.max_complexity}); "
+                f"with {k} question{'s' if k != 1 else ''} the least complexity is {self.least_complexity}")
 
 
 def report(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 6) -> Report:
