@@ -37,6 +37,9 @@ __all__ = ["Layout", "LevelStats", "Universe", "universe", "DIRECT_TABLE_MAX_WOR
 
 #: Up to this many worlds, dedup marks signatures in a direct-address table of 2^W bytes.
 DIRECT_TABLE_MAX_WORLDS = 26
+#: Candidate questions one level may evaluate (complexity 3 of the classic puzzle: 7.5 million,
+#: about 0.4 s); a level estimated above this is refused instead of running for hours.
+MAX_LEVEL_CANDIDATES = 2_000_000_000
 #: Candidates are deduplicated in batches of about this many signatures.
 BATCH = 1 << 20
 
@@ -346,6 +349,12 @@ class Universe:
                 yield _Piece(r, prefix, lo, hi_last, s1, s0)
 
     def _build_level(self, level: int, progress: Progress | None) -> None:
+        estimate = self._estimate_candidates(level)
+        if estimate > MAX_LEVEL_CANDIDATES:
+            raise InputError(
+                f"complexity {level} would mean about {estimate:.2g} candidate questions for this puzzle "
+                f"(the limit is {MAX_LEVEL_CANDIDATES:.0e}); the exact universe can be built here "
+                f"through complexity {level - 1}")
         start = time.process_time()
         before = self.size
         total = self._count_pieces(level)
@@ -374,6 +383,17 @@ class Universe:
                 count += self.puzzle.n_positions
             elif rule.role == "connective":
                 count += hi ** (rule.arity - 1)
+        return count
+
+    def _estimate_candidates(self, level: int) -> int:
+        """Rule applications at `level`: at least one child from level-1, the others from below."""
+        hi, lo = self.level_bounds[level], self.level_bounds[level - 1]
+        count = 0
+        for rule in self.rules:
+            if rule.role == "ask":
+                count += self.puzzle.n_positions * (hi - lo)
+            elif rule.role == "connective":
+                count += hi ** rule.arity - lo ** rule.arity
         return count
 
     def _flush(self, batch: list[_Piece]) -> int:

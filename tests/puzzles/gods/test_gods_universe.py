@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from logicpy.core import run, var
+from logicpy.errors import InputError
 import importlib
 from logicpy.puzzles.gods import CLASSIC, CLASSIC_GRAMMAR, Universe, complexity, evaluate, questiono
 from logicpy.puzzles.gods import universe as universe_module_function
@@ -172,3 +173,9 @@ def test_many_world_puzzle_uses_multiword_signatures():
     for qid in rng.sample(range(u.size), 40):
         term = u.term(qid)
         assert list(plain_truths(term, two_randoms)) == u.layout.truths(u.signatures[qid])
+
+
+def test_a_level_too_large_to_build_is_refused_with_the_reachable_bound():
+    """Complexity 4 of the classic puzzle is ~10^12 candidates: refused at once, naming complexity 3."""
+    with pytest.raises(InputError, match=r"complexity 4 would mean about .* through complexity 3"):
+        universe_module_function(CLASSIC, 4)
