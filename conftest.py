@@ -11,6 +11,11 @@ import os
 import shutil
 
 import pytest
+from hypothesis import settings
+
+# Property tests judge results, not speed: no per-example deadline on a loaded 2-core machine.
+settings.register_profile("logicpy", deadline=None)
+settings.load_profile("logicpy")
 
 collect_ignore = ["logicpy/__main__.py"]
 
