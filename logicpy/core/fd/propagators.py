@@ -50,20 +50,38 @@ class InDomain(Propagator):
         s.restrict(s.walk(self.x), self.rel << (self.lo - s.base), exact=True)
 
 
-class LessEq(Propagator):
-    """x <= y + c, bounds consistent: max x <= max y + c and min y >= min x - c.
-
-    Invariants: idempotent after one run; ignores a side without a domain.
-    """
+class _Offset(Propagator):
+    """A relation between x and y + c, with c an int fixed when posted; wakes on x and y."""
 
     __slots__ = ("x", "y", "c")
-    wake = "bounds"
 
     def __init__(self, x: Any, y: Any, c: int):
         self.x, self.y, self.c = x, y, c
 
     def terms(self):
         return (self.x, self.y)
+
+
+class _Distance(Propagator):
+    """A relation between |x − y| and d, where d may itself be a variable; wakes on all three."""
+
+    __slots__ = ("x", "y", "d")
+
+    def __init__(self, x: Any, y: Any, d: Any):
+        self.x, self.y, self.d = x, y, d
+
+    def terms(self):
+        return (self.x, self.y, self.d)
+
+
+class LessEq(_Offset):
+    """x <= y + c, bounds consistent: max x <= max y + c and min y >= min x - c.
+
+    Invariants: idempotent after one run; ignores a side without a domain.
+    """
+
+    __slots__ = ()
+    wake = "bounds"
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
@@ -79,19 +97,13 @@ class LessEq(Propagator):
             s.at_least(y, lx - self.c)
 
 
-class EqOffset(Propagator):
+class EqOffset(_Offset):
     """x = y + c, domain consistent: each domain is the other's shifted by c.
 
     Invariants: a side without a domain gets the other's, shifted.
     """
 
-    __slots__ = ("x", "y", "c")
-
-    def __init__(self, x: Any, y: Any, c: int):
-        self.x, self.y, self.c = x, y, c
-
-    def terms(self):
-        return (self.x, self.y)
+    __slots__ = ()
 
     def propagate(self, s: FDStore) -> None:
         x, y, c = s.walk(self.x), s.walk(self.y), self.c
@@ -107,20 +119,14 @@ class EqOffset(Propagator):
         s.restrict(y, shift(s.dom(x), -c), exact=True)
 
 
-class NeqOffset(Propagator):
+class NeqOffset(_Offset):
     """x != y + c, domain consistent once either side has one value.
 
     Invariants: removes at most one value from each side per run.
     """
 
-    __slots__ = ("x", "y", "c")
+    __slots__ = ()
     wake = "value"
-
-    def __init__(self, x: Any, y: Any, c: int):
-        self.x, self.y, self.c = x, y, c
-
-    def terms(self):
-        return (self.x, self.y)
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
@@ -136,19 +142,13 @@ class NeqOffset(Propagator):
             s.remove(y, vx - self.c)
 
 
-class AbsDiff(Propagator):
+class AbsDiff(_Distance):
     """|x − y| = d, domain consistent (every value kept has a support on the other sides).
 
     Invariants: prunes x and y only when the other side and d have domains.
     """
 
-    __slots__ = ("x", "y", "d")
-
-    def __init__(self, x: Any, y: Any, d: Any):
-        self.x, self.y, self.d = x, y, d
-
-    def terms(self):
-        return (self.x, self.y, self.d)
+    __slots__ = ()
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
@@ -177,20 +177,14 @@ class AbsDiff(Propagator):
         s.restrict(y, sy)
 
 
-class NotAbsDiff(Propagator):
+class NotAbsDiff(_Distance):
     """|x − y| != d, domain consistent once two of x, y, d have one value.
 
     Invariants: never prunes while two of the three are open.
     """
 
-    __slots__ = ("x", "y", "d")
+    __slots__ = ()
     wake = "value"
-
-    def __init__(self, x: Any, y: Any, d: Any):
-        self.x, self.y, self.d = x, y, d
-
-    def terms(self):
-        return (self.x, self.y, self.d)
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
