@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-__all__ = ["Step", "CORE_TOUR", "run_step", "print_gods_solution", "print_core_tour", "register"]
+__all__ = ["Step", "CORE_TOUR", "run_step", "GODS_QUERY", "solve_gods", "print_gods_solution", "print_core_tour", "register"]
 
 
 @dataclass(frozen=True)
@@ -89,25 +89,33 @@ def _tour_json() -> list[dict]:
     ]
 
 
+#: The main job's query, printed and then run exactly as printed.
+GODS_QUERY = "solve(CLASSIC, questions=3, complexity=1)"
+
+
+def solve_gods():
+    """The classic three-gods puzzle solved by evaluating `GODS_QUERY` over the gods façade."""
+    import logicpy.puzzles.gods as gods
+
+    return eval(GODS_QUERY, {name: getattr(gods, name) for name in gods.__all__})
+
+
 def print_gods_solution(out: TextIO) -> None:
     """Solve the classic three-gods puzzle with 3 questions and print the verified tree."""
-    from .puzzles.gods import CLASSIC, solve, verify
+    from .puzzles.gods import verify
 
+    result = solve_gods()
     print("The Hardest Logic Puzzle Ever (Boolos): Truly, Falsely and Random answer ja/da", file=out)
-    print(">>> solve(CLASSIC, questions=3, complexity=1)", file=out)
-    result = solve(CLASSIC, questions=3, complexity=1)
+    print(f">>> {GODS_QUERY}", file=out)
     print(result, file=out)
-    print(verify(CLASSIC, result.tree), file=out)
+    print(verify(result.puzzle, result.tree), file=out)
 
 
 def _handle(args: argparse.Namespace) -> int:
     import sys
 
     if args.json:
-        from .puzzles.gods import CLASSIC, solve
-
-        data = {"gods": solve(CLASSIC, questions=3, complexity=1).to_json(), "tour": _tour_json()}
-        json.dump(data, sys.stdout, indent=2)
+        json.dump({"gods": solve_gods().to_json(), "tour": _tour_json()}, sys.stdout, indent=2)
         print()
     else:
         print_gods_solution(sys.stdout)
