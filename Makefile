@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench setup swi clean
+.PHONY: demo test test-slow typecheck bench setup swi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,12 @@ swi:
 demo: $(STAMP)
 	$(VENV)/bin/logicpy demo
 
-## test: the whole fast suite (SWI-Prolog tests skip with a reason when it cannot be installed).
-test: $(STAMP) swi
+## typecheck: mypy over the package (configured in pyproject.toml; kept clean).
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+## test: the type check, then the whole fast suite (SWI-Prolog tests skip with a reason when it cannot be installed).
+test: $(STAMP) swi typecheck
 	scripts/pytest.sh $(PY) -m "not slow" -q
 
 ## test-slow: the slow tests only.

@@ -233,6 +233,7 @@ class FDModel:
         if func in ARITH_FUNCS:
             xs = [self.value(s.base, k, "number") for s, k in zip(rel.args, kinds)]
             domains = [[x] if isinstance(x, int) else self.domain(k, "number") for x, k in zip(xs, kinds)]
+            assert rel.literal is not None, "the loader requires a literal on arithmetic clues"
             target = float(rel.literal)
             return _table(xs, domains, lambda vs: abs(arith(func, list(vs)) - target) < ARITH_TOLERANCE)
         key = "alpha" if func.endswith("A") else "number"

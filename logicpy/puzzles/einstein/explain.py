@@ -191,7 +191,7 @@ def _link_weights(rule: Rule, weights: dict[str, int]) -> dict[str, int]:
 
 def _consistent(game: Game, values: dict[Cell, str]) -> bool:
     """A combination may be part of a grid: fellows differ, and mirrored cells agree."""
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[tuple[str, str, str], str] = {}
     for (thing, kind), other in values.items():
         key = (game.kind_of(thing).name, kind, other)
         if seen.setdefault(key, thing) != thing:

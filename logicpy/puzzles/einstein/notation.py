@@ -141,8 +141,9 @@ class _Parser:
             raise InputError(f"{self.where}: expected {punct!r} {self._at()}")
 
     def expect_end(self) -> None:
-        if self.peek() is not None:
-            raise InputError(f"{self.where}: unexpected {self.peek()[1]!r}")
+        token = self.peek()
+        if token is not None:
+            raise InputError(f"{self.where}: unexpected {token[1]!r}")
 
     def _at(self) -> str:
         token = self.peek()

@@ -23,7 +23,7 @@ row is shared, so the middle kinds do not matter). The rules, as einstein-solver
 from __future__ import annotations
 
 import math
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from .model import ADJ_FUNCS, ARITH_FUNCS, Game, Relation, Rule, Symbol
 
@@ -61,7 +61,7 @@ def number(thing: str) -> int:
     return int("".join(c for c in thing if c.isdigit()))
 
 
-def rank_key(func: str) -> Callable[[str], object]:
+def rank_key(func: str) -> Callable[[str], Any]:
     """The sort key adjacency ranks by: the number, or the case-folded name for `A` forms."""
     return str.casefold if func.endswith("A") else number
 
@@ -80,11 +80,11 @@ def _linked(game: Game, a: str, b: str, view: View) -> bool:
     return a == b if game.kind_of(a) == game.kind_of(b) else view.linked(a, b)
 
 
-def _chain(values: list, test: Callable[[object, object], bool]) -> bool:
+def _chain(values: list, test: Callable[[Any, Any], bool]) -> bool:
     return all(test(x, y) for x, y in zip(values, values[1:]))
 
 
-_ORDER_TESTS: dict[str, Callable[[object, object], bool]] = {
+_ORDER_TESTS: dict[str, Callable[[Any, Any], bool]] = {
     "<": lambda x, y: x < y,
     ">": lambda x, y: x > y,
     "<=": lambda x, y: x <= y,

@@ -16,7 +16,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ...errors import InputError, read_input_file
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
@@ -118,6 +118,8 @@ def load_rules(source: str) -> tuple[Rule, ...]:
             if not path.is_file():
                 raise InputError(f"--rules: no such file {source}")
             spec = importlib.util.spec_from_file_location(f"_logicpy_rules_{path.stem}", path)
+            if spec is None or spec.loader is None:
+                raise InputError(f"--rules: {source} cannot be loaded as a Python module")
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
         else:
@@ -201,7 +203,7 @@ def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[in
 
 
 # -- actions -----------------------------------------------------------------------------------
-def _progress():
+def _progress() -> tuple[Any, Callable[[str, int, int], None] | None]:
     """A progress callback drawing a rich bar on a terminal, or None when stderr is piped."""
     if not sys.stderr.isatty():
         return None, None

@@ -383,7 +383,8 @@ def crosscheck_file(
     notes = [f"{m.kind} while loading: {m}" for m in module.warnings]
 
     entry, term = _file_tree(module, puzzle, questions, complexity, timeout, notes)
-    file_tree, problems, verified = None, (), ""
+    file_tree, verified = None, ""
+    problems: tuple[str, ...] = ()
     if term is not None:
         file_tree, problems = tree_from_prolog(term, puzzle)
         check = verify(puzzle, file_tree, questions)
@@ -392,7 +393,8 @@ def crosscheck_file(
 
     if logicpy_tree is None:
         logicpy_tree = solve(puzzle, questions, complexity).tree
-    evaluator, queries, shown, count = "query_position/5 and evaluate/3", 0, (), 0
+    evaluator, queries, count = "query_position/5 and evaluate/3", 0, 0
+    shown: tuple[str, ...] = ()
     if logicpy_tree is not None:
         evaluator, queries, shown, count = _compare_utterances(module, puzzle, logicpy_tree, timeout)
     return CrossCheck(

@@ -73,6 +73,12 @@ class Rule:
             return "ask"
         return "connective" if "question" in self.kinds else "atom"
 
+    def holds(self, *args: Any) -> bool:
+        """The rule's meaning applied to args: an atom's truth in a world, a connective's output."""
+        if self.meaning is None:
+            raise TypeError(f"rule {self.name!r} (ask) has no meaning of its own: it is evaluated by asking")
+        return bool(self.meaning(*args))
+
     @property
     def arity(self) -> int:
         """Number of arguments."""
@@ -82,7 +88,7 @@ class Rule:
     def truth_table(self) -> tuple[bool, ...]:
         """A connective's output for each input row of itertools.product((False, True), ...)."""
         return tuple(
-            bool(self.meaning(*row)) for row in itertools.product((False, True), repeat=self.arity)
+            self.holds(*row) for row in itertools.product((False, True), repeat=self.arity)
         )
 
     def __repr__(self) -> str:
@@ -261,8 +267,8 @@ def evaluate(q: Question, world: ConcreteWorld, grammar: Grammar, semantics: Sem
         said = semantics.utter(world.type_at(position), truth, world.da_means_yes, world.free_at(position))
         return said == "da"
     if rule.role == "atom":
-        return bool(rule.meaning(world, *q[1:]))
-    return bool(rule.meaning(*(evaluate(c, world, grammar, semantics) for c in q[1:])))
+        return rule.holds(world, *q[1:])
+    return rule.holds(*(evaluate(c, world, grammar, semantics) for c in q[1:]))
 
 
 def question_to_json(q: Question) -> list:

@@ -59,7 +59,7 @@ class _Tables:
             if rule.role == "atom":
                 domains = [positions if k == "position" else puzzle.types for k in rule.kinds]
                 rows = [
-                    (*args, t, bool(rule.meaning(w, *args)))
+                    (*args, t, rule.holds(w, *args))
                     for args in itertools.product(*domains) for w, t in zip(worlds, terms)
                 ]
             elif rule.role == "connective":

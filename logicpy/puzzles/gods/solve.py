@@ -133,7 +133,7 @@ def solve(
     search = TreeSearch(puzzle, u, moves)
     if find == "one":
         tree = search.one(search.all_live, questions)
-        trees = () if tree is None else (tree,)
+        trees: tuple[Tree, ...] = () if tree is None else (tree,)
         count = len(trees)
     else:
         count = search.count(search.all_live, questions)

@@ -63,10 +63,12 @@ class Layout:
         self.hidden_of_world = np.array([hidden_index[w.world] for w in self.worlds], dtype=np.int64)
         # Per position p and utterance u: worlds where a true (false) question makes god p utter u.
         sem = puzzle.semantics
+
+        def utters(p: int, u: str, truth: bool) -> Callable[[ConcreteWorld], bool]:
+            return lambda w: sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
+
         self.utter_if = {
-            (p, u, truth): self.bits(
-                lambda w, p=p, u=u, truth=truth: sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
-            )
+            (p, u, truth): self.bits(utters(p, u, truth))
             for p in range(1, puzzle.n_positions + 1)
             for u in sem.utterances
             for truth in (True, False)
@@ -254,7 +256,7 @@ class Universe:
         """The signature of any question (evaluated structurally with the same masks)."""
         rule = self.grammar.rule(q[0])
         if rule.role == "atom":
-            return self.layout.bits(lambda w: bool(rule.meaning(w, *q[1:])))
+            return self.layout.bits(lambda w: rule.holds(w, *q[1:]))
         if rule.role == "ask":
             prefix, prefix_sigs = (q[1],), []
         else:
@@ -297,7 +299,7 @@ class Universe:
                 continue
             for combo in itertools.product(*(domains[k] for k in rule.kinds)):
                 values = [TYPES[a] if k == "type" else a for k, a in zip(rule.kinds, combo)]
-                sigs.append(self.layout.bits(lambda w: bool(rule.meaning(w, *values))))
+                sigs.append(self.layout.bits(lambda w: rule.holds(w, *values)))
                 rules.append(r)
                 args.append(list(combo) + [-1] * (self._args.shape[1] - len(combo)))
         if not sigs:
