@@ -1,7 +1,10 @@
 """The finite-domain goals: constraints that compose with kanren's `eq`, `neq`, `conde`, and labelling.
 
-Each constraint checks its arguments when it is built (ints or logic variables; errors name
-the argument) and returns a goal that posts one propagator into the state's `FDStore`.
+Each constraint checks its fixed arguments when it is built (value sets, offsets,
+coefficients, rows; errors name the argument) and returns a goal that posts one propagator
+into the state's `FDStore`. Its term arguments may be any terms: one that is, or gets bound
+to, anything but an int (a float, a bool, an atom, a list, a compound) makes the goal fail,
+whichever comes first, as an FD variable bound to one does.
 """
 
 from __future__ import annotations
@@ -11,11 +14,11 @@ from typing import Any
 
 from kanren.constraints import ConstrainedState
 from kanren.core import GoalType
-from unification import Var, unify
+from unification import unify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError
 from . import propagators as P
-from .store import FDStore, Propagator, fd_state, walk
+from .store import FDStore, Propagator, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -45,18 +48,11 @@ def _is_int(a: Any) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
 
 
-def _term(relation: str, name: str, a: Any) -> Any:
-    """`a` if it is an int or a logic variable, else a TermError naming the argument."""
-    if _is_int(a) or isinstance(a, Var):
-        return a
-    raise TermError(f"{relation}: argument {name} must be an int or a logic variable, got {a!r}")
-
-
 def _terms(relation: str, name: str, xs: Any) -> tuple:
-    """The list `xs` of ints and logic variables as a tuple, else a TermError naming it."""
+    """The Python list or tuple `xs` (of any terms) as a tuple, else a TermError naming it."""
     if not isinstance(xs, (list, tuple)):
-        raise TermError(f"{relation}: argument {name} must be a list of ints or logic variables, got {xs!r}")
-    return tuple(_term(relation, f"{name}[{k}]", a) for k, a in enumerate(xs))
+        raise TermError(f"{relation}: argument {name} must be a list of terms, got {xs!r}")
+    return tuple(xs)
 
 
 def _int(relation: str, name: str, a: Any) -> int:
@@ -74,7 +70,9 @@ def post(propagator: Propagator) -> GoalType:
     def post_goal(S):
         S2, store = fd_state(S)
         if store.post(propagator, S2.data):
-            yield S2
+            S3 = S2.settle()
+            if S3 is not False:
+                yield S3
 
     return post_goal
 
@@ -111,7 +109,6 @@ def domo(x: Any, values: Iterable[int]) -> GoalType:
     >>> run(0, x, domo(x, range(1, 10)), lto(x, 4))[0].domain
     {1..3}
     """
-    x = _term("domo", "x", x)
     lo, bits = _value_set("domo", values)
     return post(P.InDomain(x, lo, bits))
 
@@ -161,13 +158,13 @@ def lto(x: Any, y: Any, c: int = 0) -> GoalType:
     {6..9}
     """
     c = _int("lto", "c", c)
-    return post(P.LessEq(_term("lto", "x", x), _term("lto", "y", y), c - 1))
+    return post(P.LessEq(x, y, c - 1))
 
 
 def leqo(x: Any, y: Any, c: int = 0) -> GoalType:
     """leqo(?x, ?y, +c=0): True iff x <= y + c. Bounds consistent."""
     c = _int("leqo", "c", c)
-    return post(P.LessEq(_term("leqo", "x", x), _term("leqo", "y", y), c))
+    return post(P.LessEq(x, y, c))
 
 
 def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
@@ -180,13 +177,13 @@ def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
     {1, 3, 7}
     """
     c = _int("eq_offseto", "c", c)
-    return post(P.EqOffset(_term("eq_offseto", "x", x), _term("eq_offseto", "y", y), c))
+    return post(P.EqOffset(x, y, c))
 
 
 def neq_offseto(x: Any, y: Any, c: int = 0) -> GoalType:
     """neq_offseto(?x, ?y, +c=0): True iff x != y + c. Domain consistent once x or y has one value."""
     c = _int("neq_offseto", "c", c)
-    return post(P.NeqOffset(_term("neq_offseto", "x", x), _term("neq_offseto", "y", y), c))
+    return post(P.NeqOffset(x, y, c))
 
 
 def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
@@ -198,14 +195,12 @@ def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     >>> run(0, x, domo(x, range(1, 6)), abs_diffo(x, 3, 1))[0].domain
     {2, 4}
     """
-    return post(P.AbsDiff(_term("abs_diffo", "x", x), _term("abs_diffo", "y", y), _term("abs_diffo", "d", d)))
+    return post(P.AbsDiff(x, y, d))
 
 
 def not_abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     """not_abs_diffo(?x, ?y, ?d): True iff |x − y| != d. Domain consistent once two of x, y, d have one value."""
-    return post(
-        P.NotAbsDiff(_term("not_abs_diffo", "x", x), _term("not_abs_diffo", "y", y), _term("not_abs_diffo", "d", d))
-    )
+    return post(P.NotAbsDiff(x, y, d))
 
 
 def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> GoalType:
@@ -220,7 +215,6 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
     {3..7}
     """
     xs = _terms("sumo", "xs", xs)
-    total = _term("sumo", "total", total)
     if coeffs is None:
         coeffs = (1,) * len(xs)
     else:
@@ -247,7 +241,7 @@ def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
     xs = _terms("elemento", "xs", xs)
     if not xs:
         raise InputError("elemento: argument xs is empty")
-    return post(P.Element(_term("elemento", "i", i), xs, _term("elemento", "v", v)))
+    return post(P.Element(i, xs, v))
 
 
 def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
@@ -295,30 +289,36 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
 
 
 def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
-    """Depth-first labelling of xs in state S (a generator of states)."""
+    """Depth-first labelling of xs in state S (a generator of states).
+
+    Fails when an element is bound to anything but an int; raises ModeError for an unbound
+    one without a finite domain.
+    """
     data = S.data if isinstance(S, ConstrainedState) else S
     store = S.constraints.get(FDStore) if isinstance(S, ConstrainedState) else None
     domains = store.domains if store is not None else {}
     best, best_size = None, 0
     for x in xs:
         t = walk(x, data)
-        if isinstance(t, Var):
-            d = domains.get(t)
-            if d is None:
-                raise ModeError(f"labelo: variable {x} has no finite domain; give it one with domo")
-            if not first_fail:
-                best = t
+        if t.__class__ is int:
+            continue
+        if not is_fd_term(t):
+            return  # a float, a bool, an atom, a list...: not an int, so no labelling
+        d = domains.get(t)
+        if d is None:
+            raise ModeError(f"labelo: variable {x} has no finite domain; give it one with domo")
+        if not first_fail:
+            best = t
+            break
+        size = d.bit_count()
+        if best is None or size < best_size:
+            best, best_size = t, size
+            if size == 1:
                 break
-            size = d.bit_count()
-            if best is None or size < best_size:
-                best, best_size = t, size
-                if size == 1:
-                    break
-        elif not _is_int(t):
-            raise TermError(f"labelo: {x} is bound to {t!r}, not an int")
     if best is None:
         yield S
         return
+    assert store is not None  # best has a domain, so the state has a store
     d, base = domains[best], store.base
     while d:
         low = d & -d

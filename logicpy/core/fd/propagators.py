@@ -7,6 +7,7 @@ docstring and in the README's constraint table.
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Any
 
 from .store import FDStore, Inconsistent, Propagator, iter_bits
@@ -107,16 +108,19 @@ class EqOffset(_Offset):
 
     def propagate(self, s: FDStore) -> None:
         x, y, c = s.walk(self.x), s.walk(self.y), self.c
-        dx, dy = s.dom(x), s.dom(y)
-        if dx is None and dy is None:
+        if x is y:  # x = x + c
+            if c:
+                raise Inconsistent
             return
-        if dx is None:  # x takes y's domain shifted: make its smallest value representable
-            s.ensure_base(s.lo(y) + c)
+        dx, dy = s.dom(x), s.dom(y)
+        if dx is None:  # x takes y's domain, shifted (`mask` makes the values representable)
+            if dy is not None:
+                s.restrict(x, s.mask(v + c for v in s.values(dy)), exact=True)
         elif dy is None:
-            s.ensure_base(s.lo(x) - c)
-        if s.dom(y) is not None:
-            s.restrict(x, shift(s.dom(y), c), exact=True)
-        s.restrict(y, shift(s.dom(x), -c), exact=True)
+            s.restrict(y, s.mask(v - c for v in s.values(dx)), exact=True)
+        else:
+            s.restrict(x, shift(dy, c))
+            s.restrict(y, shift(s.bits(x), -c))
 
 
 class NeqOffset(_Offset):
@@ -153,17 +157,15 @@ class AbsDiff(_Distance):
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
         if x is y:  # |x - x| = d
-            s.ensure_base(0)
-            s.restrict(d, s.dom(0), exact=True)
+            s.restrict(d, s.mask((0,)), exact=True)
             return
         s.at_least(d, 0)
         dd = s.dom(d)
         dx, dy = s.dom(x), s.dom(y)
         if dd is None or dx is None or dy is None:
-            if s.value(x) is not None and s.value(y) is not None:
-                distance = abs(s.value(x) - s.value(y))
-                s.ensure_base(distance)
-                s.restrict(d, s.dom(distance), exact=True)
+            vx, vy = s.value(x), s.value(y)
+            if vx is not None and vy is not None:
+                s.restrict(d, s.mask((abs(vx - vy),)), exact=True)
             return
         keep_d = sx = sy = 0
         for e in s.values(dd):
@@ -208,7 +210,8 @@ class NotAbsDiff(_Distance):
 class AllDifferent(Propagator):
     """Pairwise different, domain consistent (Régin: values no maximum matching uses are removed).
 
-    Invariants: variables without a domain take part only once they have a value.
+    Invariants: variables without a domain take part only once they have a value (or when
+    one occurs twice, which fails).
     """
 
     __slots__ = ("xs",)
@@ -222,13 +225,14 @@ class AllDifferent(Propagator):
     def propagate(self, s: FDStore) -> None:
         ts, doms, taken, seen = [], [], 0, set()
         for t in map(s.walk, self.xs):
+            if t.__class__ is not int:
+                if id(t) in seen:  # the same variable twice
+                    raise Inconsistent
+                seen.add(id(t))
             d = s.dom(t)
             if d is None:
                 continue
             if d & (d - 1):
-                if id(t) in seen:  # the same variable twice
-                    raise Inconsistent
-                seen.add(id(t))
                 ts.append(t)
                 doms.append(d)
             elif taken & d:
@@ -349,9 +353,14 @@ def _components(succ: list[list[int]]) -> list[int]:
 
 
 class Linear(Propagator):
-    """Σ coeffs[i]·xs[i] = 0, bounds consistent.
+    """Σ coeffs[i]·xs[i] = 0, bounds consistent, each variable counted once.
 
-    Invariants: prunes only when at most one term lacks a domain (that one gets an interval).
+    Each run merges the terms that are the same variable (written twice, or aliased later by
+    `eq`) into one with the sum of their coefficients, and folds ints into a constant, so
+    x + x = 6 gives x = 3 and x − x = 0 leaves x alone, as clpfd does. The gcd of the merged
+    coefficients must divide the constant (2x + 4y = 7 fails at once).
+
+    Invariants: prunes only when at most one variable lacks a domain (that one gets an interval).
     """
 
     __slots__ = ("xs", "coeffs")
@@ -364,12 +373,27 @@ class Linear(Propagator):
         return self.xs
 
     def propagate(self, s: FDStore) -> None:
-        ts = [s.walk(t) for t in self.xs]
-        coeffs = self.coeffs
+        const = 0
+        merged: dict[Any, int] = {}
+        for t, a in zip(self.xs, self.coeffs):
+            t = s.walk(t)
+            if t.__class__ is int:
+                const += a * t
+            else:
+                merged[t] = merged.get(t, 0) + a
+        ts = [t for t, a in merged.items() if a]
+        coeffs = [merged[t] for t in ts]
+        if not ts:  # every variable cancelled out: 0 = −const
+            if const:
+                raise Inconsistent
+            return
+        if const % gcd(*coeffs):
+            raise Inconsistent
+        # the sum Σ a·t over the variables lies in [sum_lo, sum_hi] and must equal −const
         los, his, unbounded = [], [], []
         for i, (t, a) in enumerate(zip(ts, coeffs)):
             lo, hi = s.lo(t), s.hi(t)
-            if lo is None:
+            if lo is None or hi is None:
                 unbounded.append(i)
                 los.append(0)
                 his.append(0)
@@ -381,7 +405,7 @@ class Linear(Propagator):
                 his.append(a * lo)
         if len(unbounded) > 1:
             return
-        sum_lo, sum_hi = sum(los), sum(his)
+        sum_lo, sum_hi = sum(los) + const, sum(his) + const
         if unbounded:  # the one open term is minus the sum of the others
             i = unbounded[0]
             lo_i, hi_i = _divide(-sum_hi, -sum_lo, coeffs[i])
@@ -393,9 +417,9 @@ class Linear(Propagator):
         if sum_lo > 0 or sum_hi < 0:
             raise Inconsistent
         for t, a, lo, hi in zip(ts, coeffs, los, his):
-            if t.__class__ is int or lo == hi:
+            if lo == hi:
                 continue
-            # a·t = −(sum of the others) ∈ [hi − sum_hi, lo − sum_lo]
+            # a·t = −(const + the other terms) ∈ [hi − sum_hi, lo − sum_lo]
             new_lo, new_hi = _divide(hi - sum_hi, lo - sum_lo, a)
             s.at_least(t, new_lo)
             s.at_most(t, new_hi)
@@ -429,7 +453,7 @@ class Element(Propagator):
         dv = s.dom(v)
         keep_i = union = 0
         open_item = False
-        for k in s.values(s.dom(i)):
+        for k in s.values(s.bits(i)):
             dx = s.dom(s.walk(self.xs[k - 1]))
             if dx is None:
                 open_item = True
@@ -441,13 +465,15 @@ class Element(Propagator):
         s.restrict(i, keep_i)
         if not open_item:
             s.restrict(v, union, exact=True)
-        k = s.value(i)
-        if k is not None:
-            x = s.walk(self.xs[k - 1])
-            if s.dom(v) is not None:
-                s.restrict(x, s.dom(v), exact=True)
-            if s.dom(x) is not None:
-                s.restrict(v, s.dom(x), exact=True)
+        chosen = s.value(i)
+        if chosen is not None:  # v and xs[i] are one: each takes the other's domain
+            x = s.walk(self.xs[chosen - 1])
+            dv = s.dom(v)
+            if dv is not None:
+                s.restrict(x, dv, exact=True)
+            dx = s.dom(x)
+            if dx is not None:
+                s.restrict(v, dx, exact=True)
 
 
 class Table(Propagator):
