@@ -14,6 +14,7 @@ from kanren import conde, eq, lall, run
 
 from logicpy.core.fd import (
     Domain,
+    FDStore,
     FDVar,
     Inconsistent,
     Propagator,
@@ -32,6 +33,7 @@ from logicpy.core.fd import (
     sumo,
     tableo,
 )
+from logicpy.core.fd import propagators as P
 from logicpy.core import appendo, lengtho, neq  # logicpy's neq copies (kanren's leaks across conde branches)
 from logicpy.core.terms import var, vars
 from logicpy.errors import InputError, ModeError, TermError
@@ -96,6 +98,29 @@ def test_residual_stands_for_its_variable():
 def test_domain_repr_is_compact():
     assert repr(Domain.of([1, 2, 3, 4, 7, 9, 10])) == "{1..4, 7, 9, 10}"
     assert Domain.of([5]).min == Domain.of([5]).max == 5
+
+
+def test_pending_constraints_read_as_clpfd_goals():
+    """The store lists the propagators still watching, shown as clpfd writes the constraints."""
+    x, y, z, w = var("x"), var("y"), var("z"), var("w")
+    goals = (inso([x, y, z, w], range(10)), lto(x, y), eq_offseto(x, y, -2), neq_offseto(x, z, 1), abs_diffo(x, y, 2),
+             not_abs_diffo(x, z, 3), all_differento([x, y, z]), sumo([x, y], w, [2, 1]), elemento(x, [y, 4], z),
+             tableo([x, y], [(1, 3), (2, 4)]))
+    (state,) = lall(*goals)({})
+    store = state.constraints[FDStore]
+    names = {f"~{v.token}": v.token.lstrip("_").upper()[0] for v in (x, y, z, w)}
+
+    def shown(p):
+        text = repr(p)
+        for token, name in names.items():
+            text = text.replace(token, name)
+        return text
+
+    assert {shown(p) for p in store.pending()} == {
+        "X #=< Y - 1", "X #= Y - 2", "X #\\= Z + 1", "abs(X - Y) #= 2", "abs(X - Z) #\\= 3", "all_distinct([X, Y, Z])",
+        "2*X + Y #= W", "element(X, [Y, 4], Z)", "tuples_in([[X, Y]], [[1, 3], [2, 4]])"}
+    assert store.members(x) == {1, 2} and store.members(w) == set(range(5, 9))  # 2x + y, bounds consistent
+    assert repr(P.InDomain(x, 1, 0b101)) == f"~{x.token} in {{1, 3}}"
 
 
 def test_domain_set_operations_give_domains():

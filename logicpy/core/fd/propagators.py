@@ -10,7 +10,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Any
 
-from .store import FDStore, Inconsistent, Propagator, iter_bits
+from .store import Domain, FDStore, Inconsistent, Propagator, iter_bits
 
 __all__ = [
     "InDomain",
@@ -24,6 +24,15 @@ __all__ = [
     "Element",
     "Table",
 ]
+
+
+def _offset(c: int) -> str:
+    """` + c` / ` - c` / `` for showing y + c."""
+    return f" + {c}" if c > 0 else f" - {-c}" if c < 0 else ""
+
+
+def _list(xs: tuple) -> str:
+    return f"[{', '.join(map(repr, xs))}]"
 
 
 def shift(bits: int, c: int) -> int:
@@ -46,15 +55,22 @@ class InDomain(Propagator):
     def terms(self):
         return (self.x,)
 
+    def __repr__(self) -> str:
+        return f"{self.x!r} in {Domain(self.rel, self.lo)!r}"
+
     def propagate(self, s: FDStore) -> None:
         s.ensure_base(self.lo)
         s.restrict(s.walk(self.x), self.rel << (self.lo - s.base), exact=True)
 
 
 class _Offset(Propagator):
-    """A relation between x and y + c, with c an int fixed when posted; wakes on x and y."""
+    """A relation between x and y + c, with c an int fixed when posted; wakes on x and y.
+
+    `op` is the relation as clpfd writes it, for the repr (`x #=< y + 2`).
+    """
 
     __slots__ = ("x", "y", "c")
+    op = ""
 
     def __init__(self, x: Any, y: Any, c: int):
         self.x, self.y, self.c = x, y, c
@@ -62,17 +78,27 @@ class _Offset(Propagator):
     def terms(self):
         return (self.x, self.y)
 
+    def __repr__(self) -> str:
+        return f"{self.x!r} {self.op} {self.y!r}{_offset(self.c)}"
+
 
 class _Distance(Propagator):
-    """A relation between |x − y| and d, where d may itself be a variable; wakes on all three."""
+    """A relation between |x − y| and d, where d may itself be a variable; wakes on all three.
+
+    `op` is the relation as clpfd writes it, for the repr (`abs(x - y) #= d`).
+    """
 
     __slots__ = ("x", "y", "d")
+    op = ""
 
     def __init__(self, x: Any, y: Any, d: Any):
         self.x, self.y, self.d = x, y, d
 
     def terms(self):
         return (self.x, self.y, self.d)
+
+    def __repr__(self) -> str:
+        return f"abs({self.x!r} - {self.y!r}) {self.op} {self.d!r}"
 
 
 class LessEq(_Offset):
@@ -83,6 +109,7 @@ class LessEq(_Offset):
 
     __slots__ = ()
     wake = "bounds"
+    op = "#=<"
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
@@ -105,6 +132,7 @@ class EqOffset(_Offset):
     """
 
     __slots__ = ()
+    op = "#="
 
     def propagate(self, s: FDStore) -> None:
         x, y, c = s.walk(self.x), s.walk(self.y), self.c
@@ -131,6 +159,7 @@ class NeqOffset(_Offset):
 
     __slots__ = ()
     wake = "value"
+    op = "#\\="
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
@@ -153,6 +182,7 @@ class AbsDiff(_Distance):
     """
 
     __slots__ = ()
+    op = "#="
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
@@ -187,6 +217,7 @@ class NotAbsDiff(_Distance):
 
     __slots__ = ()
     wake = "value"
+    op = "#\\="
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
@@ -221,6 +252,9 @@ class AllDifferent(Propagator):
 
     def terms(self):
         return self.xs
+
+    def __repr__(self) -> str:
+        return f"all_distinct({_list(self.xs)})"
 
     def propagate(self, s: FDStore) -> None:
         ts, doms, taken, seen = [], [], 0, set()
@@ -372,6 +406,16 @@ class Linear(Propagator):
     def terms(self):
         return self.xs
 
+    def __repr__(self) -> str:
+        """clpfd-style, positive terms left and negative ones right: `2*x + y #= t`."""
+
+        def side(sign: int) -> str:
+            parts = [repr(t) if a * sign == 1 else f"{a * sign}*{t!r}" for t, a in zip(self.xs, self.coeffs)
+                     if a * sign > 0]
+            return " + ".join(parts) or "0"
+
+        return f"{side(1)} #= {side(-1)}"
+
     def propagate(self, s: FDStore) -> None:
         const = 0
         merged: dict[Any, int] = {}
@@ -446,6 +490,9 @@ class Element(Propagator):
     def terms(self):
         return (self.i, self.v, *self.xs)
 
+    def __repr__(self) -> str:
+        return f"element({self.i!r}, {_list(self.xs)}, {self.v!r})"
+
     def propagate(self, s: FDStore) -> None:
         i, v = s.walk(self.i), s.walk(self.v)
         s.ensure_base(1)
@@ -489,6 +536,9 @@ class Table(Propagator):
 
     def terms(self):
         return self.xs
+
+    def __repr__(self) -> str:
+        return f"tuples_in([{_list(self.xs)}], {_list(tuple(map(list, self.rows)))})"
 
     def propagate(self, s: FDStore) -> None:
         ts = [s.walk(t) for t in self.xs]

@@ -190,6 +190,14 @@ class FDStore(ConstraintStore):
         d = self.domains.get(lvar)
         return "" if d is None else f"in {Domain(d, self.base)}"
 
+    def pending(self) -> list[Propagator]:
+        """The propagators still watching an unbound variable, each once, in no set order.
+
+        Their reprs are clpfd-style (`~x #=< ~y - 1`, `all_distinct([~x, ~y])`); a constraint
+        already true for every value left is still listed (the store does not detect entailment).
+        """
+        return list(dict.fromkeys(p for watchers in self.watch.values() for props in watchers for p in props))
+
     # -- reading terms (during propagation; terms are walked first) -------------------------
 
     def walk(self, t: Any) -> Any:
