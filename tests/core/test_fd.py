@@ -35,7 +35,7 @@ from logicpy.core.fd import (
 )
 from logicpy.core.fd import propagators as P
 from logicpy.core import appendo, lengtho, neq  # logicpy's neq copies (kanren's leaks across conde branches)
-from logicpy.core.terms import var, vars
+from logicpy.core.terms import cons, var, vars
 from logicpy.errors import InputError, ModeError, TermError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -210,6 +210,33 @@ def test_appendo_with_an_fd_variable_in_a_list():
     ((r, two),) = run(0, x, domo(y, range(3)), appendo([y], [2], x))
     assert r.domain == {0, 1, 2} and two == 2
     assert run(0, x, domo(y, range(3)), appendo([y], [2], x), labelo([y])) == ([0, 2], [1, 2], [2, 2])
+
+
+def test_a_list_argument_may_be_a_variable_bound_when_the_goal_runs():
+    """Prolog's `length(L, 3), L ins 1..3, all_distinct(L), label(L)`: the list is read when each goal runs."""
+    q, t, i = var("q"), var("t"), var("i")
+    answers = run(0, q, lengtho(q, 3), inso(q, range(1, 4)), all_differento(q), labelo(q, "leftmost"))
+    assert answers == ([1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1])
+    assert run(0, q, lengtho(q, 2), inso(q, range(5)), sumo(q, 7, [1, 2]), tableo(q, [(1, 3), (3, 2)]), labelo(q)) == (
+        [1, 3], [3, 2])
+    assert run(0, i, lengtho(q, 3), inso(q, [4]), elemento(i, q, 4), labelo([i])) == (1, 2, 3)
+    assert run(0, q, eq(q, cons(1, t)), eq(t, [2]), labelo(q)) == ([1, 2],)  # a cons chain ending in a list
+
+
+@pytest.mark.parametrize(
+    "goals, error, words",
+    [
+        (lambda q, t: [inso(q, range(3))], ModeError, "inso: argument xs is unbound when the goal runs"),
+        (lambda q, t: [eq(q, cons(1, t)), labelo(q)], ModeError, "labelo: argument xs is a partial list"),
+        (lambda q, t: [eq(q, "a"), all_differento(q)], TermError, "all_differento: argument xs is bound to 'a'"),
+        (lambda q, t: [eq(q, [1, 2]), sumo(q, 3, [1])], InputError, "coeffs has 1 entries but xs has 2"),
+        (lambda q, t: [eq(q, [1, 2]), tableo(q, [(1,)])], InputError, "row 0 must be a tuple of 2 ints"),
+    ],
+)
+def test_a_list_argument_not_a_list_when_the_goal_runs_is_named(goals, error, words):
+    q, t = var("q"), var("t")
+    with pytest.raises(error, match=words):
+        run(0, q, *goals(q, t))
 
 
 NON_INTEGERS = [1.0, -0.0, 2.5, True, False, "a", [1], [], (1,), ("f", 1)]
@@ -420,7 +447,7 @@ def test_custom_propagator_can_fail():
         (lambda x: domo(x, [1, "a"]), TermError, "'a'"),
         (lambda x: domo(x, 5), TermError, "iterable"),
         (lambda x: lto(x, 1, 1.5), TermError, "argument c"),
-        (lambda x: all_differento(x), TermError, "all_differento: argument xs"),
+        (lambda x: all_differento(5), TermError, "all_differento: argument xs"),
         (lambda x: sumo([x, 1], 3, [1]), InputError, "coeffs has 1 entries"),
         (lambda x: tableo([x], [(1,), (1, 2)]), InputError, "row 1"),
         (lambda x: tableo([x], []), InputError, "rows is empty"),

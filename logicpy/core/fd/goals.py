@@ -9,14 +9,17 @@ whichever comes first, as an FD variable bound to one does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
+
+from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from kanren.constraints import ConstrainedState
 from kanren.core import GoalType
-from unification import unify  # type: ignore[import-untyped]
+from unification import isvar, reify, unify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError
+from .._spine import is_open, spine
 from . import propagators as P
 from .store import FDStore, Propagator, fd_state, is_fd_term, walk
 
@@ -48,11 +51,28 @@ def _is_int(a: Any) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
 
 
-def _terms(relation: str, name: str, xs: Any) -> tuple:
-    """The Python list or tuple `xs` (of any terms) as a tuple, else a TermError naming it."""
-    if not isinstance(xs, (list, tuple)):
-        raise TermError(f"{relation}: argument {name} must be a list of terms, got {xs!r}")
-    return tuple(xs)
+def _on_list(relation: str, xs: Any, make_goal: Callable[[tuple], GoalType]) -> GoalType:
+    """The goal `make_goal(items)` for the list argument `xs` of `relation`.
+
+    A Python list or tuple gives its items at once (so errors show at construction); a
+    logic variable or a partial list is read when the goal runs, as Prolog reads
+    `L` in `length(L, 3), L ins 1..9`: by then it must be a proper list (else ModeError).
+    """
+    if isinstance(xs, (list, tuple)):
+        return make_goal(tuple(xs))
+    if not (isvar(xs) or isinstance(xs, ConsPair)):
+        raise TermError(f"{relation}: argument xs must be a list of terms or a logic variable, got {xs!r}")
+
+    def list_goal(S):
+        items, tail = spine(xs, S)
+        if is_open(tail):
+            what = "unbound" if not items else "a partial list"
+            raise ModeError(f"{relation}: argument xs is {what} when the goal runs; its length must be known")
+        if type(tail) is not list:
+            raise TermError(f"{relation}: argument xs is bound to {reify(xs, S)!r}, not a list")
+        yield from make_goal(tuple(items))(S)
+
+    return list_goal
 
 
 def _int(relation: str, name: str, a: Any) -> int:
@@ -115,9 +135,8 @@ def domo(x: Any, values: Iterable[int]) -> GoalType:
 
 def inso(xs: Sequence[Any], values: Iterable[int]) -> GoalType:
     """inso(?xs, +values): True iff every element of xs is one of `values` (clpfd's `ins`)."""
-    xs = _terms("inso", "xs", xs)
     lo, bits = _value_set("inso", values)
-    return _all(post(P.InDomain(x, lo, bits)) for x in xs)
+    return _on_list("inso", xs, lambda xs: _all(post(P.InDomain(x, lo, bits)) for x in xs))
 
 
 def _all(goals: Iterable[GoalType]) -> GoalType:
@@ -145,7 +164,7 @@ def all_differento(xs: Sequence[Any]) -> GoalType:
     >>> run(0, z, domo(x, [1, 2]), domo(y, [1, 2]), domo(z, [1, 2, 3]), all_differento([x, y, z]))
     (3,)
     """
-    return post(P.AllDifferent(_terms("all_differento", "xs", xs)))
+    return _on_list("all_differento", xs, lambda xs: post(P.AllDifferent(xs)))
 
 
 def lto(x: Any, y: Any, c: int = 0) -> GoalType:
@@ -214,17 +233,19 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
     >>> run(0, x, domo(x, range(0, 10)), domo(y, range(0, 10)), sumo([x, y], 15, [2, 1]))[0].domain
     {3..7}
     """
-    xs = _terms("sumo", "xs", xs)
-    if coeffs is None:
-        coeffs = (1,) * len(xs)
-    else:
+    if coeffs is not None:
         if not isinstance(coeffs, (list, tuple)):
             raise TermError(f"sumo: argument coeffs must be a list of ints, got {coeffs!r}")
         coeffs = tuple(_int("sumo", f"coeffs[{k}]", a) for k, a in enumerate(coeffs))
-        if len(coeffs) != len(xs):
-            raise InputError(f"sumo: coeffs has {len(coeffs)} entries but xs has {len(xs)}")
-    pairs = [(x, a) for x, a in zip(xs, coeffs) if a] + [(total, -1)]
-    return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
+
+    def sum_goal(xs: tuple) -> GoalType:
+        weights = (1,) * len(xs) if coeffs is None else coeffs
+        if len(weights) != len(xs):
+            raise InputError(f"sumo: coeffs has {len(weights)} entries but xs has {len(xs)}")
+        pairs = [(x, a) for x, a in zip(xs, weights) if a] + [(total, -1)]
+        return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
+
+    return _on_list("sumo", xs, sum_goal)
 
 
 def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
@@ -238,10 +259,13 @@ def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
     >>> run(0, i, elemento(i, [7, 3, 7], 7))[0].domain
     {1, 3}
     """
-    xs = _terms("elemento", "xs", xs)
-    if not xs:
-        raise InputError("elemento: argument xs is empty")
-    return post(P.Element(i, xs, v))
+
+    def element_goal(xs: tuple) -> GoalType:
+        if not xs:
+            raise InputError("elemento: argument xs is empty")
+        return post(P.Element(i, xs, v))
+
+    return _on_list("elemento", xs, element_goal)
 
 
 def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
@@ -253,15 +277,21 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
     >>> run(0, (x, y), tableo([x, y], [(1, 2), (2, 3), (1, 4)]), tableo([x], [(2,), (3,)]))
     ((2, 3),)
     """
-    xs = _terms("tableo", "xs", xs)
     checked = []
     for k, row in enumerate(rows):
-        if not isinstance(row, (list, tuple)) or len(row) != len(xs):
-            raise InputError(f"tableo: row {k} must be a tuple of {len(xs)} ints, got {row!r}")
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"tableo: row {k} must be a tuple of ints, got {row!r}")
         checked.append(tuple(_int("tableo", f"rows[{k}][{j}]", a) for j, a in enumerate(row)))
     if not checked:
         raise InputError("tableo: argument rows is empty")
-    return post(P.Table(xs, tuple(checked)))
+
+    def table_goal(xs: tuple) -> GoalType:
+        for k, row in enumerate(checked):
+            if len(row) != len(xs):
+                raise InputError(f"tableo: row {k} must be a tuple of {len(xs)} ints, got {row!r}")
+        return post(P.Table(xs, tuple(checked)))
+
+    return _on_list("tableo", xs, table_goal)
 
 
 def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
@@ -277,15 +307,17 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     >>> run(0, (x, y), domo(x, range(1, 4)), domo(y, range(1, 4)), lto(x, y), labelo([x, y]))
     ((1, 2), (1, 3), (2, 3))
     """
-    xs = _terms("labelo", "xs", xs)
     if strategy not in STRATEGIES:
         raise InputError(f"labelo: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     first_fail = strategy == "ff"
 
-    def labelo_goal(S):
-        yield from _label(S, xs, first_fail)
+    def label_goal(xs: tuple) -> GoalType:
+        def labelo_goal(S):
+            yield from _label(S, xs, first_fail)
 
-    return labelo_goal
+        return labelo_goal
+
+    return _on_list("labelo", xs, label_goal)
 
 
 def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
