@@ -128,6 +128,7 @@ def test_domain_set_operations_give_domains():
     assert d - {2} == {1, 3, 7} and isinstance(d - {2}, Domain)
     assert d & Domain.of([3, 7, 9]) == {3, 7} and d | {0} == {0, 1, 2, 3, 7}
     assert repr(d - d) == "{}" and len(d - d) == 0
+    assert 1 in d and True not in d and 1.0 not in d  # FD values are ints only
 
 
 # -- composition with kanren --------------------------------------------------------------

@@ -88,7 +88,8 @@ class Domain(Set):
         return self.bits.bit_count()
 
     def __contains__(self, value: object) -> bool:
-        return isinstance(value, int) and value >= self.base and bool((self.bits >> (value - self.base)) & 1)
+        # an int, not a bool (True is the atom true) nor a float equal to an int
+        return value.__class__ is int and value >= self.base and bool((self.bits >> (value - self.base)) & 1)
 
     @property
     def min(self) -> int:
