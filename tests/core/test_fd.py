@@ -14,6 +14,7 @@ from kanren import conde, eq, lall, run
 
 from logicpy.core.fd import (
     Domain,
+    FDStore,
     FDVar,
     Inconsistent,
     Propagator,
@@ -32,8 +33,9 @@ from logicpy.core.fd import (
     sumo,
     tableo,
 )
-from logicpy.core import neq  # logicpy's copying neq (kanren's leaks across conde branches)
-from logicpy.core.terms import var, vars
+from logicpy.core.fd import propagators as P
+from logicpy.core import appendo, lengtho, neq  # logicpy's neq copies (kanren's leaks across conde branches)
+from logicpy.core.terms import cons, var, vars
 from logicpy.errors import InputError, ModeError, TermError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -98,6 +100,37 @@ def test_domain_repr_is_compact():
     assert Domain.of([5]).min == Domain.of([5]).max == 5
 
 
+def test_pending_constraints_read_as_clpfd_goals():
+    """The store lists the propagators still watching, shown as clpfd writes the constraints."""
+    x, y, z, w = var("x"), var("y"), var("z"), var("w")
+    goals = (inso([x, y, z, w], range(10)), lto(x, y), eq_offseto(x, y, -2), neq_offseto(x, z, 1), abs_diffo(x, y, 2),
+             not_abs_diffo(x, z, 3), all_differento([x, y, z]), sumo([x, y], w, [2, 1]), elemento(x, [y, 4], z),
+             tableo([x, y], [(1, 3), (2, 4)]))
+    (state,) = lall(*goals)({})
+    store = state.constraints[FDStore]
+    names = {f"~{v.token}": v.token.lstrip("_").upper()[0] for v in (x, y, z, w)}
+
+    def shown(p):
+        text = repr(p)
+        for token, name in names.items():
+            text = text.replace(token, name)
+        return text
+
+    assert {shown(p) for p in store.pending()} == {
+        "X #=< Y - 1", "X #= Y - 2", "X #\\= Z + 1", "abs(X - Y) #= 2", "abs(X - Z) #\\= 3", "all_distinct([X, Y, Z])",
+        "2*X + Y #= W", "element(X, [Y, 4], Z)", "tuples_in([[X, Y]], [[1, 3], [2, 4]])"}
+    assert store.members(x) == {1, 2} and store.members(w) == set(range(5, 9))  # 2x + y, bounds consistent
+    assert repr(P.InDomain(x, 1, 0b101)) == f"~{x.token} in {{1, 3}}"
+
+
+def test_domain_set_operations_give_domains():
+    d = Domain.of([1, 2, 3, 7])
+    assert d - {2} == {1, 3, 7} and isinstance(d - {2}, Domain)
+    assert d & Domain.of([3, 7, 9]) == {3, 7} and d | {0} == {0, 1, 2, 3, 7}
+    assert repr(d - d) == "{}" and len(d - d) == 0
+    assert 1 in d and True not in d and 1.0 not in d  # FD values are ints only
+
+
 # -- composition with kanren --------------------------------------------------------------
 
 
@@ -131,10 +164,102 @@ def test_neq_and_fd_compose():
     assert r.domain == {1, 2, 3} and "neq 2" in repr(r)
 
 
+def test_neq_sees_a_value_left_by_propagation():
+    """Propagation leaving one value binds the variable when neq holds constraints (issue 7: gave 1)."""
+    x, y = var("x"), var("y")
+    assert run(0, x, domo(x, [1, 2]), neq(x, 1), lto(x, 2)) == ()
+    assert run(0, x, domo(x, [1, 2]), lto(x, 2), neq(x, 1)) == ()
+    assert run(0, (x, y), domo(x, [1, 2]), domo(y, [1]), neq(x, y), lto(x, 2)) == ()
+    assert run(0, x, domo(x, [1, 2, 3]), neq(x, 1), lto(x, 3), labelo([x])) == (2,)
+    assert run(0, (x, y), domo(x, [1]), domo(y, [1, 2]), neq(x, y), eq(x, y)) == ()
+
+
 def test_fd_goals_inside_lall_and_conde_with_labelling():
     x, y = var(), var()
     goal = lall(inso([x, y], range(1, 4)), conde([abs_diffo(x, y, 2)], [eq_offseto(x, y, 1)]), labelo([x, y]))
     assert sorted(run(0, (x, y), goal)) == [(1, 3), (2, 1), (3, 1), (3, 2)]
+
+
+# -- any term where a variable may be: FD variables inside lists, non-integers fail (issue 7) --
+
+
+def test_a_list_of_fd_variables_as_the_answer():
+    q, a, b = var("q"), var("a"), var("b")
+    answers = run(0, q, eq(q, [a, b]), inso([a, b], range(1, 3)), labelo([a, b]))
+    assert answers == ([1, 1], [1, 2], [2, 1], [2, 2])
+    ((ra, rb),) = run(0, q, eq(q, (a, b)), inso([a, b], range(1, 3)), lto(a, b))
+    assert (ra, rb) == (1, 2)
+
+
+def test_an_fd_variable_bound_to_a_list_fails_in_either_order():
+    q = var("q")
+    assert run(0, q, domo(q, range(3)), eq(q, [1])) == ()
+    assert run(0, q, eq(q, [1]), domo(q, range(3))) == ()
+    assert run(0, q, domo(q, range(3)), eq(q, ("f", 1))) == ()
+
+
+def test_lengtho_with_an_fd_length():
+    xs, n = var("xs"), var("n")
+    assert run(0, n, domo(n, range(5)), lengtho([7, 8], n)) == (2,)
+    assert run(0, xs, domo(n, range(3)), labelo([n]), lengtho(xs, n), eq(xs, [7, 8])) == ([7, 8],)
+    assert [len(r[0]) for r in run(3, (xs, n), domo(n, range(3)), lengtho(xs, n))] == [0, 1, 2]
+    assert run(0, n, domo(n, range(2)), lengtho([7, 8], n)) == ()
+
+
+def test_appendo_with_an_fd_variable_in_a_list():
+    x, y = var("x"), var("y")
+    ((r, two),) = run(0, x, domo(y, range(3)), appendo([y], [2], x))
+    assert r.domain == {0, 1, 2} and two == 2
+    assert run(0, x, domo(y, range(3)), appendo([y], [2], x), labelo([y])) == ([0, 2], [1, 2], [2, 2])
+
+
+def test_a_list_argument_may_be_a_variable_bound_when_the_goal_runs():
+    """Prolog's `length(L, 3), L ins 1..3, all_distinct(L), label(L)`: the list is read when each goal runs."""
+    q, t, i = var("q"), var("t"), var("i")
+    answers = run(0, q, lengtho(q, 3), inso(q, range(1, 4)), all_differento(q), labelo(q, "leftmost"))
+    assert answers == ([1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1])
+    assert run(0, q, lengtho(q, 2), inso(q, range(5)), sumo(q, 7, [1, 2]), tableo(q, [(1, 3), (3, 2)]), labelo(q)) == (
+        [1, 3], [3, 2])
+    assert run(0, i, lengtho(q, 3), inso(q, [4]), elemento(i, q, 4), labelo([i])) == (1, 2, 3)
+    assert run(0, q, eq(q, cons(1, t)), eq(t, [2]), labelo(q)) == ([1, 2],)  # a cons chain ending in a list
+
+
+@pytest.mark.parametrize(
+    "goals, error, words",
+    [
+        (lambda q, t: [inso(q, range(3))], ModeError, "inso: argument xs is unbound when the goal runs"),
+        (lambda q, t: [eq(q, cons(1, t)), labelo(q)], ModeError, "labelo: argument xs is a partial list"),
+        (lambda q, t: [eq(q, "a"), all_differento(q)], TermError, "all_differento: argument xs is bound to 'a'"),
+        (lambda q, t: [eq(q, [1, 2]), sumo(q, 3, [1])], InputError, "coeffs has 1 entries but xs has 2"),
+        (lambda q, t: [eq(q, [1, 2]), tableo(q, [(1,)])], InputError, "row 0 must be a tuple of 2 ints"),
+    ],
+)
+def test_a_list_argument_not_a_list_when_the_goal_runs_is_named(goals, error, words):
+    q, t = var("q"), var("t")
+    with pytest.raises(error, match=words):
+        run(0, q, *goals(q, t))
+
+
+NON_INTEGERS = [1.0, -0.0, 2.5, True, False, "a", [1], [], (1,), ("f", 1)]
+
+
+@pytest.mark.parametrize("junk", NON_INTEGERS, ids=repr)
+def test_a_non_integer_meets_a_domain_and_fails_in_either_order(junk):
+    """True/False are the atoms true/false and 1.0 a float: none is an FD value."""
+    x, y = var("x"), var("y")
+    assert run(0, x, domo(x, [0, 1, 2]), eq(x, junk)) == ()
+    assert run(0, x, eq(x, junk), domo(x, [0, 1, 2])) == ()
+    assert run(0, x, domo(x, [0, 1]), lto(x, y), eq(y, junk)) == ()  # a watched variable without a domain
+    assert run(0, x, domo(x, [0, 1]), labelo([x, junk])) == ()
+    for goal in (domo(junk, [0, 1]), lto(junk, 5), sumo([junk], 1), elemento(1, [junk], 1), tableo([junk], [(1,)]),
+                 all_differento([junk, 1]), abs_diffo(junk, 0, 1), labelo([junk])):
+        assert run(0, x, goal) == ()
+
+
+def test_true_is_not_one_for_fd():
+    x = var("x")
+    assert run(0, x, domo(x, [1]), eq(x, True)) == ()
+    assert run(0, x, sumo([True, 1], 2)) == () and run(0, x, sumo([1, 1], 2)) == (x,)
 
 
 # -- each constraint: forwards (ground check), backwards (solve), residual ------------------
@@ -201,6 +326,43 @@ def test_sumo():
     assert r.domain == set(range(3, 8))
     assert sorted(run(0, (x, y), inso([x, y], range(0, 10)), sumo([x, y], 3, [1, -1]), labelo([x, y])))[:2] == [
         (3, 0), (4, 1)]
+
+
+def test_sumo_counts_a_repeated_variable_once():
+    """x + x = 6 is 2·x = 6: x = 3, as clpfd gives (issue 7: it was {0..6})."""
+    x, y, z = var("x"), var("y"), var("z")
+    assert run(0, x, sumo([x, x], 6)) == (3,)
+    assert run(0, x, domo(x, range(10)), sumo([x, x], 6)) == (3,)
+    assert run(0, x, domo(x, range(10)), sumo([x, x], 7)) == ()
+    assert run(0, y, inso([x, y], range(10)), sumo([x, y, x], 4, [1, 2, -1])) == (2,)  # x cancels out
+    (r,) = run(0, x, domo(x, range(10)), sumo([x], x))  # x = x: no pruning
+    assert r.domain == set(range(10))
+    assert run(0, x, domo(x, range(10)), sumo([x, 1], x)) == ()  # x + 1 = x
+    ((rx, rz),) = run(0, (x, z), inso([x, y, z], range(7)), sumo([x, y, x, z], 20, [3, 1, -1, 1]))
+    assert rx.domain == {4, 5, 6} and rz.domain == set(range(2, 7))  # 2x + y + z = 20
+
+
+def test_sumo_fails_when_the_gcd_cannot_divide_the_total():
+    x, y = var("x"), var("y")
+    assert run(0, x, inso([x, y], range(10)), sumo([x, y], 7, [2, 4])) == ()
+    assert run(0, x, sumo([x, y], 7, [2, 4])) == ()  # even without domains
+
+
+def test_sumo_merges_variables_aliased_after_posting():
+    x, y, t = var("x"), var("y"), var("t")
+    assert run(0, x, inso([x, y], range(10)), sumo([x, y], 6), eq(x, y)) == (3,)
+    assert run(0, t, inso([x, y], range(10)), sumo([x, y], t, [1, -1]), eq(x, y)) == (0,)
+    assert run(0, x, inso([x, y], range(10)), sumo([x, y], 7), eq(x, y)) == ()
+
+
+def test_aliasing_hands_constraints_to_the_other_variable():
+    """eq(x, y) after constraints on x: binding y wakes them (watchers merge)."""
+    x, y, z = var("x"), var("y"), var("z")
+    assert run(0, z, domo(x, range(10)), eq_offseto(z, x, 1), eq(x, y), eq(y, 3)) == (4,)
+    assert run(0, z, domo(x, range(10)), domo(y, range(5, 20)), eq_offseto(z, x, 1), eq(x, y))[0].domain == {
+        6, 7, 8, 9, 10}
+    assert run(0, x, domo(x, range(10)), eq_offseto(x, y, 1), eq(x, y)) == ()  # x = x + 1
+    assert run(0, x, inso([x, y], range(3)), all_differento([x, y]), eq(x, y)) == ()
 
 
 def test_elemento():
@@ -285,10 +447,8 @@ def test_custom_propagator_can_fail():
         (lambda x: domo(x, range(3, 3)), InputError, "empty"),
         (lambda x: domo(x, [1, "a"]), TermError, "'a'"),
         (lambda x: domo(x, 5), TermError, "iterable"),
-        (lambda x: domo("a", [1]), TermError, "argument x"),
-        (lambda x: lto(x, "b"), TermError, "lto: argument y"),
         (lambda x: lto(x, 1, 1.5), TermError, "argument c"),
-        (lambda x: all_differento(x), TermError, "all_differento: argument xs"),
+        (lambda x: all_differento(5), TermError, "all_differento: argument xs"),
         (lambda x: sumo([x, 1], 3, [1]), InputError, "coeffs has 1 entries"),
         (lambda x: tableo([x], [(1,), (1, 2)]), InputError, "row 1"),
         (lambda x: tableo([x], []), InputError, "rows is empty"),
@@ -307,10 +467,12 @@ def test_labelling_a_variable_without_domain_is_a_mode_error():
         run(0, (x, y), domo(x, [1]), labelo([x, y]))
 
 
-def test_fd_constraint_on_a_bound_atom_is_a_term_error():
+def test_fd_constraint_on_a_bound_atom_fails_in_either_order():
+    """An FD argument stands for an int: an atom there fails, before or after (clpfd raises a type error)."""
     x = var("x")
-    with pytest.raises(TermError, match="'a'"):
-        run(0, x, eq(x, "a"), lto(x, 3))
+    assert run(0, x, eq(x, "a"), lto(x, 3)) == ()
+    assert run(0, x, lto(x, 3), eq(x, "a")) == ()
+    assert run(0, x, domo("a", [1])) == () and run(0, x, lto(x, "b")) == ()
 
 
 # -- known puzzles -------------------------------------------------------------------------
@@ -364,22 +526,28 @@ index_st = st.integers(0, N_VARS - 1)
 arg_st = st.one_of(index_st.map(lambda i: ("v", i)), st.sampled_from(VALUES).map(lambda c: ("c", c)))
 offset_st = st.integers(-3, 3)
 
-CONSTRAINT_STRATEGIES = {
-    "eq": st.tuples(st.just("eq"), arg_st, arg_st),  # kanren's eq: bindings and aliasing reach the store
-    "neq": st.tuples(st.just("neq"), arg_st, arg_st),  # neq's own store beside the FD store
-    "lt": st.tuples(st.just("lt"), arg_st, arg_st, offset_st),
-    "leq": st.tuples(st.just("leq"), arg_st, arg_st, offset_st),
-    "eq_offset": st.tuples(st.just("eq_offset"), arg_st, arg_st, offset_st),
-    "neq_offset": st.tuples(st.just("neq_offset"), arg_st, arg_st, offset_st),
-    "abs_diff": st.tuples(st.just("abs_diff"), arg_st, arg_st, arg_st),
-    "not_abs_diff": st.tuples(st.just("not_abs_diff"), arg_st, arg_st, arg_st),
-    "all_different": st.tuples(st.just("all_different"), st.lists(arg_st, min_size=2, max_size=4)),
-    "sum": st.tuples(st.just("sum"), st.lists(st.tuples(arg_st, st.integers(-3, 3)), min_size=1, max_size=4),
-                     arg_st),
-    "element": st.tuples(st.just("element"), arg_st, st.lists(arg_st, min_size=1, max_size=4), arg_st),
-    "table": st.tuples(st.just("table"), st.lists(arg_st, min_size=1, max_size=3),
-                       st.lists(st.lists(st.sampled_from(VALUES), min_size=3, max_size=3), min_size=1, max_size=6)),
-}
+
+
+def constraint_strategies(arg) -> dict:
+    """Constraint descriptions per kind, their term arguments drawn from `arg`."""
+    return {
+        "eq": st.tuples(st.just("eq"), arg, arg),  # kanren's eq: bindings and aliasing reach the store
+        "neq": st.tuples(st.just("neq"), arg, arg),  # neq's own store beside the FD store
+        "lt": st.tuples(st.just("lt"), arg, arg, offset_st),
+        "leq": st.tuples(st.just("leq"), arg, arg, offset_st),
+        "eq_offset": st.tuples(st.just("eq_offset"), arg, arg, offset_st),
+        "neq_offset": st.tuples(st.just("neq_offset"), arg, arg, offset_st),
+        "abs_diff": st.tuples(st.just("abs_diff"), arg, arg, arg),
+        "not_abs_diff": st.tuples(st.just("not_abs_diff"), arg, arg, arg),
+        "all_different": st.tuples(st.just("all_different"), st.lists(arg, min_size=2, max_size=4)),
+        "sum": st.tuples(st.just("sum"), st.lists(st.tuples(arg, st.integers(-3, 3)), min_size=1, max_size=4), arg),
+        "element": st.tuples(st.just("element"), arg, st.lists(arg, min_size=1, max_size=4), arg),
+        "table": st.tuples(st.just("table"), st.lists(arg, min_size=1, max_size=3),
+                           st.lists(st.lists(st.sampled_from(VALUES), min_size=3, max_size=3), min_size=1, max_size=6)),
+    }
+
+
+CONSTRAINT_STRATEGIES = constraint_strategies(arg_st)
 constraint_st = st.one_of(*CONSTRAINT_STRATEGIES.values())
 DOMAIN_CONSISTENT = ("all_different", "eq_offset", "abs_diff", "table")
 
@@ -446,14 +614,17 @@ def goal_of(c, term):
     raise AssertionError(kind)
 
 
+ARG_KINDS = ("v", "c", "j")  # a variable, an int constant, a non-integer term (JUNK)
+
+
 def flat_args(c) -> list:
     """The argument terms of a constraint description, in order."""
     out = []
     for part in c[1:]:
-        if isinstance(part, tuple) and part and part[0] in ("v", "c"):
+        if isinstance(part, tuple) and part and part[0] in ARG_KINDS:
             out.append(part)
         elif isinstance(part, list):
-            out.extend(p for p in part if isinstance(p, tuple) and p and p[0] in ("v", "c"))
+            out.extend(p for p in part if isinstance(p, tuple) and p and p[0] in ARG_KINDS)
             out.extend(p[0] for p in part if isinstance(p, tuple) and p and isinstance(p[0], tuple))
     return out
 
@@ -494,6 +665,12 @@ def test_propagation_never_removes_a_value_of_a_solution(domains, constraints):
         (answer,) = residual
         for k, r in enumerate(answer):
             assert {s[k] for s in expected} <= values(r)
+    if residual:  # a constraint (neq included) whose arguments propagation has fixed holds for them
+        fixed = {k: r for k, r in enumerate(residual[0]) if isinstance(r, int)}
+        val = (lambda a: fixed[a[1]] if a[0] == "v" else a[1])
+        for c in constraints:
+            if all(a[0] == "c" or a[1] in fixed for a in flat_args(c)):
+                assert holds(c, val), c
 
 
 @settings(max_examples=200, deadline=None)
@@ -530,6 +707,182 @@ def test_conde_branches_each_find_their_own_solutions(domains, left, right):
     assert len(found) == len(expected_left) + len(expected_right)
 
 
+FD_ONLY = [v for k, v in CONSTRAINT_STRATEGIES.items() if k not in ("eq", "neq")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sets(st.sampled_from(VALUES), min_size=1, max_size=3), min_size=N_VARS, max_size=N_VARS),
+       st.lists(CONSTRAINT_STRATEGIES["neq"], min_size=1, max_size=3),
+       st.lists(st.one_of(*FD_ONLY), min_size=1, max_size=3))
+def test_neq_before_fd_goals_is_checked_when_propagation_fixes_a_value(domains, neqs, fds):
+    """neq posted first, FD goals after: a residual never shows values that a neq forbids."""
+    xs, goals = fd_problem(domains, [*neqs, *fds])
+    residual = run(0, xs, *goals)
+    if residual:
+        fixed = {k: r for k, r in enumerate(residual[0]) if isinstance(r, int)}
+        val = (lambda a: fixed[a[1]] if a[0] == "v" else a[1])
+        for c in neqs:
+            if all(a[0] == "c" or a[1] in fixed for a in flat_args(c)):
+                assert holds(c, val), c
+    assert set(run(0, xs, *goals, labelo(xs))) == brute_force(domains, [*neqs, *fds])
+
+
 def test_neq_in_one_conde_branch_does_not_leak_into_the_next():
     x = var()
     assert sorted(run(0, x, domo(x, [1, 2]), conde([neq(x, 1)], [eq(x, 1)]), labelo([x]))) == [1, 2]
+
+
+# -- mixed terms: FD goals beside eq with non-integers, in any order, against brute force --
+
+N_MIXED = 3
+JUNK = [0.5, 2.5, True, False, "a", [], ("f", "a")]  # no int among them, none equal to another
+mixed_var_st = st.integers(0, N_MIXED - 1).map(lambda i: ("v", i))
+# a non-integer term: a constant from JUNK, or a list or compound holding a variable
+junk_st = st.one_of(
+    st.integers(0, len(JUNK) - 1).map(lambda k: ("j", k)),
+    mixed_var_st.map(lambda v: ("j", "list", v)),
+    mixed_var_st.map(lambda v: ("j", "compound", v)),
+)
+mixed_arg_st = st.one_of(mixed_var_st, st.sampled_from(VALUES).map(lambda c: ("c", c)), junk_st)
+MIXED_CONSTRAINTS = {k: v for k, v in constraint_strategies(mixed_arg_st).items() if k not in ("eq", "neq")}
+# eq binds a variable to another or to a non-integer (ints come only from labelling, last)
+mixed_eq_st = st.tuples(st.just("eq"), mixed_var_st, st.one_of(mixed_var_st, junk_st))
+
+
+def mixed_term(xs):
+    def term(a):
+        if a[0] == "v":
+            return xs[a[1]]
+        if a[0] == "c":
+            return a[1]
+        if a[1] == "list":
+            return [xs[a[2][1]], "a"]
+        if a[1] == "compound":
+            return ("f", xs[a[2][1]])
+        return JUNK[a[1]]
+    return term
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    st.lists(st.sets(st.sampled_from(VALUES), min_size=1, max_size=4), min_size=N_MIXED, max_size=N_MIXED),
+    st.lists(st.one_of(*MIXED_CONSTRAINTS.values(), mixed_eq_st), min_size=1, max_size=4),
+    st.data(),
+)
+def test_fd_goals_with_non_integer_terms_in_any_order_match_brute_force(domains, constraints, data):
+    """Where an FD argument is, or gets bound to, a non-integer, the goals fail, whichever comes first.
+
+    The model: every variable is an int of its domain; an FD constraint holds only when all
+    its arguments are ints; eq of a variable with a non-integer never holds.
+    """
+    xs = tuple(vars(N_MIXED, "x"))
+    term = mixed_term(xs)
+    goals = [domo(x, d) for x, d in zip(xs, domains)] + [goal_of(c, term) for c in constraints]
+    order = data.draw(st.permutations(range(len(goals))))
+    found = run(0, xs, *[goals[k] for k in order], labelo(xs))
+
+    def holds_mixed(c, val):
+        if any(a[0] == "j" for a in flat_args(c)):
+            return False
+        return holds(c, val)
+
+    expected = set()
+    for assignment in itertools.product(*[sorted(d) for d in domains]):
+        val = (lambda a: assignment[a[1]] if a[0] == "v" else a[1])
+        if all(holds_mixed(c, val) for c in constraints):
+            expected.add(assignment)
+    assert len(found) == len(set(found)) and set(found) == expected
+
+
+# -- aliasing after posting: domains intersect, watchers merge, sums count a variable once --
+
+@settings(max_examples=200, deadline=None)
+@given(domains_st, st.lists(constraint_st, min_size=1, max_size=3), st.data())
+def test_aliasing_after_posting_propagates_as_aliasing_before(domains, constraints, data):
+    """eq(x_i, x_j) after the constraints leaves the residual domains that it leaves before them,
+    and so does binding x_j next: the intersection of domains and the merge of watchers lose nothing.
+    """
+    mentioned = sorted({a[1] for c in constraints for a in flat_args(c) if a[0] == "v"} or {0})
+    i = data.draw(st.sampled_from(mentioned))  # x_i has constraints that x_j must take over
+    j = data.draw(st.sampled_from([k for k in range(N_VARS) if k != i]))
+    v = data.draw(st.sampled_from(sorted(domains[i] & domains[j]) or sorted(domains[j])))
+    xs, goals = fd_problem(domains, constraints)
+    alias, bind = eq(xs[i], xs[j]), eq(xs[j], v)
+
+    def residual(*goals):  # the value sets left to each variable (which of two aliases stands for both is free)
+        return [[values(r) for r in answer] for answer in run(0, xs, *goals)]
+
+    after = residual(*goals, alias)
+    assert after == residual(alias, *goals)
+    assert residual(*goals, alias, bind) == residual(alias, bind, *goals)
+    if after:
+        assert after[0][i] == after[0][j] <= set(domains[i]) & set(domains[j])
+
+
+sum_st = st.tuples(
+    st.lists(st.tuples(st.integers(0, 2), st.sampled_from([-3, -2, -1, 1, 2, 3])), min_size=1, max_size=4),
+    st.integers(-6, 10),
+)
+interval_st = st.tuples(st.integers(-3, 3), st.integers(0, 5)).map(lambda t: range(t[0], t[0] + t[1] + 1))
+
+
+def sum_residuals(intervals, terms, total, alias=None):
+    """logicpy's residual value sets of three variables under one sumo (then eq(x_i, x_j)), or None."""
+    xs = vars(3)
+    goals = [domo(x, r) for x, r in zip(xs, intervals)]
+    goals.append(sumo([xs[i] for i, _ in terms], total, [a for _, a in terms]))
+    if alias is not None:
+        goals.append(eq(xs[alias[0]], xs[alias[1]]))
+    answers = run(0, tuple(xs), *goals)
+    return [sorted(values(r)) for r in answers[0]] if answers else None
+
+
+def clpfd_residuals(intervals, terms, total, alias=None):
+    """SWI clpfd's residual value sets for the same problem, or None when it fails."""
+    from logicpy import swi
+
+    swi.query("use_module(library(clpfd))")
+    names = ["X0", "X1", "X2"]
+    goal = [f"{n} in ({r.start})..({r.stop - 1})" for n, r in zip(names, intervals)]
+    goal.append(" + ".join(f"({a})*{names[i]}" for i, a in terms) + f" #= {total}")
+    if alias is not None:
+        goal.append(f"{names[alias[0]]} = {names[alias[1]]}")
+    goal += [f"(integer({n}) -> L{n} = [{n}] ; fd_dom({n}, D{n}), findall(V, (V in D{n}, indomain(V)), L{n}))"
+             for n in names]
+    answers = swi.query(", ".join(goal))
+    return [list(answers[0][f"L{n}"]) for n in names] if answers else None
+
+
+@pytest.mark.swi
+@settings(max_examples=60, deadline=None)
+@given(st.lists(interval_st, min_size=3, max_size=3), sum_st)
+def test_sums_with_repeated_variables_prune_as_clpfd_does(intervals, s):
+    """One sumo over three variables, some repeated: the residual domains are clpfd's exactly."""
+    terms, total = s
+    assert sum_residuals(intervals, terms, total) == clpfd_residuals(intervals, terms, total)
+
+
+@pytest.mark.swi
+def test_repeated_variable_sum_as_in_clpfd():
+    x = var("x")
+    assert run(0, x, sumo([x, x], 6)) == (3,)
+    assert clpfd_residuals([range(0, 10)] * 3, [(0, 1), (0, 1)], 6) == [[3], list(range(10)), list(range(10))]
+    assert sum_residuals([range(0, 10)] * 3, [(0, 1), (0, 1)], 6) == [[3], list(range(10)), list(range(10))]
+
+
+@pytest.mark.swi
+@settings(max_examples=40, deadline=None)
+@given(st.lists(interval_st, min_size=3, max_size=3), sum_st, st.sampled_from([(0, 1), (1, 2), (0, 2)]))
+def test_sums_aliased_after_posting_prune_at_least_as_clpfd_does(intervals, s, alias):
+    """eq(x_i, x_j) after the sum: logicpy merges the two (clpfd does not), never losing a solution."""
+    terms, total = s
+    ours = sum_residuals(intervals, terms, total, alias)
+    theirs = clpfd_residuals(intervals, terms, total, alias)
+    solutions = [a for a in itertools.product(*intervals)
+                 if a[alias[0]] == a[alias[1]] and sum(k * a[i] for i, k in terms) == total]
+    if ours is None:
+        assert not solutions
+        return
+    assert theirs is not None
+    for k in range(3):
+        assert {a[k] for a in solutions} <= set(ours[k]) <= set(theirs[k])

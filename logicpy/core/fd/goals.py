@@ -1,21 +1,27 @@
 """The finite-domain goals: constraints that compose with kanren's `eq`, `neq`, `conde`, and labelling.
 
-Each constraint checks its arguments when it is built (ints or logic variables; errors name
-the argument) and returns a goal that posts one propagator into the state's `FDStore`.
+Each constraint checks its fixed arguments when it is built (value sets, offsets,
+coefficients, rows; errors name the argument) and returns a goal that posts one propagator
+into the state's `FDStore`. Its term arguments may be any terms: one that is, or gets bound
+to, anything but an int (a float, a bool, an atom, a list, a compound) makes the goal fail,
+whichever comes first, as an FD variable bound to one does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
+
+from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from kanren.constraints import ConstrainedState
 from kanren.core import GoalType
-from unification import Var, unify
+from unification import isvar, reify, unify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError
+from .._spine import is_open, spine
 from . import propagators as P
-from .store import FDStore, Propagator, fd_state, walk
+from .store import FDStore, Propagator, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -45,18 +51,28 @@ def _is_int(a: Any) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
 
 
-def _term(relation: str, name: str, a: Any) -> Any:
-    """`a` if it is an int or a logic variable, else a TermError naming the argument."""
-    if _is_int(a) or isinstance(a, Var):
-        return a
-    raise TermError(f"{relation}: argument {name} must be an int or a logic variable, got {a!r}")
+def _on_list(relation: str, xs: Any, make_goal: Callable[[tuple], GoalType]) -> GoalType:
+    """The goal `make_goal(items)` for the list argument `xs` of `relation`.
 
+    A Python list or tuple gives its items at once (so errors show at construction); a
+    logic variable or a partial list is read when the goal runs, as Prolog reads
+    `L` in `length(L, 3), L ins 1..9`: by then it must be a proper list (else ModeError).
+    """
+    if isinstance(xs, (list, tuple)):
+        return make_goal(tuple(xs))
+    if not (isvar(xs) or isinstance(xs, ConsPair)):
+        raise TermError(f"{relation}: argument xs must be a list of terms or a logic variable, got {xs!r}")
 
-def _terms(relation: str, name: str, xs: Any) -> tuple:
-    """The list `xs` of ints and logic variables as a tuple, else a TermError naming it."""
-    if not isinstance(xs, (list, tuple)):
-        raise TermError(f"{relation}: argument {name} must be a list of ints or logic variables, got {xs!r}")
-    return tuple(_term(relation, f"{name}[{k}]", a) for k, a in enumerate(xs))
+    def list_goal(S):
+        items, tail = spine(xs, S)
+        if is_open(tail):
+            what = "unbound" if not items else "a partial list"
+            raise ModeError(f"{relation}: argument xs is {what} when the goal runs; its length must be known")
+        if type(tail) is not list:
+            raise TermError(f"{relation}: argument xs is bound to {reify(xs, S)!r}, not a list")
+        yield from make_goal(tuple(items))(S)
+
+    return list_goal
 
 
 def _int(relation: str, name: str, a: Any) -> int:
@@ -74,7 +90,9 @@ def post(propagator: Propagator) -> GoalType:
     def post_goal(S):
         S2, store = fd_state(S)
         if store.post(propagator, S2.data):
-            yield S2
+            S3 = S2.settle()
+            if S3 is not False:
+                yield S3
 
     return post_goal
 
@@ -111,16 +129,14 @@ def domo(x: Any, values: Iterable[int]) -> GoalType:
     >>> run(0, x, domo(x, range(1, 10)), lto(x, 4))[0].domain
     {1..3}
     """
-    x = _term("domo", "x", x)
     lo, bits = _value_set("domo", values)
     return post(P.InDomain(x, lo, bits))
 
 
 def inso(xs: Sequence[Any], values: Iterable[int]) -> GoalType:
     """inso(?xs, +values): True iff every element of xs is one of `values` (clpfd's `ins`)."""
-    xs = _terms("inso", "xs", xs)
     lo, bits = _value_set("inso", values)
-    return _all(post(P.InDomain(x, lo, bits)) for x in xs)
+    return _on_list("inso", xs, lambda xs: _all(post(P.InDomain(x, lo, bits)) for x in xs))
 
 
 def _all(goals: Iterable[GoalType]) -> GoalType:
@@ -148,7 +164,7 @@ def all_differento(xs: Sequence[Any]) -> GoalType:
     >>> run(0, z, domo(x, [1, 2]), domo(y, [1, 2]), domo(z, [1, 2, 3]), all_differento([x, y, z]))
     (3,)
     """
-    return post(P.AllDifferent(_terms("all_differento", "xs", xs)))
+    return _on_list("all_differento", xs, lambda xs: post(P.AllDifferent(xs)))
 
 
 def lto(x: Any, y: Any, c: int = 0) -> GoalType:
@@ -161,13 +177,13 @@ def lto(x: Any, y: Any, c: int = 0) -> GoalType:
     {6..9}
     """
     c = _int("lto", "c", c)
-    return post(P.LessEq(_term("lto", "x", x), _term("lto", "y", y), c - 1))
+    return post(P.LessEq(x, y, c - 1))
 
 
 def leqo(x: Any, y: Any, c: int = 0) -> GoalType:
     """leqo(?x, ?y, +c=0): True iff x <= y + c. Bounds consistent."""
     c = _int("leqo", "c", c)
-    return post(P.LessEq(_term("leqo", "x", x), _term("leqo", "y", y), c))
+    return post(P.LessEq(x, y, c))
 
 
 def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
@@ -180,13 +196,13 @@ def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
     {1, 3, 7}
     """
     c = _int("eq_offseto", "c", c)
-    return post(P.EqOffset(_term("eq_offseto", "x", x), _term("eq_offseto", "y", y), c))
+    return post(P.EqOffset(x, y, c))
 
 
 def neq_offseto(x: Any, y: Any, c: int = 0) -> GoalType:
     """neq_offseto(?x, ?y, +c=0): True iff x != y + c. Domain consistent once x or y has one value."""
     c = _int("neq_offseto", "c", c)
-    return post(P.NeqOffset(_term("neq_offseto", "x", x), _term("neq_offseto", "y", y), c))
+    return post(P.NeqOffset(x, y, c))
 
 
 def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
@@ -198,14 +214,12 @@ def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     >>> run(0, x, domo(x, range(1, 6)), abs_diffo(x, 3, 1))[0].domain
     {2, 4}
     """
-    return post(P.AbsDiff(_term("abs_diffo", "x", x), _term("abs_diffo", "y", y), _term("abs_diffo", "d", d)))
+    return post(P.AbsDiff(x, y, d))
 
 
 def not_abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     """not_abs_diffo(?x, ?y, ?d): True iff |x − y| != d. Domain consistent once two of x, y, d have one value."""
-    return post(
-        P.NotAbsDiff(_term("not_abs_diffo", "x", x), _term("not_abs_diffo", "y", y), _term("not_abs_diffo", "d", d))
-    )
+    return post(P.NotAbsDiff(x, y, d))
 
 
 def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> GoalType:
@@ -219,18 +233,19 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
     >>> run(0, x, domo(x, range(0, 10)), domo(y, range(0, 10)), sumo([x, y], 15, [2, 1]))[0].domain
     {3..7}
     """
-    xs = _terms("sumo", "xs", xs)
-    total = _term("sumo", "total", total)
-    if coeffs is None:
-        coeffs = (1,) * len(xs)
-    else:
+    if coeffs is not None:
         if not isinstance(coeffs, (list, tuple)):
             raise TermError(f"sumo: argument coeffs must be a list of ints, got {coeffs!r}")
         coeffs = tuple(_int("sumo", f"coeffs[{k}]", a) for k, a in enumerate(coeffs))
-        if len(coeffs) != len(xs):
-            raise InputError(f"sumo: coeffs has {len(coeffs)} entries but xs has {len(xs)}")
-    pairs = [(x, a) for x, a in zip(xs, coeffs) if a] + [(total, -1)]
-    return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
+
+    def sum_goal(xs: tuple) -> GoalType:
+        weights = (1,) * len(xs) if coeffs is None else coeffs
+        if len(weights) != len(xs):
+            raise InputError(f"sumo: coeffs has {len(weights)} entries but xs has {len(xs)}")
+        pairs = [(x, a) for x, a in zip(xs, weights) if a] + [(total, -1)]
+        return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
+
+    return _on_list("sumo", xs, sum_goal)
 
 
 def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
@@ -244,10 +259,13 @@ def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
     >>> run(0, i, elemento(i, [7, 3, 7], 7))[0].domain
     {1, 3}
     """
-    xs = _terms("elemento", "xs", xs)
-    if not xs:
-        raise InputError("elemento: argument xs is empty")
-    return post(P.Element(_term("elemento", "i", i), xs, _term("elemento", "v", v)))
+
+    def element_goal(xs: tuple) -> GoalType:
+        if not xs:
+            raise InputError("elemento: argument xs is empty")
+        return post(P.Element(i, xs, v))
+
+    return _on_list("elemento", xs, element_goal)
 
 
 def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
@@ -259,15 +277,21 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
     >>> run(0, (x, y), tableo([x, y], [(1, 2), (2, 3), (1, 4)]), tableo([x], [(2,), (3,)]))
     ((2, 3),)
     """
-    xs = _terms("tableo", "xs", xs)
     checked = []
     for k, row in enumerate(rows):
-        if not isinstance(row, (list, tuple)) or len(row) != len(xs):
-            raise InputError(f"tableo: row {k} must be a tuple of {len(xs)} ints, got {row!r}")
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"tableo: row {k} must be a tuple of ints, got {row!r}")
         checked.append(tuple(_int("tableo", f"rows[{k}][{j}]", a) for j, a in enumerate(row)))
     if not checked:
         raise InputError("tableo: argument rows is empty")
-    return post(P.Table(xs, tuple(checked)))
+
+    def table_goal(xs: tuple) -> GoalType:
+        for k, row in enumerate(checked):
+            if len(row) != len(xs):
+                raise InputError(f"tableo: row {k} must be a tuple of {len(xs)} ints, got {row!r}")
+        return post(P.Table(xs, tuple(checked)))
+
+    return _on_list("tableo", xs, table_goal)
 
 
 def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
@@ -283,42 +307,50 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     >>> run(0, (x, y), domo(x, range(1, 4)), domo(y, range(1, 4)), lto(x, y), labelo([x, y]))
     ((1, 2), (1, 3), (2, 3))
     """
-    xs = _terms("labelo", "xs", xs)
     if strategy not in STRATEGIES:
         raise InputError(f"labelo: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     first_fail = strategy == "ff"
 
-    def labelo_goal(S):
-        yield from _label(S, xs, first_fail)
+    def label_goal(xs: tuple) -> GoalType:
+        def labelo_goal(S):
+            yield from _label(S, xs, first_fail)
 
-    return labelo_goal
+        return labelo_goal
+
+    return _on_list("labelo", xs, label_goal)
 
 
 def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
-    """Depth-first labelling of xs in state S (a generator of states)."""
+    """Depth-first labelling of xs in state S (a generator of states).
+
+    Fails when an element is bound to anything but an int; raises ModeError for an unbound
+    one without a finite domain.
+    """
     data = S.data if isinstance(S, ConstrainedState) else S
     store = S.constraints.get(FDStore) if isinstance(S, ConstrainedState) else None
     domains = store.domains if store is not None else {}
     best, best_size = None, 0
     for x in xs:
         t = walk(x, data)
-        if isinstance(t, Var):
-            d = domains.get(t)
-            if d is None:
-                raise ModeError(f"labelo: variable {x} has no finite domain; give it one with domo")
-            if not first_fail:
-                best = t
+        if t.__class__ is int:
+            continue
+        if not is_fd_term(t):
+            return  # a float, a bool, an atom, a list...: not an int, so no labelling
+        d = domains.get(t)
+        if d is None:
+            raise ModeError(f"labelo: variable {x} has no finite domain; give it one with domo")
+        if not first_fail:
+            best = t
+            break
+        size = d.bit_count()
+        if best is None or size < best_size:
+            best, best_size = t, size
+            if size == 1:
                 break
-            size = d.bit_count()
-            if best is None or size < best_size:
-                best, best_size = t, size
-                if size == 1:
-                    break
-        elif not _is_int(t):
-            raise TermError(f"labelo: {x} is bound to {t!r}, not an int")
     if best is None:
         yield S
         return
+    assert store is not None  # best has a domain, so the state has a store
     d, base = domains[best], store.base
     while d:
         low = d & -d

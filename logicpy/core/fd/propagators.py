@@ -7,9 +7,10 @@ docstring and in the README's constraint table.
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Any
 
-from .store import FDStore, Inconsistent, Propagator, iter_bits
+from .store import Domain, FDStore, Inconsistent, Propagator, iter_bits
 
 __all__ = [
     "InDomain",
@@ -23,6 +24,15 @@ __all__ = [
     "Element",
     "Table",
 ]
+
+
+def _offset(c: int) -> str:
+    """` + c` / ` - c` / `` for showing y + c."""
+    return f" + {c}" if c > 0 else f" - {-c}" if c < 0 else ""
+
+
+def _list(xs: tuple) -> str:
+    return f"[{', '.join(map(repr, xs))}]"
 
 
 def shift(bits: int, c: int) -> int:
@@ -45,15 +55,22 @@ class InDomain(Propagator):
     def terms(self):
         return (self.x,)
 
+    def __repr__(self) -> str:
+        return f"{self.x!r} in {Domain(self.rel, self.lo)!r}"
+
     def propagate(self, s: FDStore) -> None:
         s.ensure_base(self.lo)
         s.restrict(s.walk(self.x), self.rel << (self.lo - s.base), exact=True)
 
 
 class _Offset(Propagator):
-    """A relation between x and y + c, with c an int fixed when posted; wakes on x and y."""
+    """A relation between x and y + c, with c an int fixed when posted; wakes on x and y.
+
+    `op` is the relation as clpfd writes it, for the repr (`x #=< y + 2`).
+    """
 
     __slots__ = ("x", "y", "c")
+    op = ""
 
     def __init__(self, x: Any, y: Any, c: int):
         self.x, self.y, self.c = x, y, c
@@ -61,17 +78,27 @@ class _Offset(Propagator):
     def terms(self):
         return (self.x, self.y)
 
+    def __repr__(self) -> str:
+        return f"{self.x!r} {self.op} {self.y!r}{_offset(self.c)}"
+
 
 class _Distance(Propagator):
-    """A relation between |x − y| and d, where d may itself be a variable; wakes on all three."""
+    """A relation between |x − y| and d, where d may itself be a variable; wakes on all three.
+
+    `op` is the relation as clpfd writes it, for the repr (`abs(x - y) #= d`).
+    """
 
     __slots__ = ("x", "y", "d")
+    op = ""
 
     def __init__(self, x: Any, y: Any, d: Any):
         self.x, self.y, self.d = x, y, d
 
     def terms(self):
         return (self.x, self.y, self.d)
+
+    def __repr__(self) -> str:
+        return f"abs({self.x!r} - {self.y!r}) {self.op} {self.d!r}"
 
 
 class LessEq(_Offset):
@@ -82,6 +109,7 @@ class LessEq(_Offset):
 
     __slots__ = ()
     wake = "bounds"
+    op = "#=<"
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
@@ -104,19 +132,23 @@ class EqOffset(_Offset):
     """
 
     __slots__ = ()
+    op = "#="
 
     def propagate(self, s: FDStore) -> None:
         x, y, c = s.walk(self.x), s.walk(self.y), self.c
-        dx, dy = s.dom(x), s.dom(y)
-        if dx is None and dy is None:
+        if x is y:  # x = x + c
+            if c:
+                raise Inconsistent
             return
-        if dx is None:  # x takes y's domain shifted: make its smallest value representable
-            s.ensure_base(s.lo(y) + c)
+        dx, dy = s.dom(x), s.dom(y)
+        if dx is None:  # x takes y's domain, shifted (`mask` makes the values representable)
+            if dy is not None:
+                s.restrict(x, s.mask(v + c for v in s.values(dy)), exact=True)
         elif dy is None:
-            s.ensure_base(s.lo(x) - c)
-        if s.dom(y) is not None:
-            s.restrict(x, shift(s.dom(y), c), exact=True)
-        s.restrict(y, shift(s.dom(x), -c), exact=True)
+            s.restrict(y, s.mask(v - c for v in s.values(dx)), exact=True)
+        else:
+            s.restrict(x, shift(dy, c))
+            s.restrict(y, shift(s.bits(x), -c))
 
 
 class NeqOffset(_Offset):
@@ -127,6 +159,7 @@ class NeqOffset(_Offset):
 
     __slots__ = ()
     wake = "value"
+    op = "#\\="
 
     def propagate(self, s: FDStore) -> None:
         x, y = s.walk(self.x), s.walk(self.y)
@@ -149,21 +182,20 @@ class AbsDiff(_Distance):
     """
 
     __slots__ = ()
+    op = "#="
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
         if x is y:  # |x - x| = d
-            s.ensure_base(0)
-            s.restrict(d, s.dom(0), exact=True)
+            s.restrict(d, s.mask((0,)), exact=True)
             return
         s.at_least(d, 0)
         dd = s.dom(d)
         dx, dy = s.dom(x), s.dom(y)
         if dd is None or dx is None or dy is None:
-            if s.value(x) is not None and s.value(y) is not None:
-                distance = abs(s.value(x) - s.value(y))
-                s.ensure_base(distance)
-                s.restrict(d, s.dom(distance), exact=True)
+            vx, vy = s.value(x), s.value(y)
+            if vx is not None and vy is not None:
+                s.restrict(d, s.mask((abs(vx - vy),)), exact=True)
             return
         keep_d = sx = sy = 0
         for e in s.values(dd):
@@ -185,6 +217,7 @@ class NotAbsDiff(_Distance):
 
     __slots__ = ()
     wake = "value"
+    op = "#\\="
 
     def propagate(self, s: FDStore) -> None:
         x, y, d = s.walk(self.x), s.walk(self.y), s.walk(self.d)
@@ -208,7 +241,8 @@ class NotAbsDiff(_Distance):
 class AllDifferent(Propagator):
     """Pairwise different, domain consistent (Régin: values no maximum matching uses are removed).
 
-    Invariants: variables without a domain take part only once they have a value.
+    Invariants: variables without a domain take part only once they have a value (or when
+    one occurs twice, which fails).
     """
 
     __slots__ = ("xs",)
@@ -219,16 +253,20 @@ class AllDifferent(Propagator):
     def terms(self):
         return self.xs
 
+    def __repr__(self) -> str:
+        return f"all_distinct({_list(self.xs)})"
+
     def propagate(self, s: FDStore) -> None:
         ts, doms, taken, seen = [], [], 0, set()
         for t in map(s.walk, self.xs):
+            if t.__class__ is not int:
+                if id(t) in seen:  # the same variable twice
+                    raise Inconsistent
+                seen.add(id(t))
             d = s.dom(t)
             if d is None:
                 continue
             if d & (d - 1):
-                if id(t) in seen:  # the same variable twice
-                    raise Inconsistent
-                seen.add(id(t))
                 ts.append(t)
                 doms.append(d)
             elif taken & d:
@@ -349,9 +387,14 @@ def _components(succ: list[list[int]]) -> list[int]:
 
 
 class Linear(Propagator):
-    """Σ coeffs[i]·xs[i] = 0, bounds consistent.
+    """Σ coeffs[i]·xs[i] = 0, bounds consistent, each variable counted once.
 
-    Invariants: prunes only when at most one term lacks a domain (that one gets an interval).
+    Each run merges the terms that are the same variable (written twice, or aliased later by
+    `eq`) into one with the sum of their coefficients, and folds ints into a constant, so
+    x + x = 6 gives x = 3 and x − x = 0 leaves x alone, as clpfd does. The gcd of the merged
+    coefficients must divide the constant (2x + 4y = 7 fails at once).
+
+    Invariants: prunes only when at most one variable lacks a domain (that one gets an interval).
     """
 
     __slots__ = ("xs", "coeffs")
@@ -363,13 +406,38 @@ class Linear(Propagator):
     def terms(self):
         return self.xs
 
+    def __repr__(self) -> str:
+        """clpfd-style, positive terms left and negative ones right: `2*x + y #= t`."""
+
+        def side(sign: int) -> str:
+            parts = [repr(t) if a * sign == 1 else f"{a * sign}*{t!r}" for t, a in zip(self.xs, self.coeffs)
+                     if a * sign > 0]
+            return " + ".join(parts) or "0"
+
+        return f"{side(1)} #= {side(-1)}"
+
     def propagate(self, s: FDStore) -> None:
-        ts = [s.walk(t) for t in self.xs]
-        coeffs = self.coeffs
+        const = 0
+        merged: dict[Any, int] = {}
+        for t, a in zip(self.xs, self.coeffs):
+            t = s.walk(t)
+            if t.__class__ is int:
+                const += a * t
+            else:
+                merged[t] = merged.get(t, 0) + a
+        ts = [t for t, a in merged.items() if a]
+        coeffs = [merged[t] for t in ts]
+        if not ts:  # every variable cancelled out: 0 = −const
+            if const:
+                raise Inconsistent
+            return
+        if const % gcd(*coeffs):
+            raise Inconsistent
+        # the sum Σ a·t over the variables lies in [sum_lo, sum_hi] and must equal −const
         los, his, unbounded = [], [], []
         for i, (t, a) in enumerate(zip(ts, coeffs)):
             lo, hi = s.lo(t), s.hi(t)
-            if lo is None:
+            if lo is None or hi is None:
                 unbounded.append(i)
                 los.append(0)
                 his.append(0)
@@ -381,7 +449,7 @@ class Linear(Propagator):
                 his.append(a * lo)
         if len(unbounded) > 1:
             return
-        sum_lo, sum_hi = sum(los), sum(his)
+        sum_lo, sum_hi = sum(los) + const, sum(his) + const
         if unbounded:  # the one open term is minus the sum of the others
             i = unbounded[0]
             lo_i, hi_i = _divide(-sum_hi, -sum_lo, coeffs[i])
@@ -393,9 +461,9 @@ class Linear(Propagator):
         if sum_lo > 0 or sum_hi < 0:
             raise Inconsistent
         for t, a, lo, hi in zip(ts, coeffs, los, his):
-            if t.__class__ is int or lo == hi:
+            if lo == hi:
                 continue
-            # a·t = −(sum of the others) ∈ [hi − sum_hi, lo − sum_lo]
+            # a·t = −(const + the other terms) ∈ [hi − sum_hi, lo − sum_lo]
             new_lo, new_hi = _divide(hi - sum_hi, lo - sum_lo, a)
             s.at_least(t, new_lo)
             s.at_most(t, new_hi)
@@ -422,6 +490,9 @@ class Element(Propagator):
     def terms(self):
         return (self.i, self.v, *self.xs)
 
+    def __repr__(self) -> str:
+        return f"element({self.i!r}, {_list(self.xs)}, {self.v!r})"
+
     def propagate(self, s: FDStore) -> None:
         i, v = s.walk(self.i), s.walk(self.v)
         s.ensure_base(1)
@@ -429,7 +500,7 @@ class Element(Propagator):
         dv = s.dom(v)
         keep_i = union = 0
         open_item = False
-        for k in s.values(s.dom(i)):
+        for k in s.values(s.bits(i)):
             dx = s.dom(s.walk(self.xs[k - 1]))
             if dx is None:
                 open_item = True
@@ -441,13 +512,15 @@ class Element(Propagator):
         s.restrict(i, keep_i)
         if not open_item:
             s.restrict(v, union, exact=True)
-        k = s.value(i)
-        if k is not None:
-            x = s.walk(self.xs[k - 1])
-            if s.dom(v) is not None:
-                s.restrict(x, s.dom(v), exact=True)
-            if s.dom(x) is not None:
-                s.restrict(v, s.dom(x), exact=True)
+        chosen = s.value(i)
+        if chosen is not None:  # v and xs[i] are one: each takes the other's domain
+            x = s.walk(self.xs[chosen - 1])
+            dv = s.dom(v)
+            if dv is not None:
+                s.restrict(x, dv, exact=True)
+            dx = s.dom(x)
+            if dx is not None:
+                s.restrict(v, dx, exact=True)
 
 
 class Table(Propagator):
@@ -463,6 +536,9 @@ class Table(Propagator):
 
     def terms(self):
         return self.xs
+
+    def __repr__(self) -> str:
+        return f"tuples_in([{_list(self.xs)}], {_list(tuple(map(list, self.rows)))})"
 
     def propagate(self, s: FDStore) -> None:
         ts = [s.walk(t) for t in self.xs]

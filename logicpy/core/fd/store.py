@@ -11,25 +11,31 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Set
-from typing import Any
+from typing import Any, Literal
 
 from kanren.constraints import ConstrainedState, ConstrainedVar, ConstraintStore
-from unification import Var
-from unification.core import _reify
-
-from ...errors import TermError
+from unification import Var, unify  # type: ignore[import-untyped]
+from unification.core import _reify  # type: ignore[import-untyped]
 
 __all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state"]
 
 
 def walk(t: Any, smap: dict) -> Any:
-    """Follow bindings of `t` in the substitution `smap` (terms here are ints or variables)."""
-    while t.__class__ is not int:
+    """Follow the bindings of `t` in the substitution `smap`: the term a variable stands for.
+
+    Any term may come back (an int, an unbound variable, or a float, atom, list, compound...).
+    """
+    while t.__class__ is Var or (t.__class__ is not int and isinstance(t, Var)):
         nxt = smap.get(t, t)
         if nxt is t:
             return t
         t = nxt
     return t
+
+
+def is_fd_term(t: Any) -> bool:
+    """True iff the walked term `t` can be an FD value: an int (not a bool) or an unbound variable."""
+    return t.__class__ is int or t.__class__ is Var or isinstance(t, Var)
 
 
 def iter_bits(bits: int) -> Iterator[int]:
@@ -57,13 +63,23 @@ class Domain(Set):
 
     @classmethod
     def of(cls, values: Iterable[int]) -> Domain:
-        """The domain holding exactly `values` (a non-empty iterable of ints)."""
+        """The domain holding exactly `values` (an iterable of ints)."""
         values = list(values)
+        if not values:
+            return cls(0)
         lo = min(values)
         bits = 0
         for v in values:
             bits |= 1 << (v - lo)
         return cls(bits, lo)
+
+    @classmethod
+    def _from_iterable(cls, values: Iterable[Any]) -> Set[Any]:
+        """The result of Set's &, |, -, ^: a Domain when it holds only ints."""
+        values = list(values)
+        if all(v.__class__ is int for v in values):
+            return cls.of(values)
+        return frozenset(values)
 
     def __iter__(self) -> Iterator[int]:
         return (self.base + i for i in iter_bits(self.bits))
@@ -72,7 +88,8 @@ class Domain(Set):
         return self.bits.bit_count()
 
     def __contains__(self, value: object) -> bool:
-        return isinstance(value, int) and value >= self.base and bool((self.bits >> (value - self.base)) & 1)
+        # an int, not a bool (True is the atom true) nor a float equal to an int
+        return value.__class__ is int and value >= self.base and bool((self.bits >> (value - self.base)) & 1)
 
     @property
     def min(self) -> int:
@@ -137,7 +154,9 @@ class Propagator:
 
 
 _EVENTS = {"domain": 0, "bounds": 1, "value": 2}
-_NO_WATCHERS: tuple[tuple, tuple, tuple] = ((), (), ())
+Watchers = tuple[tuple[Propagator, ...], tuple[Propagator, ...], tuple[Propagator, ...]]
+"""The propagators woken by any change of a variable, by a change of its bounds, by its coming down to one value."""
+_NO_WATCHERS: Watchers = ((), (), ())
 
 
 class FDStore(ConstraintStore):
@@ -155,10 +174,13 @@ class FDStore(ConstraintStore):
 
     __slots__ = ("domains", "watch", "base", "_smap", "_queue", "_queued")
     op_str = "in"
+    _smap: dict  # the substitution, the queue and its set: only while propagating
+    _queue: deque[Propagator]
+    _queued: set[Propagator]
 
     def __init__(self, domains: dict | None = None, watch: dict | None = None, base: int = 0):
         self.domains: dict[Var, int] = {} if domains is None else domains
-        self.watch: dict[Var, tuple[tuple, tuple, tuple]] = {} if watch is None else watch
+        self.watch: dict[Var, Watchers] = {} if watch is None else watch
         self.base = base
         self.lvar_constraints = self.domains
 
@@ -169,17 +191,46 @@ class FDStore(ConstraintStore):
         d = self.domains.get(lvar)
         return "" if d is None else f"in {Domain(d, self.base)}"
 
+    def pending(self) -> list[Propagator]:
+        """The propagators still watching an unbound variable, each once, in no set order.
+
+        Their reprs are clpfd-style (`~x #=< ~y - 1`, `all_distinct([~x, ~y])`); a constraint
+        already true for every value left is still listed (the store does not detect entailment).
+        """
+        return list(dict.fromkeys(p for watchers in self.watch.values() for props in watchers for p in props))
+
     # -- reading terms (during propagation; terms are walked first) -------------------------
 
     def walk(self, t: Any) -> Any:
-        """`t` with its bindings followed: an int or an unbound variable."""
-        return walk(t, self._smap)
+        """`t` with its bindings followed: an int or an unbound variable.
+
+        Raises `Inconsistent` for any other term (a float, a bool, an atom, a list, a
+        compound): an FD argument stands for an int, so the constraint cannot hold.
+        """
+        smap = self._smap
+        while t.__class__ is Var or (t.__class__ is not int and isinstance(t, Var)):  # `walk`, inlined: it is hot
+            nxt = smap.get(t, t)
+            if nxt is t:
+                return t
+            t = nxt
+        if t.__class__ is int:
+            return t
+        raise Inconsistent
 
     def dom(self, t: Any) -> int | None:
         """Bitset of the walked term `t`; None for a variable without a domain."""
         if t.__class__ is int:
             return 1 << (t - self.base)
         return self.domains.get(t)
+
+    def bits(self, t: Any) -> int:
+        """Bitset of the walked term `t`, an int or a variable known to have a domain.
+
+        For a term just narrowed by `restrict(..., exact=True)`, or one whose `lo` was not None.
+        """
+        d = self.dom(t)
+        assert d is not None, f"{t} has no domain"
+        return d
 
     def lo(self, t: Any) -> int | None:
         """Smallest value of `t`; None when unbounded."""
@@ -300,10 +351,14 @@ class FDStore(ConstraintStore):
                 self._queue.append(p)
 
     def _fixpoint(self, smap: dict, pending: Iterable[Propagator]) -> bool:
-        """Run the pending propagators and all they wake until nothing changes; False if a domain empties."""
+        """Run the pending propagators and all they wake until nothing changes; False if one fails.
+
+        The substitution and the queue live on the store only while this runs.
+        """
         self._smap = smap
-        self._queue = queue = deque()
-        self._queued = queued = set()
+        queue: deque[Propagator] = deque()
+        queued: set[Propagator] = set()
+        self._queue, self._queued = queue, queued
         for p in pending:
             if p not in queued:
                 queued.add(p)
@@ -316,25 +371,26 @@ class FDStore(ConstraintStore):
         except Inconsistent:
             return False
         finally:
-            self._smap = self._queue = self._queued = None
+            del self._smap, self._queue, self._queued
         return True
 
     def post(self, prop: Propagator, smap: dict) -> bool:
-        """Add `prop` to the store, watching its variables, and propagate; False on failure."""
+        """Add `prop` to the store, watching its variables, and propagate; False on failure.
+
+        An argument bound to anything but an int (a float, a bool, an atom, a list...) fails.
+        """
         small = None
         for t in prop.terms():
             t = walk(t, smap)
             if t.__class__ is int:
                 small = t if small is None or t < small else small
-            elif isinstance(t, Var):
+            elif is_fd_term(t):
                 w = self.watch.get(t, _NO_WATCHERS)
                 if prop.watches:
-                    k = _EVENTS[prop.wake]
-                    if prop not in w[k]:
-                        w = w[:k] + (w[k] + (prop,),) + w[k + 1:]
+                    w = _with_watcher(w, _EVENTS[prop.wake], prop)
                 self.watch[t] = w
             else:
-                raise TermError(f"{prop!r}: argument {t!r} is not an integer")
+                return False
         if small is not None:
             self.ensure_base(small)
         return self._fixpoint(smap, (prop,))
@@ -343,7 +399,12 @@ class FDStore(ConstraintStore):
         return True
 
     def post_unify_check(self, lvar_map, lvar=None, value=None, old_state=None) -> bool:
-        """Apply new bindings of watched variables to the domains, then propagate."""
+        """Apply new bindings of watched variables to the domains, then propagate.
+
+        A watched variable bound to an int must be in its domain; one bound to another
+        variable hands it its watchers and the intersection of the two domains; one bound
+        to any other term fails (FD variables stand for ints).
+        """
         bound = [v for v in self.watch if v in lvar_map]
         if not bound:
             return True
@@ -354,9 +415,13 @@ class FDStore(ConstraintStore):
             d = self.domains.pop(v, None)
             for props in watchers:
                 pending.extend(props)
-            if t.__class__ is not int and isinstance(t, Var):  # aliased to another variable: merge into it
+            if t.__class__ is int:
+                if d is not None and (t < self.base or not (d >> (t - self.base)) & 1):
+                    return False
+                self.ensure_base(t)
+            elif is_fd_term(t):  # aliased to another variable: merge into it
                 old = self.watch.get(t, _NO_WATCHERS)
-                self.watch[t] = tuple(o + tuple(p for p in w if p not in o) for o, w in zip(old, watchers))
+                self.watch[t] = _merged(old, watchers)
                 if d is not None:
                     dt = self.domains.get(t)
                     new = d if dt is None else d & dt
@@ -366,13 +431,27 @@ class FDStore(ConstraintStore):
                         self.domains[t] = new
                         for props in old:
                             pending.extend(props)
-            elif t.__class__ is int:
-                if d is not None and (t < self.base or not (d >> (t - self.base)) & 1):
-                    return False
-                self.ensure_base(t)
-            else:  # an FD variable bound to a non-integer
+            else:
                 return False
         return self._fixpoint(lvar_map, pending)
+
+
+def _with_watcher(w: Watchers, k: int, prop: Propagator) -> Watchers:
+    """The watchers `w` with `prop` added to those of event `k` (0 domain, 1 bounds, 2 value)."""
+    if prop in w[k]:
+        return w
+    on = [w[0], w[1], w[2]]
+    on[k] += (prop,)
+    return on[0], on[1], on[2]
+
+
+def _merged(a: Watchers, b: Watchers) -> Watchers:
+    """The watchers of two aliased variables: a's, then those of b that a lacks, per event."""
+    return (
+        a[0] + tuple(p for p in b[0] if p not in a[0]),
+        a[1] + tuple(p for p in b[1] if p not in a[1]),
+        a[2] + tuple(p for p in b[2] if p not in a[2]),
+    )
 
 
 class FDState(ConstrainedState):
@@ -387,6 +466,29 @@ class FDState(ConstrainedState):
 
     def __len__(self) -> int:
         return len(self.data) or int(bool(self.constraints))
+
+    def post_unify_checks(self, lvar_map, lvar, value):
+        """kanren's checks of a new substitution by every store, then `settle`."""
+        S = super().post_unify_checks(lvar_map, lvar, value)
+        return S if S is False else S.settle()
+
+    def settle(self) -> FDState | Literal[False]:
+        """This state with each variable whose domain is down to one value bound to that value,
+        when another store (`neq`'s) holds constraints; False if that store rejects a binding.
+
+        Other stores check bindings, not domains, so without this `neq(x, 1)` would never see
+        propagation leave x only 1 (clpfd likewise binds such a variable). With the FD store
+        alone nothing else looks, and reification shows the value anyway.
+        """
+        store = self.constraints.get(FDStore)
+        if store is None or len(self.constraints) == 1:
+            return self
+        base = store.base
+        fixed = [(v, base + d.bit_length() - 1) for v, d in store.domains.items() if not d & (d - 1)]
+        if not fixed:
+            return self
+        # one unification of all of them: its post_unify_checks settles again what they fix in turn
+        return unify(tuple(v for v, _ in fixed), tuple(value for _, value in fixed), self)
 
 
 def fd_state(S: Any) -> tuple[FDState, FDStore]:
