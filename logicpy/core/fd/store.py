@@ -182,7 +182,7 @@ class FDStore(ConstraintStore):
         self.domains: dict[Var, int] = {} if domains is None else domains
         self.watch: dict[Var, Watchers] = {} if watch is None else watch
         self.base = base
-        self.lvar_constraints = self.domains
+        self.lvar_constraints = self.domains  # type: ignore[misc]  # the slot is kanren ConstraintStore's
 
     def copy(self) -> FDStore:
         return FDStore(self.domains.copy(), self.watch.copy(), self.base)
