@@ -17,7 +17,6 @@ from . import equality  # noqa: F401  first: installs Prolog term identity into 
 from kanren import conde, conso, eq, heado, itero, lall, lany, nullo, run, tailo
 from kanren.constraints import typeo
 from kanren.core import Zzz, fail, ifa, succeed
-from kanren.goals import permuteq  # kanren's permutation over any sequence type; logicpy's lists use permuteo
 from unification import Var, isvar, reify, unify
 
 from .constraints import disequalities, neq
@@ -34,7 +33,6 @@ __all__ = [
     "run", "eq", "neq", "conde", "lall", "lany", "ifa", "Zzz", "fail", "succeed",
     # kanren: terms and their structure
     "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
-    "permuteq",
     # logicpy: terms (see logicpy.core.terms for the representation)
     "var", "vars", "String", "format_term", "parse_term", "to_json", "from_json",
     # logicpy: lists

@@ -180,3 +180,14 @@ def test_unify_succeeds_iff_the_terms_are_identical(pair):
 def test_unify_agrees_with_swi(pair):
     u, v = pair
     assert bool(swi.query(("=", u, v))) == (unify(u, v, {}) is not False)
+
+
+def test_kanrens_permuteq_is_not_offered_it_counts_by_python_hashing():
+    import kanren
+
+    import logicpy.core as core
+
+    q = var()
+    assert kanren.run(0, q, kanren.permuteq((1, 2), (2.0, 1)))  # 1 and 1.0 cancel in its Counter
+    assert not hasattr(core, "permuteq")
+    assert run(0, q, permuteo([1, 2], [2.0, 1])) == ()
