@@ -194,6 +194,25 @@ def test_several_disequalities_hold_together(pairs):
     assert set(run(0, (A, B, C), *goals)) == _brute_force(pairs)
 
 
+goal_specs = st.one_of(
+    st.tuples(st.just("neq"), term_pairs()),
+    st.tuples(st.just("eq"), st.tuples(st.sampled_from([A, B, C]), leaves)),  # aliasing or binding
+)
+
+
+@given(st.lists(goal_specs, min_size=1, max_size=5))
+@settings(max_examples=100)
+def test_disequalities_mixed_with_aliasing_and_bindings_in_any_order(specs):
+    goals = [neq(*pair) if kind == "neq" else eq(*pair) for kind, pair in specs]
+    expected = set()
+    for values in itertools.product(UNIVERSE, repeat=3):
+        assignment = dict(zip((A, B, C), values))
+        holds = [_substitute(u, assignment) == _substitute(v, assignment) for _, (u, v) in specs]
+        if all(h == (kind == "eq") for h, (kind, _) in zip(holds, specs)):
+            expected.add(values)
+    assert set(run(0, (A, B, C), *goals, *_enumerate())) == expected
+
+
 @pytest.mark.swi
 @given(term_pairs())
 @settings(max_examples=40)
