@@ -5,20 +5,21 @@
     >>> run(1, x, eq(x, 5))
     (5,)
 
-logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, its `neq` posts on a
-copy of the state (kanren's mutates the state a `conde` hands to every branch), and logicpy's
-`membero`, `appendo`, `rembero`, `permuteo` replace kanren's (iterative, relational in every
-mode); kanren's stay reachable as `kanren.membero` etc. kanren's `Relation`/`facts` are not
+logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, its `neq` is dif/2 on
+its own store (kanren's splits a unifier into one disequality per binding and mutates the
+state a `conde` hands to every branch), unification is Prolog's term identity (1, 1.0 and
+True are three terms; see `equality`), and logicpy's `membero`, `appendo`, `rembero`,
+`permuteo` replace kanren's (iterative, relational in every mode); kanren's stay reachable as `kanren.membero` etc. kanren's `Relation`/`facts` are not
 re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
 """
 
+from . import equality  # noqa: F401  first: installs Prolog term identity into unification
 from kanren import conde, conso, eq, heado, itero, lall, lany, nullo, run, tailo
 from kanren.constraints import typeo
 from kanren.core import Zzz, fail, ifa, succeed
-from kanren.goals import permuteq  # kanren's permutation over any sequence type; logicpy's lists use permuteo
 from unification import Var, isvar, reify, unify
 
-from .constraints import neq
+from .constraints import disequalities, neq
 from .control import conda, condu, onceo, unique_by
 from .facts import Table
 from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
@@ -32,13 +33,14 @@ __all__ = [
     "run", "eq", "neq", "conde", "lall", "lany", "ifa", "Zzz", "fail", "succeed",
     # kanren: terms and their structure
     "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
-    "permuteq",
     # logicpy: terms (see logicpy.core.terms for the representation)
     "var", "vars", "String", "format_term", "parse_term", "to_json", "from_json",
     # logicpy: lists
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
     "onceo", "unique_by", "conda", "condu",
+    # logicpy: disequality
+    "disequalities",
     # logicpy: facts and tabling
     "Table", "tabled",
 ]

@@ -14,6 +14,7 @@ from unification import isvar
 from unification.utils import transitive_get
 
 from ..errors import TermError
+from .equality import atomic_key
 
 EMPTY: list = []
 
@@ -81,9 +82,10 @@ def check_list_argument(relation: str, name: str, term: Any) -> None:
 
 
 def hashable_key(term: Any) -> Any:
-    """A hashable stand-in for a reified term: lists and partial lists become tagged tuples.
+    """A hashable stand-in for a reified term: equal keys iff the (ground) terms unify.
 
-    Type objects tag the containers, so no term can collide with another's key.
+    Lists and partial lists become tuples tagged by type objects, so no term can collide
+    with another's key; atomic terms use `atomic_key` (1, 1.0 and True stay apart).
     """
     kind = type(term)
     if kind is list:
@@ -92,8 +94,9 @@ def hashable_key(term: Any) -> Any:
         return tuple(hashable_key(t) for t in term)
     if issubclass(kind, ConsPair):
         return (ConsPair, hashable_key(term.car), hashable_key(term.cdr))
+    key = atomic_key(term)
     try:
-        hash(term)
+        hash(key)
     except TypeError:
         raise TermError(f"{term!r} cannot be used as a key: it is not a logicpy term") from None
-    return term
+    return key

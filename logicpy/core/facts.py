@@ -56,13 +56,13 @@ class Table:
     @classmethod
     def from_rows(cls, name: str, rows: Iterable[Iterable[Any]], arity: int | None = None) -> "Table":
         """A table holding `rows`; the arity is taken from the first row unless given."""
-        rows = [tuple(row) for row in rows]
+        facts = [tuple(row) for row in rows]
         if arity is None:
-            if not rows:
+            if not facts:
                 raise InputError(f"table {name!r}: no rows to take the arity from; pass arity=")
-            arity = len(rows[0])
+            arity = len(facts[0])
         table = cls(name, arity)
-        table.extend(rows)
+        table.extend(facts)
         return table
 
     def add(self, *row: Any) -> None:

@@ -34,8 +34,10 @@ __all__ = [
 ]
 
 
-#: Types whose values unify exactly when they compare equal, with no bindings to make.
-_ATOMIC = frozenset({int, str, float})
+#: Types whose values unify exactly when they compare equal, with no bindings to make (an
+#: int never equals a str; floats and bools are left to unification: 1 == 1.0 == True in
+#: Python, not in Prolog).
+_ATOMIC = frozenset({int, str})
 
 
 def _proper(tail: Any) -> bool:
@@ -402,7 +404,7 @@ def distincto(xs: Any) -> GoalType:
         for i, a in enumerate(items_rf):
             for j in range(i + 1, len(items_rf)):
                 if ground[i] and ground[j]:
-                    if a == items_rf[j]:
+                    if hashable_key(a) == hashable_key(items_rf[j]):
                         return
                     continue
                 S = post(neq(a, items_rf[j]), S)

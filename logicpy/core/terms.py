@@ -28,7 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, MutableMapping
+from typing import Any, Iterator, Mapping, MutableMapping, NoReturn
 
 from cons import cons
 from cons.core import ConsPair
@@ -348,13 +348,14 @@ class _Parser:
             m = _TOKEN.match(text, pos)
             if not m:
                 self._fail(pos, f"unexpected character {text[pos]!r}")
-            if m.lastgroup != "space":
-                yield m.lastgroup, m.group(), pos
+            kind = m.lastgroup or ""  # every alternative of _TOKEN is a named group
+            if kind != "space":
+                yield kind, m.group(), pos
             pos = m.end()
         while True:
             yield "end", "", len(text)
 
-    def _fail(self, pos: int, why: str):
+    def _fail(self, pos: int, why: str) -> NoReturn:
         raise TermError(f"cannot read Prolog term at character {pos} of {self.text[:200]!r}: {why}")
 
     def _peek(self) -> tuple[str, str, int]:
@@ -422,7 +423,7 @@ class _Parser:
         return plain
 
     def _arguments(self, closers: str) -> list[Term]:
-        args = []
+        args: list[Term] = []
         if closers == ")" and self._peek()[1] == ")":
             self._next()
             return args
