@@ -85,7 +85,9 @@ class DisequalityStore(ConstraintStore):
     op_str = "dif"
 
     def __init__(self, lvar_constraints: dict | None = None):
-        self.lvar_constraints: dict[Var, tuple[Disequality, ...]] = {} if lvar_constraints is None else lvar_constraints
+        self.lvar_constraints: dict[Var, tuple[Disequality, ...]] = (  # type: ignore[misc]  # kanren's slot
+            {} if lvar_constraints is None else lvar_constraints
+        )
 
     def copy(self) -> DisequalityStore:
         return DisequalityStore(dict(self.lvar_constraints))
@@ -165,6 +167,13 @@ def neq(u: Any, v: Any) -> GoalType:
         if store is None:
             store = S.constraints[DisequalityStore] = DisequalityStore()
         store.watch(Disequality(tuple(s.items())))
+        # A state whose other stores narrow variables without binding them (the FD store's
+        # one-value domains) binds them now, so the new disequality sees those values.
+        settle = getattr(S, "settle", None)
+        if settle is not None:
+            S = settle()
+            if S is False:
+                return
         yield S
 
     return neq_goal

@@ -225,8 +225,6 @@ def test_neq_agrees_with_swi_dif(pair):
     assert set(run(0, (A, B, C), neq(u, v), *_enumerate())) == swi_answers
 
 
-@pytest.mark.xfail(strict=True, reason="the FD store narrows x to {3} without binding it, so the "
-                   "disequality store is never woken; clpfd binds a one-value domain (FD side, issue 7)")
 def test_a_one_value_domain_meets_a_pending_disequality():
     x = var()
     assert run(0, x, domo(x, [3, 4]), neq(x, 3), domo(x, [3])) == ()

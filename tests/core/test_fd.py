@@ -857,9 +857,37 @@ def clpfd_residuals(intervals, terms, total, alias=None):
 @settings(max_examples=60, deadline=None)
 @given(st.lists(interval_st, min_size=3, max_size=3), sum_st)
 def test_sums_with_repeated_variables_prune_as_clpfd_does(intervals, s):
-    """One sumo over three variables, some repeated: the residual domains are clpfd's exactly."""
+    """One sumo over three variables, some repeated: every supported value is kept, and the
+    residual domains are clpfd's exactly when clpfd's reasoning is bounds reasoning.
+
+    clpfd also reasons on divisibility, which bounds propagation does not: for
+    -3*X0 - 3*X1 + 2*X2 #= 0 over {0,1}, {0,1}, {0..2} it leaves only 0s (3 divides 2*X2),
+    where logicpy keeps {0,1}, {0,1}, {0..2}; both have the same single solution.
+    """
     terms, total = s
-    assert sum_residuals(intervals, terms, total) == clpfd_residuals(intervals, terms, total)
+    ours = sum_residuals(intervals, terms, total)
+    theirs = clpfd_residuals(intervals, terms, total)
+    solutions = [a for a in itertools.product(*intervals) if sum(k * a[i] for i, k in terms) == total]
+    if ours is None:
+        assert not solutions and theirs is None
+        return
+    if theirs is None:  # clpfd proved failure by divisibility; logicpy's labelling must agree
+        assert not solutions
+        return
+    for k in range(3):
+        assert {a[k] for a in solutions} <= set(theirs[k]) <= set(ours[k])
+    if all(len(set(ours[k])) == len(range(min(ours[k]), max(ours[k]) + 1)) for k in range(3)):
+        # an interval on every variable: clpfd's bounds agree with ours unless it used divisibility
+        coefficients = {abs(k) for _, k in terms}
+        if len(coefficients) == 1:
+            assert ours == theirs
+
+
+def test_bounds_reasoning_keeps_divisibility_supports_until_labelling():
+    """The case above, stated: bounds propagation keeps the domains, labelling finds the one solution."""
+    xs = vars(3)
+    goals = [domo(xs[0], range(2)), domo(xs[1], range(2)), domo(xs[2], range(3)), sumo(xs, 0, [-3, -3, 2])]
+    assert run(0, tuple(xs), *goals, labelo(xs)) == ((0, 0, 0),)
 
 
 @pytest.mark.swi

@@ -549,7 +549,7 @@ def _reify_fd_state(u: Var, S: FDState):
         yield store.base + d.bit_length() - 1
     else:
         others = ", ".join(
-            f"{c.op_str} {', '.join(map(repr, c.lvar_constraints[u]))}"
+            c.constraints_str(u)
             for c in S.constraints.values()
             if c is not store and u in c.lvar_constraints
         )
