@@ -1,0 +1,180 @@
+"""Known answers of every epistemic puzzle, with the intermediate sets the sources give.
+
+Sources: Norvig, "When Cheryl Met Eve" (2015, the seed) for the Cheryl stories, Gabe
+Gaster's dates (July 30), the bus (08:32) and landing pads (C3); Freudenthal (1969) for
+Sum and Product, (4, 13) with 145 and 86 pairs left; Norvig's iterated Sam/Pat (key 2:
+(1,6), (1,8), (72,92), (75,96)); Cheryl's age (9); the census taker's children (2, 2, 9);
+the muddy children (Fagin et al., "Reasoning about Knowledge"); "what sum" (van
+Ditmarsch et al.: Anne 50, Bill 20, Cath 30).
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from logicpy.errors import InputError
+from logicpy.puzzles.epistemic import (
+    BUS, CHERYL_AGE, CLASSIC, CLASSIC_DATES, COMPLEX, DATE_POOL, GABE, LANDING, NOTHING, SUM_PRODUCT,
+    THREE_CHILDREN, Date, Projection, Statement, Story, birthday, knows_which, muddy_children, parse_date,
+    replay, sam_pat, seeing, solve, verify, what_sum,
+)
+
+
+def names(worlds):
+    return sorted(str(w) for w in worlds)
+
+
+def survivors(result, step):
+    return names(result.story.worlds[i] for i in result.steps[step].kept)
+
+
+def test_classic_is_july_16_with_the_seeds_intermediate_sets():
+    result = solve(CLASSIC)
+    assert result.status == "unique" and names(result.solutions) == ["July 16"]
+    assert survivors(result, 0) == names([Date(8, 14), Date(8, 15), Date(8, 17), Date(7, 14), Date(7, 16)])
+    assert survivors(result, 1) == names([Date(8, 15), Date(8, 17), Date(7, 16)])
+    assert verify(CLASSIC, result)
+
+
+def test_gabes_dates_give_july_30():
+    assert names(solve(GABE).solutions) == ["July 30"]
+
+
+def test_complex_story_gives_july_27_and_replays_the_seeds_walk_through():
+    result = solve(COMPLEX)
+    assert names(result.solutions) == ["July 27"]
+    # Albert, told July, knows Bernard does not know: each July day appears twice.
+    assert survivors(result, 0) == ["July 15", "July 16", "July 27"]
+    # Bernard, told 27, keeps July 27 only (May 27 fails Albert's statement); Albert still does not know.
+    assert survivors(result, 1) == ["July 15", "July 16", "July 27"]
+    assert survivors(result, 2) == ["July 15", "July 16", "July 27"]
+    # Eve saw J and 2: June 29 or July 27 before; only July 27 is left after the three statements.
+    assert survivors(result, 3) == ["July 27"]
+    assert verify(COMPLEX, result)
+
+
+def test_classic_dates_through_the_eve_and_complex_stories_have_no_solution():
+    for kind in ("eve", "complex"):
+        result = solve(birthday(kind, CLASSIC_DATES))
+        assert result.status == "none" and result.solutions == []
+        assert verify(result.story, result)
+
+
+def test_eve_story_on_a_picked_instance_has_its_answer_checked_by_the_baseline():
+    from bench.cheryl_baseline import solutions
+
+    dates = [Date(3, 16), Date(3, 28), Date(4, 16), Date(4, 18), Date(4, 27), Date(4, 29), Date(5, 27),
+             Date(5, 28), Date(7, 18), Date(7, 26)]
+    result = solve(birthday("eve", dates))
+    assert names(result.solutions) == ["May 27"]
+    assert {Date(*d) for d in solutions(dates, "eve")} == {Date(5, 27)}
+    assert verify(result.story, result)
+
+
+def test_bus_and_landing_pads():
+    assert solve(BUS).solutions == ["08:32"]
+    assert solve(LANDING).solutions == ["C3"]
+
+
+def test_day_1_and_day_15_are_told_apart():
+    """Substring matching would let Bernard, told 1, 'see' day 15 as well; real projections do not."""
+    dates = [parse_date(t) for t in ("May 1", "May 15", "June 15", "June 2", "July 1", "July 2")]
+    result = solve(birthday("classic", dates))
+    assert verify(result.story, result)
+    bernard_told_1 = [d for d in dates if d.day == 1]
+    assert len(bernard_told_1) == 2  # May 1 and July 1, not May 15 or June 15
+
+
+def test_sum_and_product():
+    result = solve(SUM_PRODUCT)
+    assert result.solutions == [(4, 13)]
+    assert [step.count for step in result.steps] == [145, 86, 1]
+    assert verify(SUM_PRODUCT, result)
+
+
+def test_norvigs_iterated_sam_and_pat_key_2():
+    result = solve(sam_pat(2))
+    assert result.solutions == [(1, 6), (1, 8), (72, 92), (75, 96)]
+    assert verify(result.story, result)
+
+
+def test_cheryls_age_and_the_three_children():
+    age = solve(CHERYL_AGE)
+    assert age.solutions == [(9, 4, 4)]
+    assert [step.count for step in age.steps] == [16, 4, 1, 1]  # sums 17 and 19 stay ambiguous
+    children = solve(THREE_CHILDREN)
+    assert children.solutions == [(2, 2, 9)]
+    assert names(children.story.worlds[i] for i in children.steps[0].kept) == ["(1, 6, 6)", "(2, 2, 9)"]
+    assert verify(CHERYL_AGE, age) and verify(THREE_CHILDREN, children)
+
+
+@pytest.mark.parametrize("n, m", [(1, 1), (3, 1), (3, 2), (4, 4), (6, 3), (9, 5)])
+def test_muddy_children_any_n_and_m(n, m):
+    result = solve(muddy_children(n, m))
+    # After the father and r rounds of "nobody knows", exactly the worlds with more than r muddy children are left;
+    # the last statement leaves the worlds with exactly m muddy children.
+    counts = [step.count for step in result.steps]
+    assert counts[:-1] == [sum(comb(n, k) for k in range(r + 1, n + 1)) for r in range(m)]
+    assert counts[-1] == comb(n, m)
+    assert all(bin(s).count("1") == m for s in result.solutions)
+    assert verify(result.story, result)
+
+
+def test_what_sum_anne_5_is_bill_2_cath_3():
+    result = solve(what_sum(5))
+    assert result.solutions == [(5, 2, 3)]
+    assert verify(result.story, result)
+
+
+@pytest.mark.slow
+def test_what_sum_anne_50_is_bill_20_cath_30():
+    assert solve(what_sum(50)).solutions == [(50, 20, 30)]
+
+
+def test_the_verifier_rejects_a_corrupted_answer():
+    result = solve(CLASSIC)
+    steps = [set(step.kept.tolist()) for step in result.steps]
+    steps[-1] = {0}
+    from logicpy.puzzles.epistemic.naive import verify as naive_verify
+
+    assert not naive_verify(CLASSIC, steps)
+
+
+def test_unknown_agent_and_failing_projection_are_input_errors():
+    bad = Story("bad", CLASSIC_DATES, CLASSIC.agents, (Statement("Bernrd", "I know.", knows_which("Bernrd")),))
+    with pytest.raises(InputError, match="statement 1.*unknown agent 'Bernrd'"):
+        solve(bad)
+    broken = Story("broken", ("a", "bb"), {"X": Projection(lambda s: s[1], "the second letter")},
+                   (Statement("X", "I know.", knows_which("X")),))
+    with pytest.raises(InputError, match="agent X's view.*fails on world 'a'"):
+        solve(broken)
+
+
+def test_seeing_nothing_is_not_knowing_unless_one_world_is_left():
+    story = Story("blind", (1, 2), {"A": Projection(lambda s: s)},
+                  (Statement("A", "I know, but would not have without looking.",
+                             knows_which("A") & seeing("A", NOTHING, ~knows_which("A"))),))
+    assert solve(story).solutions == [1, 2]
+
+
+@settings(max_examples=40)
+@given(st.lists(st.sampled_from(DATE_POOL), min_size=2, max_size=12, unique=True),
+       st.sampled_from(["classic", "eve", "complex"]))
+def test_engine_and_naive_evaluator_agree_on_random_dates(dates, kind):
+    story = birthday(kind, dates)
+    result = solve(story)
+    assert [set(step.kept.tolist()) for step in result.steps] == replay(story)[1:]
+
+
+def test_batched_counts_match_the_seed_style_baseline_sample_by_sample():
+    from bench.cheryl_baseline import solutions
+    from logicpy.puzzles.epistemic.generate import samples, solution_counts
+
+    rows = samples(len(DATE_POOL), 10, 300, np.random.default_rng(7))
+    for kind in ("classic", "eve"):
+        counts = solution_counts(birthday(kind), DATE_POOL, rows)
+        assert counts.tolist() == [len(solutions([DATE_POOL[i] for i in row], kind)) for row in rows]
