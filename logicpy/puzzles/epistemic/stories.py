@@ -178,7 +178,7 @@ def muddy_children(n: int, m: int) -> Story:
     names = [f"child {i + 1}" for i in range(n)]
     muddy = [fact(lambda s, b=1 << i: (s & b) != 0, f"{names[i]} is muddy", vectorized=True) for i in range(n)]
     agents = {names[i]: Projection(lambda s, b=1 << i: s & ~b, "every other forehead", vectorized=True,
-                                   show=lambda v: _foreheads(v, n)) for i in range(n)}
+                                   show=lambda v, i=i: _foreheads(v, n, unseen=i)) for i in range(n)}
     nobody = And(tuple(~knows_whether(names[i], muddy[i]) for i in range(n)))
     said = [Statement("father", "At least one of you is muddy.", fact(lambda s: s != 0, "someone is muddy", vectorized=True))]
     said += [Statement("children", f"Nobody knows whether they are muddy (round {r}).", nobody) for r in range(1, m)]
@@ -189,8 +189,9 @@ def muddy_children(n: int, m: int) -> Story:
                  lambda s: _foreheads(s, n), "how many children are muddy")
 
 
-def _foreheads(s: int, n: int) -> str:
-    return "".join("●" if s >> i & 1 else "○" for i in range(n))
+def _foreheads(s: int, n: int, unseen: int = -1) -> str:
+    """Muddy ● and clean ○ foreheads, child 1 first; `?` for the one a child cannot see."""
+    return "".join("?" if i == unseen else "●" if s >> i & 1 else "○" for i in range(n))
 
 
 def what_sum(anne: int = 50, reach: int | None = None) -> Story:
