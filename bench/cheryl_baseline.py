@@ -85,5 +85,5 @@ class Puzzle:
 
 
 def solutions(dates, story="classic"):
-    """The dates for which every statement of the story is true (dates as (month, day) pairs)."""
-    return Puzzle(dates).solve(story)
+    """The dates for which every statement of the story is true, as (month, day) pairs."""
+    return Puzzle((d.month, d.day) if hasattr(d, "month") else tuple(d) for d in dates).solve(story)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple
+from dataclasses import dataclass
+from typing import Iterable
 
 from ...errors import InputError, read_input_file
 
@@ -15,8 +16,9 @@ DAYS_IN = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _DATE = re.compile(r"^\s*([A-Za-z]+)\.?\s+(\d{1,2})\s*$")
 
 
-class Date(NamedTuple):
-    """A day of the year: month number 1-12 and day of the month."""
+@dataclass(frozen=True, order=True)
+class Date:
+    """A day of the year: month number 1-12 and day of the month (one term for kanren, not a tuple)."""
 
     month: int
     day: int

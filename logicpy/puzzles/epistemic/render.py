@@ -60,9 +60,9 @@ def render_text(result: Result, why: bool = False) -> str:
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    if hasattr(value, "_asdict"):
-        return str(value)
-    return value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
 
 
 def result_to_data(result: Result, verified: str, why: bool = True) -> dict[str, Any]:

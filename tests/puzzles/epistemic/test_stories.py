@@ -178,3 +178,21 @@ def test_batched_counts_match_the_seed_style_baseline_sample_by_sample():
     for kind in ("classic", "eve"):
         counts = solution_counts(birthday(kind), DATE_POOL, rows)
         assert counts.tolist() == [len(solutions([DATE_POOL[i] for i in row], kind)) for row in rows]
+
+
+def test_storyo_forwards_backwards_and_combined():
+    from logicpy.core import conde, eq, membero, run, var
+    from logicpy.puzzles.epistemic.relations import storyo, survivo
+
+    d, k = var(), var()
+    assert run(0, d, storyo(CLASSIC, d)) == (Date(7, 16),)
+    assert run(0, d, storyo(CLASSIC, Date(7, 16))) and not run(0, d, storyo(CLASSIC, Date(5, 19)))
+    assert set(run(0, d, survivo(CLASSIC, 1, d))) == {Date(7, 14), Date(7, 16), Date(8, 14), Date(8, 15), Date(8, 17)}
+    assert run(0, k, survivo(CLASSIC, k, Date(8, 15))) == (0, 1, 2)
+    # combined with another goal: which of Gabe's candidates in July or May survive Albert's first statement?
+    x = var()
+    assert set(run(0, x, membero(x, [Date(7, 13), Date(5, 11), Date(7, 30)]), survivo(GABE, 1, x))) == {
+        Date(7, 13), Date(7, 30)}
+    assert run(2, x, storyo(SUM_PRODUCT, x)) == ((4, 13),)
+    assert run(0, x, conde([storyo(CHERYL_AGE, x)], [storyo(THREE_CHILDREN, x)])) in (
+        ((9, 4, 4), (2, 2, 9)), ((2, 2, 9), (9, 4, 4)))
