@@ -1,18 +1,19 @@
 """The independent verifier: a story re-told by a naive evaluator that shares no code with the engine.
 
-Worlds are Python sets of indices; an agent's cell is found by grouping the worlds still
-possible by what the agent sees (a dict), and every formula is evaluated world by world
-by direct recursion on its definition. No numpy, no class ids, no batching: slow and
-plain on purpose. Only the story's data (`formulas.py`) is shared with the engine.
+Worlds are indices in Python sets and dicts; an agent's cell is the worlds that look the
+same to it (grouped in a dict) and are still possible; every formula is evaluated world by
+world, lazily and memoised, by direct recursion on its definition. No class ids, no truth
+arrays, no batching: slow and plain on purpose. Only the story's data (`formulas.py`) is
+shared with the engine.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from .formulas import And, At, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
 
-__all__ = ["replay", "verify", "NAIVE_LIMIT"]
+__all__ = ["replay", "survivors", "verify", "NAIVE_LIMIT"]
 
 #: The largest story (in worlds) the naive evaluator is asked to re-tell in full.
 NAIVE_LIMIT = 60_000
@@ -26,36 +27,51 @@ def _plain(value: Any) -> Any:
 
 
 class _Telling:
-    """One telling of the story with the given views; sets of world indices after each statement."""
+    """One telling of the story with the given views, evaluated lazily world by world.
 
-    def __init__(self, story: Story, views: dict[str, Callable[[Any], Any]]):
+    `alive(w, k)`: world w is still possible after k statements (statement k-1 is checked
+    before the earlier ones, so a world failing a plain fact costs one call). An agent's cell
+    at moment k is the alive part of the worlds that look the same to it (a dict built once).
+    """
+
+    def __init__(self, story: Story, views: dict[str, Any]):
         self.story = story
         self.views = views
-        self.moments: list[set[int]] = [set(range(len(story.worlds)))]
+        self.alive_memo: dict[tuple[int, int], bool] = {}
         self.memo: dict[tuple[int, int, int], bool] = {}
-        self.cells: dict[tuple[str, int], dict[Any, set[int]]] = {}
+        self.index: dict[str, tuple[list[Any], dict[Any, list[int]]]] = {}
         self.others: dict[tuple[str, int], _Telling] = {}
         self.keep: list[Any] = []
 
+    def alive(self, w: int, k: int) -> bool:
+        key = (w, k)
+        if key not in self.alive_memo:
+            self.alive_memo[key] = k == 0 or (
+                self.holds(self.story.statements[k - 1].formula, w, k - 1) and self.alive(w, k - 1))
+        return self.alive_memo[key]
+
     def worlds_at(self, k: int) -> set[int]:
-        while len(self.moments) <= k:
-            j = len(self.moments) - 1
-            formula = self.story.statements[j].formula
-            self.moments.append({w for w in self.moments[j] if self.holds(formula, w, j)})
-        return self.moments[k]
+        return {w for w in range(len(self.story.worlds)) if self.alive(w, k)}
 
-    def sees(self, agent: str, w: int) -> Any:
-        return _plain(self.views[agent](self.story.worlds[w]))
+    def _looks(self, agent: str) -> tuple[list[Any], dict[Any, list[int]]]:
+        """What `agent` sees in each world, and the worlds grouped by it."""
+        if agent not in self.index:
+            view = self.views[agent]
+            worlds = self.story.worlds
+            if getattr(view, "vectorized", False):  # one call over all worlds, then plain lists
+                seen = [_plain(v) for v in view.fn(worlds).tolist()]
+            else:
+                seen = [_plain(view.fn(worlds[w])) for w in range(len(worlds))]
+            groups: dict[Any, list[int]] = {}
+            for w, value in enumerate(seen):
+                groups.setdefault(value, []).append(w)
+            self.index[agent] = (seen, groups)
+        return self.index[agent]
 
-    def cell(self, agent: str, w: int, k: int) -> set[int]:
+    def cell(self, agent: str, w: int, k: int) -> list[int]:
         """The worlds possible at moment k that `agent` cannot tell from w."""
-        groups = self.cells.get((agent, k))
-        if groups is None:
-            groups = {}
-            for v in self.worlds_at(k):
-                groups.setdefault(self.sees(agent, v), set()).add(v)
-            self.cells[(agent, k)] = groups
-        return groups[self.sees(agent, w)]
+        seen, groups = self._looks(agent)
+        return [v for v in groups[seen[w]] if self.alive(v, k)]
 
     def holds(self, f: Any, w: int, k: int) -> bool:
         key = (id(f), w, k)
@@ -79,7 +95,7 @@ class _Telling:
         if isinstance(f, Seeing):
             key = (f.agent, id(f.view))
             if key not in self.others:
-                self.others[key] = _Telling(self.story, {**self.views, f.agent: f.view.fn})
+                self.others[key] = _Telling(self.story, {**self.views, f.agent: f.view})
             return self.others[key].holds(f.formula, w, k)
         cell = self.cell(f.agent, w, k)
         if isinstance(f, Knows):
@@ -96,8 +112,13 @@ class _Telling:
 
 def replay(story: Story) -> list[set[int]]:
     """Indices of the worlds possible before the story and after each statement."""
-    telling = _Telling(story, {name: p.fn for name, p in story.agents.items()})
-    return [set(telling.worlds_at(k)) for k in range(len(story.statements) + 1)]
+    telling = _Telling(story, dict(story.agents))
+    return [telling.worlds_at(k) for k in range(len(story.statements) + 1)]
+
+
+def survivors(story: Story) -> set[int]:
+    """Indices of the worlds possible after the whole story (intermediate moments only where needed)."""
+    return _Telling(story, dict(story.agents)).worlds_at(len(story.statements))
 
 
 def verify(story: Story, survivors_after_each: list[set[int]]) -> bool:

@@ -219,10 +219,10 @@ def what_sum(anne: int = 50, reach: int | None = None) -> Story:
            for i, name in enumerate(agents)}
     said = tuple(Statement(name, "I don't know my number.", ~knows_which(name, own[name])) for name in agents) + (
         Statement("Anne", f"Now I know my number: it is {anne}.",
-                  knows_which("Anne", own["Anne"])
-                  & fact(lambda s: s[..., 0] == anne, f"Anne's number is {anne}", vectorized=True)
+                  fact(lambda s: s[..., 0] == anne, f"Anne's number is {anne}", vectorized=True)
                   & fact(lambda s: s.max(axis=-1) <= reach, f"every number is at most {reach} "
-                         f"(where a model cut at {top} is exact)", vectorized=True)),
+                         f"(where a model cut at {top} is exact)", vectorized=True)
+                  & knows_which("Anne", own["Anne"])),
     )
     return Story(f"What sum (Anne {anne})", worlds, agents, said,
                  lambda s: f"Anne {s[0]}, Bill {s[1]}, Cath {s[2]}", "Bill's and Cath's numbers")
