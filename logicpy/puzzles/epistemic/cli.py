@@ -28,6 +28,8 @@ def _output_flags(parser: argparse.ArgumentParser, suppress: bool) -> None:
     default = {"default": argparse.SUPPRESS} if suppress else {}
     group.add_argument("--json", action="store_true", help="print {status, solutions, steps, …} as JSON", **default)
     group.add_argument("--why", action="store_true", help="explain each removal in words (JSON always does)", **default)
+    group.add_argument("--svg", metavar="FILE", help="also write a survival chart (candidates x statements) as SVG",
+                       **default)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -171,12 +173,36 @@ def run_story(args: argparse.Namespace) -> int:
     result = solve(story)
     print(f"solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
     checked = check(result)
+    knowers = _muddy_knowers(args, result)
+    if getattr(args, "svg", None):
+        from .svg import render_svg
+
+        try:
+            with open(args.svg, "w", encoding="utf-8") as out:
+                out.write(render_svg(result))
+        except OSError as exc:
+            raise InputError(f"{args.svg}: cannot write: {exc.strerror or exc}") from None
+        print(f"wrote {args.svg}", file=sys.stderr)
     if getattr(args, "json", False):
-        print(dumps(result_to_data(result, checked)))
+        data = result_to_data(result, checked)
+        if knowers is not None:
+            data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}
+        print(dumps(data))
     else:
         print(render_text(result, why=getattr(args, "why", False)))
+        if knowers is not None:
+            print(f"in the world {story.show((1 << args.muddy) - 1)} (children 1-{args.muddy} muddy), who knows "
+                  "whether they are muddy, before each statement:")
+            for k, names in enumerate(knowers, 1):
+                print(f"  {k}. {', '.join(names) if names else 'nobody'}")
         print(checked)
     return 0 if result.solutions else 1
+
+
+def _muddy_knowers(args: argparse.Namespace, result) -> list[list[str]] | None:
+    if getattr(args, "puzzle", None) != "muddy":
+        return None
+    return _stories().muddy_knowers(result, (1 << args.muddy) - 1)
 
 
 def run_generate(args: argparse.Namespace) -> int:

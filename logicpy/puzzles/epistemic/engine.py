@@ -23,7 +23,7 @@ import numpy as np
 
 from ...errors import InputError
 from .formulas import (
-    And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
+    NOTHING, And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
     Statement, Story, agents_named,
 )
 
@@ -122,7 +122,10 @@ class Model:
 
     def with_view(self, agent: str, projection: Projection) -> Model:
         """The same model where `agent` sees `projection` (within each component) instead."""
-        ids, k = classes_of(projection, self.secrets, f"the view given to {agent}")
+        if projection is NOTHING:  # one class per component, without calling it on every world
+            ids, k = np.zeros(self.n, dtype=np.int32), 1
+        else:
+            ids, k = classes_of(projection, self.secrets, f"the view given to {agent}")
         views = dict(self.views)
         views[agent] = (self.base * k + ids, self.components * k)
         return Model(self.secrets, views, self.base, self.components)
@@ -154,6 +157,8 @@ class Run:
 
     def truth(self, formula: Formula, moment: int) -> np.ndarray:
         """Where `formula` holds, in the model after `moment` statements (meaningful on alive worlds)."""
+        if isinstance(formula, (Not, And, Or, At)):  # cheap to rebuild from cached parts: not kept
+            return self._evaluate(formula, moment)
         key = (id(formula), -1 if isinstance(formula, Fact) else moment)
         hit = self._cache.get(key)
         if hit is None:

@@ -10,7 +10,7 @@ the *model at moment k* is the set of secrets left after the first k statements.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
 __all__ = [
@@ -212,7 +212,9 @@ class Story:
     """Worlds (the candidate secrets), agents (name -> what each sees) and the statements.
 
     A classic instance is a constant; a variant is `story.on(other_worlds)` or new data.
-    `show` renders a secret in words; `question` names what the reader wants to know.
+    `show` renders a secret in words; `question` names what the reader wants to know; `answer`,
+    when given, is that question as a projection (the muddy children: how many are muddy), so
+    several surviving secrets can still give one answer.
     """
 
     name: str
@@ -221,11 +223,12 @@ class Story:
     statements: tuple[Statement, ...]
     show: Callable[[Any], str] = str
     question: str = "the secret"
+    answer: Projection | None = None
 
     def on(self, worlds: Any) -> Story:
         """The same story told over other worlds."""
-        return Story(self.name, worlds, self.agents, self.statements, self.show, self.question)
+        return replace(self, worlds=worlds)
 
     def prefix(self, count: int) -> Story:
         """The story cut after its first `count` statements."""
-        return Story(self.name, self.worlds, self.agents, self.statements[:count], self.show, self.question)
+        return replace(self, statements=self.statements[:count])

@@ -27,7 +27,11 @@ def verdict(result: Result) -> str:
         return f"unique solution: {show(result.solutions[0])}"
     if result.status == "ambiguous":
         listed = ", ".join(show(s) for s in result.solutions[:SHOW])
-        return f"{result.count} solutions: {listed}" + (" …" if result.count > SHOW else "")
+        text = f"{result.count} solutions: {listed}" + (" …" if result.count > SHOW else "")
+        answers = answer_values(result)
+        if answers is not None and len(answers) == 1:
+            text += f"\nunique answer: {result.story.answer.name} is {answers[0]}"
+        return text
     last = next((k for k, step in enumerate(result.steps) if step.count == 0), None)
     if last is None:
         return "no solution: there are no candidates at all"
@@ -35,6 +39,14 @@ def verdict(result: Result) -> str:
     first = explain(result, 1)[last][0]
     return (f"no solution: statement {last + 1} ({step.statement.speaker}) is false in every world still "
             f"possible; {first.text}: {first.reason}")
+
+
+def answer_values(result: Result) -> list | None:
+    """The distinct answers to the story's question among the solutions (None without a question)."""
+    answer = result.story.answer
+    if answer is None:
+        return None
+    return sorted({answer.fn(s) for s in result.solutions})
 
 
 def render_text(result: Result, why: bool = False) -> str:
@@ -83,6 +95,7 @@ def result_to_data(result: Result, verified: str, why: bool = True) -> dict[str,
         "story": story.name, "question": story.question, "status": result.status,
         "solutions": [story.show(s) for s in result.solutions[:1000]],
         "values": [_plain(s) for s in result.solutions[:1000]], "count": result.count,
+        "answers": answer_values(result),
         "steps": steps, "verified": verified,
     }
 

@@ -22,7 +22,7 @@ from .formulas import (
 __all__ = [
     "CLASSIC_DATES", "GABE_DATES", "COMPLEX_DATES", "BUS_TIMES", "LANDING_PADS", "DATE_POOL",
     "STORIES", "birthday", "CLASSIC", "GABE", "EVE", "COMPLEX", "BUS", "LANDING",
-    "SUM_PRODUCT", "sum_product", "sam_pat", "CHERYL_AGE", "THREE_CHILDREN", "muddy_children",
+    "SUM_PRODUCT", "sum_product", "sam_pat", "CHERYL_AGE", "THREE_CHILDREN", "muddy_children", "muddy_knowers",
     "what_sum",
 ]
 
@@ -186,7 +186,20 @@ def muddy_children(n: int, m: int) -> Story:
                           And(tuple(Or((muddy[i] & knows_whether(names[i], muddy[i]),
                                         ~muddy[i] & ~knows_whether(names[i], muddy[i]))) for i in range(n)))))
     return Story(f"Muddy children (n={n}, m={m})", np.arange(2 ** n, dtype=np.int64), agents, tuple(said),
-                 lambda s: _foreheads(s, n), "how many children are muddy")
+                 lambda s: _foreheads(s, n), "how many children are muddy",
+                 Projection(lambda s: bin(int(s)).count("1"), "the number of muddy children"))
+
+
+def muddy_knowers(result: Any, actual: int) -> list[list[str]]:
+    """For a muddy-children result: before each statement, which children know whether they are
+    muddy in the world `actual` (a bitmask)."""
+    story, run = result.story, result.run
+    out = []
+    for k in range(len(story.statements)):
+        out.append([name for i, name in enumerate(story.agents)
+                    if run.truth(knows_whether(name, fact(lambda s, b=1 << i: (s & b) != 0, f"{name} is muddy",
+                                                          vectorized=True)), k)[actual]])
+    return out
 
 
 def _foreheads(s: int, n: int, unseen: int = -1) -> str:

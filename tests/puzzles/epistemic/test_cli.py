@@ -105,3 +105,30 @@ def test_distribution_has_the_seeds_shape(capsys):
     counts = json.loads(out)["counts"]
     assert code == 0 and sum(counts.values()) == 4000
     assert 0.045 < counts["1"] / 4000 < 0.075 and 0.05 < counts["2"] / 4000 < 0.08
+
+
+def test_muddy_answer_and_who_knows_in_the_actual_world(capsys):
+    code, out, _ = run(capsys, "muddy", "--children", "4", "--muddy", "3")
+    assert code == 0 and "unique answer: the number of muddy children is 3" in out
+    assert out.split("before each statement:\n")[1].splitlines()[:4] == [
+        "  1. nobody", "  2. nobody", "  3. nobody", "  4. child 1, child 2, child 3"]
+
+
+def test_generated_json_is_read_back_as_a_dates_file(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "--story", "complex", "--seed", "5", "--json")
+    path = tmp_path / "puzzle.json"
+    path.write_text(out)
+    solution = json.loads(out)["solution"]
+    code, out, _ = run(capsys, "--story", "complex", "--dates-file", str(path))
+    assert code == 0 and f"unique solution: {solution}" in out
+
+
+def test_svg_survival_chart(capsys, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    path = tmp_path / "classic.svg"
+    code, _, _ = run(capsys, "--svg", str(path))
+    root = ET.parse(path).getroot()
+    rects = [r for r in root.iter("{http://www.w3.org/2000/svg}rect")]
+    assert code == 0 and len(rects) == 10 * 4  # ten dates x (start + three statements)
+    assert sum(r.get("fill") == "#2e7d32" for r in rects) == 4  # July 16, possible at every moment
