@@ -27,6 +27,9 @@ class Date:
     def __str__(self) -> str:
         return f"{MONTHS[self.month - 1]} {self.day}"
 
+    def __repr__(self) -> str:
+        return f"Date({self.month}, {self.day})"
+
 
 def parse_date(text: str, where: str = "") -> Date:
     """'July 16' (or 'Jul 16') as a Date; anything else is an InputError naming it and `where`."""
