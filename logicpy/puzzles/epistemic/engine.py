@@ -256,6 +256,17 @@ class Result:
     def count(self) -> int:
         return len(self.solutions)
 
+    def cell(self, agent: str, secret: Any, moment: int) -> list[Any]:
+        """The secrets `agent` considers possible after `moment` statements, told `secret`'s part."""
+        worlds = self.story.worlds
+        index = next((i for i in range(len(worlds)) if secret_at(worlds, i) == secret), None)
+        if index is None:
+            raise InputError(f"{secret!r} is not one of the story's worlds")
+        if agent not in self.run.model.views:
+            raise InputError(f"unknown agent {agent!r}; the agents are {', '.join(self.run.model.views)}")
+        ids, _ = self.run.model.views[agent]
+        return [secret_at(worlds, i) for i in np.flatnonzero(self.run.mask(moment) & (ids == ids[index]))]
+
 
 def solve(story: Story) -> Result:
     """Tell the story on its worlds; every statement keeps the worlds where it is true."""

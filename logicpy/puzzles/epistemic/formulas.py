@@ -228,7 +228,3 @@ class Story:
     def on(self, worlds: Any) -> Story:
         """The same story told over other worlds."""
         return replace(self, worlds=worlds)
-
-    def prefix(self, count: int) -> Story:
-        """The story cut after its first `count` statements."""
-        return replace(self, statements=self.statements[:count])

@@ -21,7 +21,7 @@ from .formulas import (
 
 __all__ = [
     "CLASSIC_DATES", "GABE_DATES", "COMPLEX_DATES", "BUS_TIMES", "LANDING_PADS", "DATE_POOL",
-    "STORIES", "birthday", "CLASSIC", "GABE", "EVE", "COMPLEX", "BUS", "LANDING",
+    "birthday", "CLASSIC", "GABE", "EVE", "COMPLEX", "BUS", "LANDING",
     "SUM_PRODUCT", "sum_product", "sam_pat", "CHERYL_AGE", "THREE_CHILDREN", "muddy_children", "muddy_knowers",
     "what_sum",
 ]
@@ -240,6 +240,3 @@ def what_sum(anne: int = 50, reach: int | None = None) -> Story:
     return Story(f"What sum (Anne {anne})", worlds, agents, said,
                  lambda s: f"Anne {s[0]}, Bill {s[1]}, Cath {s[2]}", "Bill's and Cath's numbers")
 
-
-#: Named stories for the CLI's `--story`.
-STORIES = {"classic": "classic", "eve": "eve", "complex": "complex"}

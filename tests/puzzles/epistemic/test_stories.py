@@ -196,3 +196,26 @@ def test_storyo_forwards_backwards_and_combined():
     assert run(2, x, storyo(SUM_PRODUCT, x)) == ((4, 13),)
     assert run(0, x, conde([storyo(CHERYL_AGE, x)], [storyo(THREE_CHILDREN, x)])) in (
         ((9, 4, 4), (2, 2, 9)), ((2, 2, 9), (9, 4, 4)))
+
+
+def test_the_seeds_complex_walk_through_cell_by_cell():
+    """Norvig's In [21]-[29]: what each agent considers possible at each moment, on the seed's dates."""
+    result = solve(COMPLEX)
+    july27 = Date(7, 27)
+    assert names(result.cell("Albert", july27, 0)) == ["July 15", "July 16", "July 27"]   # tell('July')
+    assert names(result.cell("Bernard", july27, 0)) == ["July 27", "May 27"]              # tell('27')
+    assert names(result.cell("Bernard", july27, 1)) == ["July 27"]                        # satisfy(tell('27'), albert1)
+    assert names(result.cell("Albert", july27, 2)) == ["July 15", "July 16", "July 27"]   # still doesn't know
+    assert names(result.cell("Eve", july27, 0)) == ["July 27", "June 29"]                 # tell('J') & tell('2')
+    assert names(result.cell("Eve", july27, 3)) == ["July 27"]                            # after three statements
+    assert survivors(result, 2) == ["July 15", "July 16", "July 27"]                    # satisfy(tell(''), …)
+    assert names(result.cell("Albert", july27, 4)) == ["July 27"]                         # satisfy(tell('July'), eve1c)
+
+
+@pytest.mark.parametrize("kind, unique", [("eve", (0.02, 0.045)), ("complex", (0.075, 0.11))])
+def test_distribution_shape_of_the_other_stories(kind, unique):
+    """Norvig: about 3 % unique for the Eve story, about 9 % for the complex one."""
+    from logicpy.puzzles.epistemic.generate import distribution
+
+    counts = distribution(birthday(kind), DATE_POOL, 4000, 10, seed=2)
+    assert sum(counts.values()) == 4000 and unique[0] < counts[1] / 4000 < unique[1]
