@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which = dates.add_mutually_exclusive_group()
     which.add_argument("--dates", metavar="'MONTH DAY, …'", help="the candidate dates, comma separated "
                        "(default: the original ten, or the seed's for --story complex)")
-    which.add_argument("--dates-file", metavar="FILE", help="the candidate dates, one a line")
+    which.add_argument("--dates-file", metavar="FILE", help="the candidate dates, one a line (or the JSON that "
+                       "`generate --json` writes)")
     dates.add_argument("--story", default="classic", help="classic (default), eve or complex (Norvig 2015)")
     _output_flags(parser, suppress=False)
     parser.set_defaults(func=run_birthday)
@@ -72,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         build=lambda a: _stories().LANDING)
     muddy = add("muddy", "the muddy children: N children, M muddy; 'at least one', M-1 rounds of 'nobody "
                          "knows', then the muddy ones know", run_story)
-    muddy.add_argument("-n", "--children", type=int, default=3, help="number of children (1-22, default 3)")
+    muddy.add_argument("-n", "--children", type=int, default=3, help="number of children (1-20, default 3; 2**N worlds)")
     muddy.add_argument("-m", "--muddy", type=int, default=2, help="number of muddy children (default 2)")
     muddy.set_defaults(build=_muddy)
     ws = add("what-sum", "what sum: three see each other's numbers, one is the sum of the other two", run_story)
@@ -104,8 +105,8 @@ def _at_least(value: int, low: int, flag: str) -> int:
 
 def _muddy(args: argparse.Namespace):
     n, m = args.children, args.muddy
-    if not 1 <= n <= 22:
-        raise InputError(f"--children must be between 1 and 22 (2**n worlds), got {n}")
+    if not 1 <= n <= 20:
+        raise InputError(f"--children must be between 1 and 20 (2**n worlds), got {n}")
     if not 1 <= m <= n:
         raise InputError(f"--muddy must be between 1 and --children ({n}), got {m}")
     return _stories().muddy_children(n, m)

@@ -72,7 +72,13 @@ def secret_at(worlds: Any, index: int) -> Any:
 
 
 def check_story(story: Story) -> None:
-    """Statements name only the story's agents and refer only to earlier moments."""
+    """The worlds are distinct; statements name only the story's agents and refer only to earlier moments."""
+    if not isinstance(story.worlds, np.ndarray):
+        seen: set[Any] = set()
+        for secret in story.worlds:
+            if secret in seen:
+                raise InputError(f"{story.name}: the world {story.show(secret)!r} is listed twice")
+            seen.add(secret)
     for number, statement in enumerate(story.statements, 1):
         for agent in sorted(agents_named(statement.formula)):
             if agent not in story.agents:

@@ -16,7 +16,10 @@ from ...errors import InputError
 from .engine import Model, Run
 from .formulas import Story
 
-__all__ = ["samples", "solution_counts", "distribution", "pick"]
+__all__ = ["samples", "solution_counts", "distribution", "pick", "BATCH"]
+
+#: Samples told together as one batched model.
+BATCH = 10_000
 
 
 def samples(pool_size: int, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -36,8 +39,12 @@ def solution_counts(story: Story, pool: Sequence[Any], rows: np.ndarray) -> np.n
 def distribution(story: Story, pool: Sequence[Any], count: int = 10_000, size: int = 10,
                  seed: int | None = 0) -> dict[int, int]:
     """The seed's `counter`: how many of `count` random samples have 0, 1, 2, … solutions."""
-    rows = samples(len(pool), size, count, np.random.default_rng(seed))
-    return dict(sorted(Counter(solution_counts(story, pool, rows).tolist()).items()))
+    rng, tally, done = np.random.default_rng(seed), Counter(), 0
+    while done < count:  # in batches of at most 10,000 samples, so memory stays flat
+        rows = samples(len(pool), size, min(BATCH, count - done), rng)
+        tally.update(solution_counts(story, pool, rows).tolist())
+        done += len(rows)
+    return dict(sorted(tally.items()))
 
 
 def pick(story: Story, pool: Sequence[Any], size: int = 10, seed: int | None = 0,
@@ -46,7 +53,7 @@ def pick(story: Story, pool: Sequence[Any], size: int = 10, seed: int | None = 0
     rng = np.random.default_rng(seed)
     done = 0
     while done < tries:
-        rows = samples(len(pool), size, min(1000, tries - done), rng)
+        rows = samples(len(pool), size, min(1000, tries - done), rng)  # small batches: a hit comes early
         counts = solution_counts(story, pool, rows)
         hits = np.flatnonzero(counts == 1)
         if len(hits):

@@ -152,6 +152,8 @@ def test_unknown_agent_and_failing_projection_are_input_errors():
                    (Statement("X", "I know.", knows_which("X")),))
     with pytest.raises(InputError, match="agent X's view.*fails on world 'a'"):
         solve(broken)
+    with pytest.raises(InputError, match="the world 'July 16' is listed twice"):
+        solve(CLASSIC.on(CLASSIC_DATES + (Date(7, 16),)))
 
 
 def test_seeing_nothing_is_not_knowing_unless_one_world_is_left():
