@@ -209,7 +209,7 @@ class Run:
                 return np.bincount(ids[alive], minlength=classes)[ids] == 1
             answer, answers = classes_of(f.question, model.secrets, f"question {f.question.name!r}")
             pairs = np.unique(ids[alive].astype(np.int64) * answers + answer[alive])
-            return np.bincount(pairs // answers, minlength=classes)[ids] <= 1
+            return np.bincount(pairs // answers, minlength=classes)[ids] == 1
         if isinstance(f, Knows):
             flagged = np.zeros(classes, dtype=bool)
             flagged[ids[alive & ~self.truth(f.formula, k)]] = True

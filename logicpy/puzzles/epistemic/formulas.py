@@ -91,7 +91,10 @@ class Knows(Formula):
 
 @dataclass(frozen=True, eq=False)
 class KnowsWhich(Formula):
-    """The agent knows the secret (or, with `question`, the value of that projection)."""
+    """The agent knows the secret (or, with `question`, the value of that projection): exactly
+    one secret (one value) is possible among the worlds it cannot tell apart. Where no world
+    of its class is possible (in a `Seeing` model the story so far may rule out the world
+    itself), it does not know; `Knows` and `KnowsWhether` then hold vacuously."""
 
     agent: str
     question: Projection | None = None

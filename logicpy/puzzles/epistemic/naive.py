@@ -100,9 +100,9 @@ class _Telling:
         cell = self.cell(f.agent, w, k)
         if isinstance(f, Knows):
             return all(self.holds(f.formula, v, k) for v in cell)
-        if isinstance(f, KnowsWhether):
-            truths = {self.holds(f.formula, v, k) for v in cell}
-            return len(truths) == 1
+        if isinstance(f, KnowsWhether):  # knows that φ, or knows that not φ
+            truths = [self.holds(f.formula, v, k) for v in cell]
+            return all(truths) or not any(truths)
         if isinstance(f, KnowsWhich):
             if f.question is None:
                 return len(cell) == 1
