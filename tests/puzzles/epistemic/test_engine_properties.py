@@ -99,3 +99,20 @@ def test_engine_agrees_with_the_naive_evaluator_on_seeded_stories(seed):
 @given(stories())
 def test_engine_agrees_with_the_naive_evaluator(story):
     assert agree(story)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_batch_of_samples_is_each_sample_told_alone(seed):
+    """Model.batch (the disjoint union) leaves in each sample what the sample's own story leaves."""
+    import numpy as np
+
+    from logicpy.puzzles.epistemic.generate import samples, solution_counts
+
+    rng = random.Random(seed)
+    pool = tuple(range(21))
+    for _ in range(25):
+        said = tuple(Statement("a", f"statement {k + 1}", random_formula(rng, k, 3)) for k in range(rng.randint(1, 4)))
+        story = Story("random", pool, AGENTS, said)
+        rows = samples(len(pool), 8, 20, np.random.default_rng(rng.randrange(1000)))
+        alone = [solve(story.on(tuple(pool[i] for i in row))).count for row in rows]
+        assert solution_counts(story, pool, rows).tolist() == alone, said
