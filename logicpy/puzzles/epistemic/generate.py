@@ -8,7 +8,7 @@ told once over 100,000 worlds and each sample's survivors are counted with one b
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -37,13 +37,18 @@ def solution_counts(story: Story, pool: Sequence[Any], rows: np.ndarray) -> np.n
 
 
 def distribution(story: Story, pool: Sequence[Any], count: int = 10_000, size: int = 10,
-                 seed: int | None = 0) -> dict[int, int]:
-    """The seed's `counter`: how many of `count` random samples have 0, 1, 2, … solutions."""
+                 seed: int | None = 0, progress: Callable[[int, int], None] | None = None) -> dict[int, int]:
+    """The seed's `counter`: how many of `count` random samples have 0, 1, 2, … solutions.
+
+    `progress(done, count)` is called after each batch.
+    """
     rng, tally, done = np.random.default_rng(seed), Counter(), 0
     while done < count:  # in batches of at most 10,000 samples, so memory stays flat
         rows = samples(len(pool), size, min(BATCH, count - done), rng)
         tally.update(solution_counts(story, pool, rows).tolist())
         done += len(rows)
+        if progress is not None:
+            progress(done, count)
     return dict(sorted(tally.items()))
 
 
