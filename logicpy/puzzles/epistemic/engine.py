@@ -95,13 +95,15 @@ def check_story(story: Story) -> None:
 
 
 class Model:
-    """Worlds 0..n-1 (their secrets kept for facts), and every agent's view as class ids."""
+    """Worlds 0..n-1 (their secrets kept for facts), every agent's view as class ids, and the
+    projections those ids came from (for explanations)."""
 
-    def __init__(self, secrets: Any, views: dict[str, tuple[np.ndarray, int]],
+    def __init__(self, secrets: Any, views: dict[str, tuple[np.ndarray, int]], projections: dict[str, Projection],
                  base: np.ndarray | None = None, components: int = 1):
         self.secrets = secrets
         self.n = len(secrets)
         self.views = views
+        self.projections = projections
         self.base = np.zeros(self.n, dtype=np.int64) if base is None else base
         self.components = components
 
@@ -111,7 +113,7 @@ class Model:
         check_story(story)
         views = {a: classes_of(p, story.worlds, f"agent {a}'s view ({p.name or 'projection'})")
                  for a, p in story.agents.items()}
-        return cls(story.worlds, views)
+        return cls(story.worlds, views, dict(story.agents))
 
     @classmethod
     def batch(cls, pool: Sequence[Any], agents: dict[str, Projection], samples: np.ndarray) -> Model:
@@ -123,8 +125,7 @@ class Model:
         for a, p in agents.items():
             pool_ids, k = classes_of(p, pool, f"agent {a}'s view")
             views[a] = (base * k + pool_ids[flat], count * k)
-        model = cls([pool[i] for i in flat], views, base, count)
-        return model
+        return cls([pool[i] for i in flat], views, dict(agents), base, count)
 
     def with_view(self, agent: str, projection: Projection) -> Model:
         """The same model where `agent` sees `projection` (within each component) instead."""
@@ -132,9 +133,8 @@ class Model:
             ids, k = np.zeros(self.n, dtype=np.int32), 1
         else:
             ids, k = classes_of(projection, self.secrets, f"the view given to {agent}")
-        views = dict(self.views)
-        views[agent] = (self.base * k + ids, self.components * k)
-        return Model(self.secrets, views, self.base, self.components)
+        views = {**self.views, agent: (self.base * k + ids, self.components * k)}
+        return Model(self.secrets, views, {**self.projections, agent: projection}, self.base, self.components)
 
 
 class Run:

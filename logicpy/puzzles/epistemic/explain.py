@@ -36,11 +36,8 @@ class _Explainer:
         return self.story.show(secret_at(self.story.worlds, i))
 
     def told(self, run: Run, agent: str, i: int) -> str:
-        view = self._view(run, agent)
+        view = run.model.projections[agent]
         return view.show(view.fn(secret_at(self.story.worlds, i)))
-
-    def _view(self, run: Run, agent: str):
-        return getattr(run, "view_override", {}).get(agent) or self.story.agents[agent]
 
     def cell(self, run: Run, agent: str, i: int, k: int) -> np.ndarray:
         ids, _ = run.model.views[agent]
@@ -102,9 +99,7 @@ class _Explainer:
         return f"{told} would have known that {_text(f.formula)}"
 
     def _seeing(self, run: Run, f: Seeing) -> Run:
-        other = Run(run.model.with_view(f.agent, f.view), run.statements)
-        other.view_override = {f.agent: f.view}  # type: ignore[attr-defined]
-        return other
+        return Run(run.model.with_view(f.agent, f.view), run.statements)
 
 
 def _text(f: Formula) -> str:
