@@ -74,7 +74,8 @@ def _eve(e: str, what: str) -> Statement:
 
 def birthday(kind: str = "classic", worlds: Iterable[Any] = CLASSIC_DATES, first: Projection = MONTH,
              second: Projection = DAY, what: str = "when Cheryl's birthday is",
-             show: Callable[[Any], str] = str) -> Story:
+             show: Callable[[Any], str] = str, question: str = "Cheryl's birthday",
+             name: str = "Cheryl's birthday") -> Story:
     """Norvig's stories ("classic", "eve", "complex"): Albert is told `first`, Bernard `second`."""
     a, b, e = "Albert", "Bernard", "Eve"
     agents = {a: first, b: second}
@@ -90,8 +91,7 @@ def birthday(kind: str = "classic", worlds: Iterable[Any] = CLASSIC_DATES, first
                  Statement(a, "OK, now I know.", knows_which(a))]
     else:
         raise ValueError(f"unknown story kind {kind!r}")
-    return Story(f"Cheryl's birthday ({kind})", tuple(worlds), agents, tuple(said), show,
-                 question=what.replace("when ", "").replace(" is", ""))
+    return Story(f"{name} ({kind})", tuple(worlds), agents, tuple(said), show, question)
 
 
 CLASSIC = birthday("classic")
@@ -99,9 +99,10 @@ GABE = birthday("classic", GABE_DATES)
 EVE = birthday("eve")
 COMPLEX = birthday("complex", COMPLEX_DATES)
 BUS = birthday("classic", BUS_TIMES, Projection(lambda t: t[:2], "the hour"), Projection(lambda t: t[3:], "the minute"),
-               "when the bus leaves")
+               "when the bus leaves", question="the bus time", name="Bus times")
 LANDING = birthday("classic", LANDING_PADS, Projection(lambda p: p[0], "the letter"),
-                   Projection(lambda p: p[1:], "the digit"), "where the trolley lands")
+                   Projection(lambda p: p[1:], "the digit"), "where the trolley lands",
+                   question="the landing pad", name="Landing pads")
 
 
 def sum_product(limit: int = 100) -> Story:
