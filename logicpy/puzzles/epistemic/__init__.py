@@ -14,7 +14,9 @@ announcement keeps the worlds where it is true. Vocabulary (concept -> Python):
   statements. The puzzles are constants and builders in `stories`.
 
 Use: `solve(story)` -> `Result` (status, solutions, steps), fast (numpy partitions);
-`verify(story, result)` re-tells the story with the naive evaluator; `explain(result)`;
+`verify(story, result)` re-tells the story with the naive evaluator (`checks.check` is what
+the CLI runs: by size, the full re-telling, a closed form, or the final survivors);
+`explain.explain(result)`;
 relations `storyo(story, secret)` and `survivo(story, moment, secret)`.
 """
 
@@ -41,7 +43,8 @@ __all__ = [
 
 
 def verify(story: Story, result: Result) -> bool:
-    """True iff the naive evaluator, told the same story, leaves the same worlds after every statement."""
+    """True iff the naive evaluator, told the same story in full, leaves the same worlds after every
+    statement (slow past `NAIVE_LIMIT` worlds; `checks.check` picks the right check by size)."""
     from .naive import verify as naive_verify
 
     return naive_verify(story, [set(step.kept.tolist()) for step in result.steps])

@@ -14,9 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from math import comb
 
-from ...errors import InputError, LogicpyError
+from ...errors import InputError
 
 __all__ = ["register"]
 
@@ -137,37 +136,11 @@ def run_birthday(args: argparse.Namespace) -> int:
     return run_story(args)
 
 
-def check(result) -> str:
-    """Re-tell the story independently; the sentence saying what was checked (raises if they disagree)."""
-    from .naive import NAIVE_LIMIT, survivors, verify
-
-    story, counts = result.story, [step.count for step in result.steps]
-    if len(story.worlds) <= NAIVE_LIMIT:
-        if not verify(story, [set(step.kept.tolist()) for step in result.steps]):
-            raise LogicpyError("internal error: the naive evaluator disagrees with the engine; please report it")
-        return ("verified: the naive evaluator re-told the story statement by statement and left the same "
-                f"candidates after each ({', '.join(map(str, counts))})")
-    n = len(story.worlds).bit_length() - 1
-    if story.name.startswith("Muddy children"):
-        m = len(story.statements) - 1
-        expected = [sum(comb(n, k) for k in range(r + 1, n + 1)) for r in range(m)] + [comb(n, m)]
-        if counts != expected:
-            raise LogicpyError("internal error: the muddy children's counts break the closed form; please report it")
-        return (f"verified by the closed form: after r rounds exactly the worlds with more than r muddy children "
-                f"are left, then the C({n},{m}) = {comb(n, m):,} with exactly {m} (the naive evaluator stops at "
-                f"{NAIVE_LIMIT:,} worlds)")
-    print(f"re-telling {len(story.worlds):,} worlds with the naive evaluator (final survivors only)…", file=sys.stderr)
-    found = survivors(story)
-    if found != set(result.steps[-1].kept.tolist()) if result.steps else found != set(range(len(story.worlds))):
-        raise LogicpyError("internal error: the naive evaluator disagrees with the engine; please report it")
-    return (f"verified: the naive evaluator, told the story lazily world by world, leaves the same {len(found):,} "
-            f"(intermediate sets not re-checked above {NAIVE_LIMIT:,} worlds)")
-
-
 def run_story(args: argparse.Namespace) -> int:
     """Build the story, solve it, check it, print it; exit 0 with solutions, 1 with none."""
     from .engine import solve
     from .render import dumps, render_text, result_to_data
+    from .checks import check
 
     story = args.build(args)
     start = time.perf_counter()
@@ -226,6 +199,7 @@ def run_generate(args: argparse.Namespace) -> int:
     from .engine import solve
     from .generate import distribution, pick
     from .render import dumps
+    from .checks import check
 
     stories = _stories()
     story = stories.birthday(_story_kind(args.story))

@@ -227,6 +227,10 @@ class Story:
     show: Callable[[Any], str] = str
     question: str = "the secret"
     answer: Projection | None = None
+    #: Worlds left after each statement, known in closed form, and why (an independent check
+    #: for models too large for the naive evaluator: the muddy children).
+    expected_counts: tuple[int, ...] | None = None
+    expected_because: str = ""
 
     def on(self, worlds: Any) -> Story:
         """The same story told over other worlds."""

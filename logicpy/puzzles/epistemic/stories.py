@@ -7,8 +7,7 @@ Product, the muddy children, "what sum", the census taker's three children).
 
 from __future__ import annotations
 
-from itertools import combinations
-from math import prod
+from math import comb, prod
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -188,7 +187,10 @@ def muddy_children(n: int, m: int) -> Story:
                                         ~muddy[i] & ~knows_whether(names[i], muddy[i]))) for i in range(n)))))
     return Story(f"Muddy children (n={n}, m={m})", np.arange(2 ** n, dtype=np.int64), agents, tuple(said),
                  lambda s: _foreheads(s, n), "how many children are muddy",
-                 Projection(lambda s: bin(int(s)).count("1"), "the number of muddy children"))
+                 Projection(lambda s: bin(int(s)).count("1"), "the number of muddy children"),
+                 tuple(sum(comb(n, k) for k in range(r + 1, n + 1)) for r in range(m)) + (comb(n, m),),
+                 f"after r rounds exactly the worlds with more than r muddy children are left, then the "
+                 f"C({n},{m}) = {comb(n, m):,} with exactly {m}")
 
 
 def muddy_knowers(result: Any, actual: int) -> list[list[str]]:

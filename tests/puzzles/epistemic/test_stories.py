@@ -221,3 +221,18 @@ def test_distribution_shape_of_the_other_stories(kind, unique):
 
     counts = distribution(birthday(kind), DATE_POOL, 4000, 10, seed=2)
     assert sum(counts.values()) == 4000 and unique[0] < counts[1] / 4000 < unique[1]
+
+
+def test_check_picks_the_closed_form_above_the_naive_limit_and_rejects_a_wrong_count():
+    from dataclasses import replace
+
+    from logicpy.errors import LogicpyError
+    from logicpy.puzzles.epistemic.checks import check
+
+    story = muddy_children(6, 3)
+    assert check(solve(story), limit=10).startswith("verified by the closed form: after r rounds")
+    assert check(solve(story)).startswith("verified: the naive evaluator re-told")
+    wrong = replace(story, expected_counts=(63, 57, 42, 21))
+    with pytest.raises(LogicpyError, match="break the closed form"):
+        check(solve(wrong), limit=10)
+    assert check(solve(SUM_PRODUCT), limit=100).startswith("verified: the naive evaluator, told the story lazily")
