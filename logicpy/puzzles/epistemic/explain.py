@@ -37,7 +37,7 @@ class _Explainer:
 
     def told(self, run: Run, agent: str, i: int) -> str:
         view = run.model.projections[agent]
-        return view.show(view.fn(secret_at(self.story.worlds, i)))
+        return view.show(_plain(view.fn(self.story.worlds[int(i)])))
 
     def cell(self, run: Run, agent: str, i: int, k: int) -> np.ndarray:
         ids, _ = run.model.views[agent]
@@ -63,7 +63,8 @@ class _Explainer:
         cell = self.cell(run, f.agent, i, k)
         if isinstance(f, KnowsWhich):
             what = "" if f.question is None else f" {f.question.name}"
-            shown = ", ".join(self.show(j) for j in cell[:4]) + (" …" if len(cell) > 4 else "")
+            names = [self.show(j) for j in cell[:4]]
+            shown = ("; " if any("," in n for n in names) else ", ").join(names) + (" …" if len(cell) > 4 else "")
             return f"{told} would not know{what}: {len(cell)} candidates ({shown}) are left"
         if isinstance(f, Knows):
             j = next(j for j in cell if not run.truth(f.formula, k)[j])
@@ -92,7 +93,7 @@ class _Explainer:
         if isinstance(f, KnowsWhich):
             if f.question is None:
                 return f"{told} would have known it was {self.show(i)}"
-            answer = f.question.show(f.question.fn(secret_at(self.story.worlds, i)))
+            answer = f.question.show(_plain(f.question.fn(self.story.worlds[int(i)])))
             return f"{told} would have known {f.question.name} ({answer})"
         if isinstance(f, KnowsWhether):
             return f"{told} would have known whether {_text(f.formula)}"
@@ -100,6 +101,11 @@ class _Explainer:
 
     def _seeing(self, run: Run, f: Seeing) -> Run:
         return Run(run.model.with_view(f.agent, f.view), run.statements)
+
+
+def _plain(value: Any) -> Any:
+    """A projection's value on one world as a plain Python value (numpy scalars unwrapped)."""
+    return value.item() if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0) else value
 
 
 def _text(f: Formula) -> str:

@@ -228,9 +228,10 @@ def what_sum(anne: int = 50, reach: int | None = None) -> Story:
     z = x + y
     worlds = np.concatenate([np.stack(t, axis=1) for t in ((z, x, y), (x, z, y), (x, y, z))])
     w = top + 1
-    agents = {"Anne": Projection(lambda s: s[..., 1] * w + s[..., 2], "Bill's and Cath's numbers", vectorized=True),
-              "Bill": Projection(lambda s: s[..., 0] * w + s[..., 2], "Anne's and Cath's numbers", vectorized=True),
-              "Cath": Projection(lambda s: s[..., 0] * w + s[..., 1], "Anne's and Bill's numbers", vectorized=True)}
+    pair = lambda v: f"{v // w} and {v % w}"  # noqa: E731 - two numbers seen, packed in one int
+    agents = {"Anne": Projection(lambda s: s[..., 1] * w + s[..., 2], "Bill's and Cath's numbers", True, pair),
+              "Bill": Projection(lambda s: s[..., 0] * w + s[..., 2], "Anne's and Cath's numbers", True, pair),
+              "Cath": Projection(lambda s: s[..., 0] * w + s[..., 1], "Anne's and Bill's numbers", True, pair)}
     own = {name: Projection(lambda s, i=i: s[..., i], f"{name}'s number", vectorized=True)
            for i, name in enumerate(agents)}
     said = tuple(Statement(name, "I don't know my number.", ~knows_which(name, own[name])) for name in agents) + (

@@ -57,8 +57,11 @@ def test_other_dates_and_stories(capsys, tmp_path):
     (["what-sum", "--anne", "5"], "unique solution: Anne 5, Bill 2, Cath 3"),
 ])
 def test_each_puzzle_subcommand(capsys, argv, expected):
-    code, out, _ = run(capsys, *argv)
-    assert code == 0 and expected in out and "verified" in out
+    code, out, _ = run(capsys, *argv, "--why")
+    assert code == 0 and expected in out and "verified" in out and " is out: " in out
+    code, out, _ = run(capsys, *argv, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["verified"].startswith("verified") and all("why" in step for step in data["steps"])
 
 
 def test_puzzle_json(capsys):

@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from logicpy.puzzles.epistemic.explain import explain
 from logicpy.puzzles.epistemic import (
     NOTHING, At, Projection, Statement, Story, fact, knows, knows_whether, knows_which, replay, seeing, solve,
 )
@@ -92,6 +93,8 @@ def test_engine_agrees_with_the_naive_evaluator_on_seeded_stories(seed):
                      for k in range(rng.randint(1, 4)))
         story = Story("random", worlds, AGENTS, said)
         assert agree(story), said
+        for step, removals in zip(solve(story).steps, explain(solve(story), None)):
+            assert len(removals) == len(step.removed) and all(r.reason for r in removals)
 
 
 @pytest.mark.slow
