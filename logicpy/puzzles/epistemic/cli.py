@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-from ...errors import InputError
+from ...errors import InputError, NoSolution
 
 __all__ = ["register"]
 
@@ -223,7 +223,13 @@ def run_generate(args: argparse.Namespace) -> int:
             label = "no solution" if solutions == 0 else "unique" if solutions == 1 else f"{solutions} solutions"
             print(f"  {label:>12}: {times:6,}  ({100 * times / count:.1f} %)")
         return 0
-    dates, answer = pick(story, pool, args.size, args.seed)
+    if not 2 <= args.size <= len(pool):
+        raise InputError(f"--size {args.size} must be between 2 and the pool's {len(pool)} dates")
+    try:
+        dates, answer = pick(story, pool, args.size, args.seed)
+    except NoSolution as exc:
+        print(f"no solution: {exc}")
+        return 1
     result = solve(story.on(dates))
     checked = check(result)
     if getattr(args, "json", False):

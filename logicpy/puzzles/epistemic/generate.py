@@ -8,18 +8,22 @@ told once over 100,000 worlds and each sample's survivors are counted with one b
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
+from math import comb
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...errors import InputError
-from .engine import Model, Run
+from ...errors import InputError, LogicpyError, NoSolution
+from .engine import Model, Run, solve
 from .formulas import Story
 
 __all__ = ["samples", "solution_counts", "distribution", "pick", "BATCH"]
 
 #: Samples told together as one batched model.
 BATCH = 10_000
+#: Up to this many samples, an exhaustive "none" is re-checked sample by sample by the naive evaluator.
+NAIVE_RECHECK = 5_000
 
 
 def samples(pool_size: int, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -54,16 +58,32 @@ def distribution(story: Story, pool: Sequence[Any], count: int = 10_000, size: i
 
 def pick(story: Story, pool: Sequence[Any], size: int = 10, seed: int | None = 0,
          tries: int = 100_000) -> tuple[tuple[Any, ...], Any]:
-    """The seed's `pick_dates`: the first random sample with exactly one solution, and that solution."""
+    """The seed's `pick_dates`: a random sample with exactly one solution, and that solution.
+
+    When the pool has at most `tries` samples of this size, all of them are tried (in a
+    random order), so "none" is exact; otherwise `tries` random samples are.
+    Raises `NoSolution` saying which.
+    """
     rng = np.random.default_rng(seed)
-    done = 0
-    while done < tries:
-        rows = samples(len(pool), size, min(1000, tries - done), rng)  # small batches: a hit comes early
-        counts = solution_counts(story, pool, rows)
-        hits = np.flatnonzero(counts == 1)
+    total = comb(len(pool), size) if 2 <= size <= len(pool) else 0
+    exhaustive = 0 < total <= tries
+    if exhaustive:
+        every = np.array(list(combinations(range(len(pool)), size)), dtype=np.int64)
+        batches = np.array_split(every[rng.permutation(total)], max(1, total // 1000))
+    else:
+        batches = (samples(len(pool), size, 1000, rng) for _ in range(tries // 1000))
+    for rows in batches:  # small batches: a hit usually comes early
+        hits = np.flatnonzero(solution_counts(story, pool, rows) == 1)
         if len(hits):
             chosen = tuple(pool[i] for i in rows[hits[0]])
-            from .engine import solve
             return chosen, solve(story.on(chosen)).solutions[0]
-        done += len(rows)
-    raise InputError(f"no sample of {size} from the pool of {len(pool)} has a unique answer in {tries} tries")
+    how = (f"none of all {total:,} samples" if exhaustive else f"none of {tries:,} random samples")
+    checked = ""
+    if exhaustive and total <= NAIVE_RECHECK:
+        from .naive import survivors
+
+        if any(len(survivors(story.on(tuple(pool[i] for i in row)))) == 1 for row in every):
+            raise LogicpyError("internal error: the naive evaluator finds a unique answer the engine missed")
+        checked = " (each re-told by the naive evaluator)"
+    raise NoSolution(f"{how} of {size} from the pool of {len(pool)} has a unique answer under the "
+                     f"{story.name} story{checked}")

@@ -135,3 +135,11 @@ def test_svg_survival_chart(capsys, tmp_path):
     rects = [r for r in root.iter("{http://www.w3.org/2000/svg}rect")]
     assert code == 0 and len(rects) == 10 * 4  # ten dates x (start + three statements)
     assert sum(r.get("fill") == "#2e7d32" for r in rects) == 4  # July 16, possible at every moment
+
+
+def test_generate_from_a_pool_without_an_answer_is_an_exact_none(capsys, tmp_path):
+    pool = tmp_path / "pool.txt"
+    pool.write_text("March 15\nMarch 16\nApril 15\nApril 17\nMay 16\nMay 17\nJune 18\nJune 19\nJuly 1\nJuly 19\n")
+    code, out, _ = run(capsys, "generate", "--pool", str(pool), "--size", "5")
+    assert code == 1 and out.startswith("no solution: none of all 252 samples of 5 from the pool of 10")
+    assert "(each re-told by the naive evaluator)" in out
