@@ -22,13 +22,16 @@ __all__ = ["register"]
 STORY_KINDS = ("classic", "eve", "complex")
 
 
-def _output_flags(parser: argparse.ArgumentParser, suppress: bool) -> None:
+def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool = True) -> None:
+    """--json, and for commands that tell a story, --why and --svg (SUPPRESS keeps the parent's value)."""
     group = parser.add_argument_group("output")
     default = {"default": argparse.SUPPRESS} if suppress else {}
-    group.add_argument("--json", action="store_true", help="print {status, solutions, steps, …} as JSON", **default)
-    group.add_argument("--why", action="store_true", help="explain each removal in words (JSON always does)", **default)
-    group.add_argument("--svg", metavar="FILE", help="also write a survival chart (candidates x statements) as SVG",
-                       **default)
+    group.add_argument("--json", action="store_true", help="print the result as JSON", **default)
+    if story:
+        group.add_argument("--why", action="store_true", help="explain each removal in words (JSON always does)",
+                           **default)
+        group.add_argument("--svg", metavar="FILE", help="also write a survival chart (candidates x statements) "
+                           "as SVG", **default)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,9 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_birthday)
     puzzles = parser.add_subparsers(dest="puzzle", metavar="PUZZLE")
 
-    def add(name: str, help_text: str, func) -> argparse.ArgumentParser:
+    def add(name: str, help_text: str, func, story: bool = True) -> argparse.ArgumentParser:
         sub = puzzles.add_parser(name, help=help_text, description=help_text)
-        _output_flags(sub, suppress=True)
+        _output_flags(sub, suppress=True, story=story)
         sub.set_defaults(func=func)
         return sub
 
@@ -80,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ws.set_defaults(build=lambda a: _stories().what_sum(_at_least(a.anne, 2, "--anne")))
     for name, text in (("generate", "pick random dates for which a story has a unique answer (the seed's pick_dates)"),
                        ("distribution", "count solutions over random date samples (the seed's counter)")):
-        gen = add(name, text, run_generate)
+        gen = add(name, text, run_generate, story=name == "generate")
         gen.add_argument("--story", default="classic", help="classic (default), eve or complex")
         gen.add_argument("--seed", type=int, default=None, help="random seed, for the same answer again")
         gen.add_argument("--size", type=int, default=10, help="dates per puzzle (default 10)")
@@ -139,15 +142,21 @@ def run_birthday(args: argparse.Namespace) -> int:
 def run_story(args: argparse.Namespace) -> int:
     """Build the story, solve it, check it, print it; exit 0 with solutions, 1 with none."""
     from .engine import solve
-    from .render import dumps, render_text, result_to_data
-    from .checks import check
 
     story = args.build(args)
     start = time.perf_counter()
     result = solve(story)
     print(f"solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
+    return _print_result(args, result, _muddy_knowers(args, result))
+
+
+def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
+    """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
+    from .checks import check
+    from .render import dumps, render_text, result_to_data
+
+    story = result.story
     checked = check(result)
-    knowers = _muddy_knowers(args, result)
     if getattr(args, "svg", None):
         from .svg import render_svg
 
@@ -158,11 +167,14 @@ def run_story(args: argparse.Namespace) -> int:
             raise InputError(f"{args.svg}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}", file=sys.stderr)
     if getattr(args, "json", False):
-        data = result_to_data(result, checked)
+        data = {**(extra or {}), **result_to_data(result, checked)}
         if knowers is not None:
             data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}
         print(dumps(data))
     else:
+        if extra:
+            for key, value in extra.items():
+                print(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
         print(render_text(result, why=getattr(args, "why", False)))
         if knowers is not None:
             print(f"in the world {story.show((1 << args.muddy) - 1)} (children 1-{args.muddy} muddy), who knows "
@@ -199,7 +211,6 @@ def run_generate(args: argparse.Namespace) -> int:
     from .engine import solve
     from .generate import distribution, pick
     from .render import dumps
-    from .checks import check
 
     stories = _stories()
     story = stories.birthday(_story_kind(args.story))
@@ -230,13 +241,4 @@ def run_generate(args: argparse.Namespace) -> int:
     except NoSolution as exc:
         print(f"no solution: {exc}")
         return 1
-    result = solve(story.on(dates))
-    checked = check(result)
-    if getattr(args, "json", False):
-        print(dumps({"story": args.story, "seed": args.seed, "dates": [str(d) for d in dates],
-                     "solution": str(answer), "verified": checked}))
-        return 0
-    print("dates: " + ", ".join(str(d) for d in dates))
-    print(f"unique solution: {answer}")
-    print(checked)
-    return 0
+    return _print_result(args, solve(story.on(dates)), extra={"seed": args.seed, "dates": [str(d) for d in dates]})

@@ -14,7 +14,7 @@ import numpy as np
 
 from .dates import MONTHS, Date
 from .formulas import (
-    NOTHING, And, Formula, Or, Projection, Statement, Story, fact, initially, knows, knows_whether,
+    NOTHING, And, Or, Projection, Statement, Story, fact, initially, knows, knows_whether,
     knows_which, seeing,
 )
 

@@ -121,7 +121,7 @@ def test_generated_json_is_read_back_as_a_dates_file(capsys, tmp_path):
     code, out, _ = run(capsys, "generate", "--story", "complex", "--seed", "5", "--json")
     path = tmp_path / "puzzle.json"
     path.write_text(out)
-    solution = json.loads(out)["solution"]
+    solution = json.loads(out)["solutions"][0]
     code, out, _ = run(capsys, "--story", "complex", "--dates-file", str(path))
     assert code == 0 and f"unique solution: {solution}" in out
 

@@ -183,7 +183,7 @@ def test_batched_counts_match_the_seed_style_baseline_sample_by_sample():
 
 
 def test_storyo_forwards_backwards_and_combined():
-    from logicpy.core import conde, eq, membero, run, var
+    from logicpy.core import conde, membero, run, var
     from logicpy.puzzles.epistemic.relations import storyo, survivo
 
     d, k = var(), var()
