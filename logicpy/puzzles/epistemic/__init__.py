@@ -17,7 +17,8 @@ Use: `solve(story)` -> `Result` (status, solutions, steps), fast (numpy partitio
 `verify(story, result)` re-tells the story with the naive evaluator (`checks.check` is what
 the CLI runs: by size, the full re-telling, a closed form, or the final survivors);
 `explain.explain(result)`;
-relations `storyo(story, secret)` and `survivo(story, moment, secret)`.
+relations `storyo(story, secret)`, `survivo(story, moment, secret)` and
+`knowso(story, moment, agent, secret)`.
 """
 
 from .dates import MONTHS, Date, parse_date

@@ -11,7 +11,8 @@ world's component and every view is refined by it, so ten thousand ten-date puzz
 one 100,000-world model evaluated in one pass. "Sees nothing" then means "sees only the
 component".
 
-Invariants: `ids[a]` values lie in `range(class_count[a])`; masks only shrink with time.
+Invariants: for `views[a] = (ids, count)`, every id lies in `range(count)`; masks only shrink
+with time.
 """
 
 from __future__ import annotations

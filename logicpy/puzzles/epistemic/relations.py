@@ -2,7 +2,8 @@
 
 The survivors are computed once per story by the engine and kept in an indexed fact
 `Table` (moment, secret), so a query may check one secret, enumerate them, ask at which
-moments a secret was still possible, or be combined with any other goal.
+moments a secret was still possible, or be combined with any other goal; `knowso` does the
+same for who knows the secret, in which world, from which moment.
 
     >>> from logicpy.core import run, var, membero
     >>> from logicpy.puzzles.epistemic import CLASSIC, Date
@@ -12,6 +13,9 @@ moments a secret was still possible, or be combined with any other goal.
     >>> k = var()
     >>> run(0, k, survivo(CLASSIC, k, Date(8, 15)))   # still possible before and after statement 1 and 2
     (0, 1, 2)
+    >>> a = var()
+    >>> run(0, (k, a), knowso(CLASSIC, k, a, Date(7, 16)))   # Bernard knows once Albert has spoken
+    ((1, 'Bernard'), (2, 'Albert'), (2, 'Bernard'), (3, 'Albert'), (3, 'Bernard'))
 """
 
 from __future__ import annotations
@@ -23,11 +27,12 @@ from kanren.core import GoalType
 
 from ...core import Table
 from .engine import secret_at, solve
-from .formulas import Story
+from .formulas import Story, knows_which
 
-__all__ = ["storyo", "survivo"]
+__all__ = ["storyo", "survivo", "knowso"]
 
 _TABLES: "WeakKeyDictionary[Story, Table]" = WeakKeyDictionary()
+_KNOWERS: "WeakKeyDictionary[Story, Table]" = WeakKeyDictionary()
 
 
 def _table(story: Story) -> Table:
@@ -50,3 +55,24 @@ def storyo(story: Story, secret: Any) -> GoalType:
 def survivo(story: Story, moment: Any, secret: Any) -> GoalType:
     """survivo(+story, ?moment, ?secret): True iff `secret` is still possible after `moment` statements."""
     return _table(story)(moment, secret)
+
+
+def _knowers(story: Story) -> Table:
+    """(moment, agent, secret): at that moment, in that world still possible, the agent knows the secret."""
+    table = _KNOWERS.get(story)
+    if table is None:
+        result = solve(story)
+        rows = []
+        for k in range(len(story.statements) + 1):
+            alive = result.run.mask(k)
+            for agent in story.agents:
+                knows = result.run.truth(knows_which(agent), k) & alive
+                rows += [(k, agent, secret_at(story.worlds, i)) for i in knows.nonzero()[0]]
+        table = _KNOWERS[story] = Table.from_rows("knows", rows, 3)
+    return table
+
+
+def knowso(story: Story, moment: Any, agent: Any, secret: Any) -> GoalType:
+    """knowso(+story, ?moment, ?agent, ?secret): True iff after `moment` statements, in the world
+    `secret` (still possible then), `agent` knows the secret."""
+    return _knowers(story)(moment, agent, secret)

@@ -245,3 +245,15 @@ def test_check_picks_the_closed_form_above_the_naive_limit_and_rejects_a_wrong_c
     with pytest.raises(LogicpyError, match="break the closed form"):
         check(solve(wrong), limit=10)
     assert check(solve(SUM_PRODUCT), limit=100).startswith("verified: the naive evaluator, told the story lazily")
+
+
+def test_knowso_who_knows_when():
+    from logicpy.core import run, var
+    from logicpy.puzzles.epistemic.relations import knowso
+
+    k, a, d = var(), var(), var()
+    # In Gabe's story, Bernard told 30 knows once Albert has spoken; nobody knows anything at the start.
+    assert run(0, (a, d), knowso(GABE, 0, a, d)) == ()
+    assert (1, "Bernard") in run(0, (k, a), knowso(GABE, k, a, Date(7, 30)))
+    # After the whole classic story both know, and only July 16 is left to know.
+    assert set(run(0, (a, d), knowso(CLASSIC, 3, a, d))) == {("Albert", Date(7, 16)), ("Bernard", Date(7, 16))}
