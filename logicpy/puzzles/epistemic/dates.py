@@ -1,0 +1,86 @@
+"""Dates as secrets: `Date(month, day)`, parsed from "July 16" with errors naming the culprit."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from ...errors import InputError, read_input_file
+
+__all__ = ["Date", "MONTHS", "parse_date", "parse_dates", "dates_from_text", "read_dates"]
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+DAYS_IN = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_DATE = re.compile(r"^\s*([A-Za-z]+)\.?\s+(\d{1,2})\s*$")
+
+
+@dataclass(frozen=True, order=True)
+class Date:
+    """A day of the year: month number 1-12 and day of the month (one term for kanren, not a tuple)."""
+
+    month: int
+    day: int
+
+    def __str__(self) -> str:
+        return f"{MONTHS[self.month - 1]} {self.day}"
+
+    def __repr__(self) -> str:
+        return f"Date({self.month}, {self.day})"
+
+
+def parse_date(text: str, where: str = "") -> Date:
+    """'July 16' (or 'Jul 16') as a Date; anything else is an InputError naming it and `where`."""
+    at = f"{where}: " if where else ""
+    match = _DATE.match(text)
+    if not match:
+        raise InputError(f"{at}{text.strip()!r} is not a date like 'July 16'")
+    name, day = match.group(1).lower(), int(match.group(2))
+    months = [i for i, m in enumerate(MONTHS, 1) if m.lower() == name or (len(name) >= 3 and m.lower().startswith(name))]
+    if len(months) != 1:
+        raise InputError(f"{at}{text.strip()!r}: unknown month {match.group(1)!r}")
+    month = months[0]
+    if not 1 <= day <= DAYS_IN[month - 1]:
+        raise InputError(f"{at}{text.strip()!r}: {MONTHS[month - 1]} has no day {day}")
+    return Date(month, day)
+
+
+def parse_dates(items: Iterable[tuple[str, str]]) -> tuple[Date, ...]:
+    """Dates from (text, where) pairs: at least two, no duplicates (each error names the date)."""
+    dates: list[Date] = []
+    seen: dict[Date, str] = {}
+    for text, where in items:
+        date = parse_date(text, where)
+        if date in seen:
+            raise InputError(f"{where + ': ' if where else ''}duplicate date {str(date)!r} (also {seen[date] or 'earlier'})")
+        seen[date] = where
+        dates.append(date)
+    if len(dates) < 2:
+        raise InputError(f"need at least two dates to make a puzzle, got {len(dates)}")
+    return tuple(dates)
+
+
+def dates_from_text(text: str) -> tuple[Date, ...]:
+    """'April 17, April 18, …' as Dates (commas or semicolons between them)."""
+    parts = [p for p in re.split(r"[,;]", text) if p.strip()]
+    return parse_dates((p, f"date {i}") for i, p in enumerate(parts, 1))
+
+
+def read_dates(path: str) -> tuple[Date, ...]:
+    """Dates from a file: one a line (blank lines and # comments skipped), or a .json file holding
+    a list of dates or an object with "dates" (what `logicpy cheryl generate --json` writes)."""
+    text = read_input_file(path)
+    if str(path).lower().endswith(".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        items = data.get("dates") if isinstance(data, dict) else data
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise InputError(f'{path}: expected a list of dates or {{"dates": [...]}} as strings')
+        return parse_dates((item, f"{path}: date {n}") for n, item in enumerate(items, 1))
+    lines = text.splitlines()
+    return parse_dates((line, f"{path}:{n}") for n, line in enumerate(lines, 1)
+                       if line.strip() and not line.lstrip().startswith("#"))

@@ -1,0 +1,140 @@
+"""Why each statement removes what it removes, in words, read off the engine's truth arrays.
+
+A removed world fails the statement's formula; `why_not` walks the formula to the part
+that fails there and says it from the agent's side: "Bernard, told 19, would have known
+it was May 19", "Albert, told May, could not rule out May 19, where …".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .engine import Result, Run, secret_at
+from .formulas import And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing
+
+__all__ = ["Removal", "explain", "why_not"]
+
+
+@dataclass(frozen=True)
+class Removal:
+    """One world a statement removes, and why, in words."""
+
+    secret: Any
+    text: str
+    reason: str
+
+
+class _Explainer:
+    def __init__(self, result: Result):
+        self.story = result.story
+        self.run = result.run
+
+    def show(self, i: int) -> str:
+        return self.story.show(secret_at(self.story.worlds, i))
+
+    def told(self, run: Run, agent: str, i: int) -> str:
+        view = run.model.projections[agent]
+        return view.show(_plain(view.fn(self.story.worlds[int(i)])))
+
+    def cell(self, run: Run, agent: str, i: int, k: int) -> np.ndarray:
+        ids, _ = run.model.views[agent]
+        return np.flatnonzero(run.mask(k) & (ids == ids[i]))
+
+    def why_not(self, run: Run, f: Formula, i: int, k: int, depth: int = 0) -> str:
+        """Why f is false at world i in the model after k statements."""
+        if isinstance(f, And):
+            part = next(p for p in f.parts if not run.truth(p, k)[i])
+            return self.why_not(run, part, i, k, depth)
+        if isinstance(f, Not):
+            return self.why(run, f.formula, i, k, depth)
+        if isinstance(f, Or):
+            return "none of the cases holds: " + "; ".join(self.why_not(run, p, i, k, depth + 1) for p in f.parts)
+        if isinstance(f, At):
+            return ("at first, " if f.moment == 0 else f"after statement {f.moment}, ") + self.why_not(run, f.formula, i, f.moment, depth)
+        if isinstance(f, Seeing):
+            other = self._seeing(run, f)
+            return f"had {f.agent} seen {f.view.name}, " + self.why_not(other, f.formula, i, k, depth)
+        if isinstance(f, Fact):
+            return f"it is not so that {f.text}"
+        told = f"{f.agent}, told {self.told(run, f.agent, i)},"
+        cell = self.cell(run, f.agent, i, k)
+        if isinstance(f, KnowsWhich):
+            what = "" if f.question is None else f" {f.question.name}"
+            names = [self.show(j) for j in cell[:4]]
+            shown = ("; " if any("," in n for n in names) else ", ").join(names) + (" …" if len(cell) > 4 else "")
+            return f"{told} would not know{what}: {len(cell)} candidates ({shown}) are left"
+        if isinstance(f, Knows):
+            j = next(j for j in cell if not run.truth(f.formula, k)[j])
+            tail = "" if depth >= 2 else ", where " + self.why_not(run, f.formula, j, k, depth + 1)
+            return f"{told} could not rule out {self.show(j)}{tail}"
+        if isinstance(f, KnowsWhether):
+            return f"{told} could not tell whether {_text(f.formula)}"
+        raise TypeError(f"not a formula: {f!r}")
+
+    def why(self, run: Run, f: Formula, i: int, k: int, depth: int = 0) -> str:
+        """Why f is true at world i in the model after k statements."""
+        if isinstance(f, Not):
+            return self.why_not(run, f.formula, i, k, depth)
+        if isinstance(f, And):
+            return " and ".join(self.why(run, p, i, k, depth + 1) for p in f.parts)
+        if isinstance(f, Or):
+            part = next(p for p in f.parts if run.truth(p, k)[i])
+            return self.why(run, part, i, k, depth)
+        if isinstance(f, At):
+            return ("at first, " if f.moment == 0 else f"after statement {f.moment}, ") + self.why(run, f.formula, i, f.moment, depth)
+        if isinstance(f, Seeing):
+            return f"had {f.agent} seen {f.view.name}, " + self.why(self._seeing(run, f), f.formula, i, k, depth)
+        if isinstance(f, Fact):
+            return f.text
+        told = f"{f.agent}, told {self.told(run, f.agent, i)},"
+        if isinstance(f, KnowsWhich):
+            if f.question is None:
+                return f"{told} would have known it was {self.show(i)}"
+            answer = f.question.show(_plain(f.question.fn(self.story.worlds[int(i)])))
+            return f"{told} would have known {f.question.name} ({answer})"
+        if isinstance(f, KnowsWhether):
+            return f"{told} would have known whether {_text(f.formula)}"
+        return f"{told} would have known that {_text(f.formula)}"
+
+    def _seeing(self, run: Run, f: Seeing) -> Run:
+        return Run(run.model.with_view(f.agent, f.view), run.statements)
+
+
+def _plain(value: Any) -> Any:
+    """A projection's value on one world as a plain Python value (numpy scalars unwrapped)."""
+    return value.item() if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0) else value
+
+
+def _text(f: Formula) -> str:
+    if isinstance(f, Fact):
+        return f.text
+    if isinstance(f, Not):
+        return f"not ({_text(f.formula)})"
+    if isinstance(f, KnowsWhich):
+        return f"{f.agent} knows {f.question.name if f.question else 'it'}"
+    if isinstance(f, Knows):
+        return f"{f.agent} knows that {_text(f.formula)}"
+    if isinstance(f, KnowsWhether):
+        return f"{f.agent} knows whether {_text(f.formula)}"
+    if isinstance(f, (And, Or)):
+        return (" and " if isinstance(f, And) else " or ").join(_text(p) for p in f.parts)
+    return type(f).__name__
+
+
+def why_not(result: Result, statement: int, secret_index: int) -> str:
+    """Why statement number `statement` (0-based) removes world `secret_index`, in words."""
+    return _Explainer(result).why_not(result.run, result.story.statements[statement].formula, secret_index, statement)
+
+
+def explain(result: Result, limit: int | None = 20) -> list[list[Removal]]:
+    """For each statement, the worlds it removes (at most `limit` each) and why."""
+    explainer = _Explainer(result)
+    out = []
+    for k, step in enumerate(result.steps):
+        removed = step.removed if limit is None else step.removed[:limit]
+        out.append([Removal(secret_at(result.story.worlds, i), explainer.show(i),
+                            explainer.why_not(result.run, step.statement.formula, i, k)) for i in removed])
+    return out
