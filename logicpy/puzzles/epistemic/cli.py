@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from ...errors import InputError, NoSolution
 
@@ -25,7 +26,7 @@ STORY_KINDS = ("classic", "eve", "complex")
 def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool = True) -> None:
     """--json, and for commands that tell a story, --why and --svg (SUPPRESS keeps the parent's value)."""
     group = parser.add_argument_group("output")
-    default = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     group.add_argument("--json", action="store_true", help="print the result as JSON", **default)
     if story:
         group.add_argument("--why", action="store_true", help="explain each removal in words (JSON always does)",

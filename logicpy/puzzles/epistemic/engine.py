@@ -203,6 +203,7 @@ class Run:
             if other is None:
                 other = self._counterfactuals[key] = Run(model.with_view(f.agent, f.view), self.statements)
             return other.truth(f.formula, k)
+        assert isinstance(f, (Knows, KnowsWhich, KnowsWhether)), f"unknown formula {f!r}"
         ids, classes = model.views[f.agent]
         alive = self.mask(k)
         if isinstance(f, KnowsWhich):
@@ -272,7 +273,7 @@ class Result:
         if agent not in self.run.model.views:
             raise InputError(f"unknown agent {agent!r}; the agents are {', '.join(self.run.model.views)}")
         ids, _ = self.run.model.views[agent]
-        return [secret_at(worlds, i) for i in np.flatnonzero(self.run.mask(moment) & (ids == ids[index]))]
+        return [secret_at(worlds, int(i)) for i in np.flatnonzero(self.run.mask(moment) & (ids == ids[index]))]
 
 
 def solve(story: Story) -> Result:
@@ -282,6 +283,6 @@ def solve(story: Story) -> Result:
     for k, statement in enumerate(story.statements):
         steps.append(Step(statement, run.mask(k), run.mask(k + 1)))
     final = np.flatnonzero(run.mask(len(story.statements)))
-    solutions = [secret_at(story.worlds, i) for i in final]
+    solutions = [secret_at(story.worlds, int(i)) for i in final]
     status = "none" if not solutions else "unique" if len(solutions) == 1 else "ambiguous"
     return Result(story, status, solutions, steps, run)

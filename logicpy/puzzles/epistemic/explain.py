@@ -59,6 +59,7 @@ class _Explainer:
             return f"had {f.agent} seen {f.view.name}, " + self.why_not(other, f.formula, i, k, depth)
         if isinstance(f, Fact):
             return f"it is not so that {f.text}"
+        assert isinstance(f, (Knows, KnowsWhich, KnowsWhether)), f"unknown formula {f!r}"
         told = f"{f.agent}, told {self.told(run, f.agent, i)},"
         cell = self.cell(run, f.agent, i, k)
         if isinstance(f, KnowsWhich):
@@ -89,6 +90,7 @@ class _Explainer:
             return f"had {f.agent} seen {f.view.name}, " + self.why(self._seeing(run, f), f.formula, i, k, depth)
         if isinstance(f, Fact):
             return f.text
+        assert isinstance(f, (Knows, KnowsWhich, KnowsWhether)), f"unknown formula {f!r}"
         told = f"{f.agent}, told {self.told(run, f.agent, i)},"
         if isinstance(f, KnowsWhich):
             if f.question is None:

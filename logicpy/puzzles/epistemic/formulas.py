@@ -128,7 +128,7 @@ class And(Formula):
     parts: tuple[Formula, ...]
 
     def __post_init__(self) -> None:
-        flat = []
+        flat: list[Formula] = []
         for part in self.parts:
             flat.extend(part.parts if isinstance(part, And) else (part,))
         object.__setattr__(self, "parts", tuple(flat))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 from math import comb
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -46,7 +46,7 @@ def distribution(story: Story, pool: Sequence[Any], count: int = 10_000, size: i
 
     `progress(done, count)` is called after each batch.
     """
-    rng, tally, done = np.random.default_rng(seed), Counter(), 0
+    rng, tally, done = np.random.default_rng(seed), Counter[int](), 0
     while done < count:  # in batches of at most 10,000 samples, so memory stays flat
         rows = samples(len(pool), size, min(BATCH, count - done), rng)
         tally.update(solution_counts(story, pool, rows).tolist())
@@ -69,7 +69,7 @@ def pick(story: Story, pool: Sequence[Any], size: int = 10, seed: int | None = 0
     exhaustive = 0 < total <= tries
     if exhaustive:
         every = np.array(list(combinations(range(len(pool)), size)), dtype=np.int64)
-        batches = np.array_split(every[rng.permutation(total)], max(1, total // 1000))
+        batches: Iterable[np.ndarray] = np.array_split(every[rng.permutation(total)], max(1, total // 1000))
     else:
         batches = (samples(len(pool), size, 1000, rng) for _ in range(tries // 1000))
     for rows in batches:  # small batches: a hit usually comes early

@@ -30,6 +30,7 @@ def verdict(result: Result) -> str:
         text = f"{result.count} solutions: {listed}" + (" …" if result.count > SHOW else "")
         answers = answer_values(result)
         if answers is not None and len(answers) == 1:
+            assert result.story.answer is not None  # answer_values is None without one
             text += f"\nunique answer: {result.story.answer.name} is {answers[0]}"
         return text
     last = next((k for k, step in enumerate(result.steps) if step.count == 0), None)

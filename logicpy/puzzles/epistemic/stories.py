@@ -7,7 +7,9 @@ Product, the muddy children, "what sum", the census taker's three children).
 
 from __future__ import annotations
 
+from functools import partial
 from math import comb, prod
+from operator import itemgetter
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -176,9 +178,9 @@ def muddy_children(n: int, m: int) -> Story:
     if not 1 <= m <= n:
         raise ValueError("need 1 <= m <= n")
     names = [f"child {i + 1}" for i in range(n)]
-    muddy = [fact(lambda s, b=1 << i: (s & b) != 0, f"{names[i]} is muddy", vectorized=True) for i in range(n)]
-    agents = {names[i]: Projection(lambda s, b=1 << i: s & ~b, "every other forehead", vectorized=True,
-                                   show=lambda v, i=i: _foreheads(v, n, unseen=i)) for i in range(n)}
+    muddy = [fact(_has_bit(i), f"{names[i]} is muddy", vectorized=True) for i in range(n)]
+    agents = {names[i]: Projection(_without_bit(i), "every other forehead", vectorized=True,
+                                   show=partial(_foreheads, n=n, unseen=i)) for i in range(n)}
     nobody = And(tuple(~knows_whether(names[i], muddy[i]) for i in range(n)))
     said = [Statement("father", "At least one of you is muddy.", fact(lambda s: s != 0, "someone is muddy", vectorized=True))]
     said += [Statement("children", f"Nobody knows whether they are muddy (round {r}).", nobody) for r in range(1, m)]
@@ -200,9 +202,19 @@ def muddy_knowers(result: Any, actual: int) -> list[list[str]]:
     out = []
     for k in range(len(story.statements)):
         out.append([name for i, name in enumerate(story.agents)
-                    if run.truth(knows_whether(name, fact(lambda s, b=1 << i: (s & b) != 0, f"{name} is muddy",
-                                                          vectorized=True)), k)[actual]])
+                    if run.truth(knows_whether(name, fact(_has_bit(i), f"{name} is muddy", vectorized=True)),
+                                 k)[actual]])
     return out
+
+
+def _has_bit(i: int) -> Callable[[Any], Any]:
+    """Whether bit i of a bitmask secret (or of each in an array) is set."""
+    return lambda s: (s & (1 << i)) != 0
+
+
+def _without_bit(i: int) -> Callable[[Any], Any]:
+    """A bitmask secret (or each in an array) with bit i cleared."""
+    return lambda s: s & ~(1 << i)
 
 
 def _foreheads(s: int, n: int, unseen: int = -1) -> str:
@@ -232,7 +244,7 @@ def what_sum(anne: int = 50, reach: int | None = None) -> Story:
     agents = {"Anne": Projection(lambda s: s[..., 1] * w + s[..., 2], "Bill's and Cath's numbers", True, pair),
               "Bill": Projection(lambda s: s[..., 0] * w + s[..., 2], "Anne's and Cath's numbers", True, pair),
               "Cath": Projection(lambda s: s[..., 0] * w + s[..., 1], "Anne's and Bill's numbers", True, pair)}
-    own = {name: Projection(lambda s, i=i: s[..., i], f"{name}'s number", vectorized=True)
+    own = {name: Projection(itemgetter((Ellipsis, i)), f"{name}'s number", vectorized=True)
            for i, name in enumerate(agents)}
     said = tuple(Statement(name, "I don't know my number.", ~knows_which(name, own[name])) for name in agents) + (
         Statement("Anne", f"Now I know my number: it is {anne}.",
