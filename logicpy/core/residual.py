@@ -203,7 +203,7 @@ def _read_goal(goal: Term) -> list[Raw]:
         xs = args[0] if name == "ins" else [args[0]]
         if runs is None or not isinstance(xs, list):
             return foreign
-        return [("in", x, runs) if isinstance(x, Var) else _lin([(1, x)], "=", 0) for x in xs]
+        return [("in", x, runs) for x in xs if isinstance(x, Var)]
     if name in ("all_different", "all_distinct") and len(args) == 1 and isinstance(args[0], list):
         return [("goal", ("all_different", args[0]))]
     if name in ("element", "tuples_in"):
@@ -346,7 +346,7 @@ def _canonical(term: Term, found: list[Raw]) -> Residual:
         values = _fixed(found)
     domains = {c[1]: c[2] for c in found if c[0] == "in"}
     raw = [c for c in found if not (c[0] == "in" and domains[c[1]] == ((None, None),))
-           and not (c[0] == "lin" and (not c[1] or _entailed(c, domains)))]
+           and not (c[0] == "lin" and c[1] and _entailed(c, domains))]
     raw = _reachable(term, raw)
 
     names: dict[Var, str] = {}
@@ -392,9 +392,23 @@ def _fold_domains(found: list[Raw]) -> list[Raw]:
                 domains[v] = _intersect(d, ((c[3] // a, c[3] // a),)) if c[2] == "=" else _without(d, c[3] // a)
             else:  # a·v = c has no integer solution: the equation never holds, the disequality always
                 domains[v] = () if c[2] == "=" else d
-        elif not (c[0] == "lin" and not c[1]):
-            rest.append(c)
+        elif any(True for _ in _vars(c)) or _violated(c):
+            rest.append(c)  # a ground constraint that holds says nothing: dropped
     return [("in", v, d) for v, d in domains.items()] + rest
+
+
+def _violated(c: Raw) -> bool:
+    """True iff the ground raw constraint `c` is false (an inconsistent state, shown as it is)."""
+    kind = c[0]
+    if kind == "dif":
+        return unify(c[1], c[2], {}) is not False
+    if kind == "lin":
+        return not {"=": 0 == c[3], "\\=": 0 != c[3], "=<": 0 <= c[3]}[c[2]]
+    if kind == "abs":
+        return (abs(c[1] - c[2]) == c[4]) != (c[3] == "=")
+    if kind == "goal" and c[1][0] == "all_different":
+        return len(set(c[1][1])) != len(c[1][1])
+    return True  # element, tuples_in, foreign: kept as found
 
 
 def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
@@ -406,6 +420,8 @@ def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
     `rounds` sweeps: a cycle of strict inequalities could raise a bound forever).
     """
     domains = {c[1]: c[2] for c in found if c[0] == "in"}
+    if not all(domains.values()):
+        return found  # an empty domain: inconsistent already, and shown as it is
     lins = [c for c in found if c[0] == "lin" and c[2] != "\\=" and len(c[1]) > 1]
     full: Intervals = ((None, None),)
     for _ in range(rounds if lins else 0):
@@ -456,6 +472,8 @@ def _entailed(c: Raw, domains: dict[Var, Intervals]) -> bool:
     lo = hi = 0.0
     for v, a in coeffs.items():
         d = domains.get(v, ((None, None),))
+        if not d:
+            return False
         vlo, vhi = _lo(d[0][0]), _hi(d[-1][1])
         lo += min(a * vlo, a * vhi)
         hi += max(a * vlo, a * vhi)
@@ -487,6 +505,9 @@ def _canon(c: Raw, key: Callable[[Var], tuple[int, int]]) -> Any:
 
 
 def _linear(coeffs: dict[Var, int], op: str, rhs: int, key: Callable[[Var], tuple[int, int]]) -> Term:
+    functor = {"=": "#=", "\\=": "#\\=", "=<": "#=<"}[op]
+    if not coeffs:
+        return (functor, 0, rhs)  # ground and false
     order = sorted(coeffs, key=key)
     g = math.gcd(*coeffs.values())
     if op == "=<":
@@ -506,7 +527,7 @@ def _linear(coeffs: dict[Var, int], op: str, rhs: int, key: Callable[[Var], tupl
             expr = t if a > 0 else ("-", t)
         else:
             expr = ("+" if a > 0 else "-", expr, t)
-    return ({"=": "#=", "\\=": "#\\=", "=<": "#=<"}[op], expr, rhs)
+    return (functor, expr, rhs)
 
 
 def _dif(a: Term, b: Term, key: Callable[[Var], tuple[int, int]]) -> Term:
@@ -544,10 +565,11 @@ def _dif(a: Term, b: Term, key: Callable[[Var], tuple[int, int]]) -> Term:
 
 
 def _reachable(term: Term, raw: list[Raw]) -> list[Raw]:
-    """The constraints linked to the variables of `term`, directly or through other constraints."""
+    """The constraints linked to the variables of `term`, directly or through other constraints,
+    and the ground ones (which `_fold_domains` kept because they are false)."""
     seen = set(_vars(term))
     todo = list(raw)
-    kept: list[Raw] = []
+    kept = [c for c in raw if not any(True for _ in _vars(c))]  # ground: false, so part of every answer
     changed = True
     while changed:
         changed = False

@@ -259,3 +259,11 @@ def clpfd_text(c):
         "abs": lambda: f"abs({a[0]} - {a[1]}) #= {k}", "sum": lambda: f"{a[0]} + {a[1]} #= {k}",
         "alldiff": lambda: "all_different([X, Y, Z])",
     }[kind]()
+
+
+def test_a_false_ground_constraint_stays_visible():
+    # An inconsistent state (a propagator that missed a failure) must not read as a plain answer.
+    x = var()
+    assert residual_from_goals(("f", x), [("dif", 1, 1)]).text == "f(_0) :- dif(1,1)"
+    assert residual_from_goals(("f", x), [("#=<", 1, 0)]).text == "f(_0) :- 0 #=< -1"
+    assert residual_from_goals(("f", x), [("dif", 1, 2), ("#=<", 0, 1)]).text == "f(_0)"
