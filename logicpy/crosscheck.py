@@ -33,7 +33,7 @@ from unification import Var  # type: ignore[import-untyped]
 from logicpy import swi
 from logicpy.core.residual import Residual, answers_with_constraints, residual_from_goals
 from logicpy.core.terms import String, Term, format_term, var
-from logicpy.errors import InputError, LogicpyError, PrologError, PrologSyntaxError, PrologTimeout
+from logicpy.errors import InputError, PrologError, PrologSyntaxError, PrologTimeout
 
 __all__ = ["crosscheck", "CrosscheckReport", "EXIT_STATUS", "resolve_relation", "register"]
 
@@ -43,8 +43,8 @@ EXIT_STATUS = {"agree": 0, "differ": 1, "cannot compare": 3, "timeout": 4}
 LIMIT_HINT = "the goal may have infinitely many answers: pass --limit N (limit=N) to compare the first N"
 
 
-class CrosscheckTimeout(LogicpyError, TimeoutError):
-    """The logicpy side of a cross-check ran past its time limit."""
+class _LogicpyExpired(Exception):
+    """The logicpy side ran past its time limit (`crosscheck` turns it into the verdict "timeout")."""
 
 
 @dataclass(frozen=True)
@@ -177,10 +177,10 @@ def crosscheck(
               for answer, residual in zip(answers, answers.residual)]
     logicpy: list[Residual] = []
     try:
-        with _time_limit(timeout, goal_text):
+        with _time_limit(timeout):
             found = answers_with_constraints(term, relation(*args))
-            logicpy.extend(answer for _, answer in zip(_counter(limit, timeout, goal_text), found))
-    except CrosscheckTimeout:
+            logicpy.extend(answer for _, answer in zip(_counter(limit, timeout), found))
+    except _LogicpyExpired:
         return report(len(logicpy), len(prolog), 0, (), (), limit, False, "timeout",
                       f"the logicpy side ran past the time limit of {timeout} s "
                       f"(after {len(logicpy)} answers; Prolog gave {len(prolog)})")
@@ -268,26 +268,26 @@ def _substitute(term: Term, bindings: dict[Var, Term]) -> Term:
     return term
 
 
-def _counter(limit: int | None, timeout: float | None, goal_text: str) -> Iterator[int]:
+def _counter(limit: int | None, timeout: float | None) -> Iterator[int]:
     """Count answers up to `limit`, checking the deadline between answers."""
     deadline = None if timeout is None else time.monotonic() + timeout
     n = 0
     while limit is None or n < limit:
         if deadline is not None and time.monotonic() > deadline:
-            raise CrosscheckTimeout(f"the logicpy side of {goal_text} ran past its time limit of {timeout} s")
+            raise _LogicpyExpired
         yield n
         n += 1
 
 
 @contextmanager
-def _time_limit(seconds: float | None, goal_text: str) -> Iterator[None]:
+def _time_limit(seconds: float | None) -> Iterator[None]:
     """Interrupt a long Python computation with SIGALRM (main thread only; else between answers)."""
     if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
 
     def expired(signum: int, frame: Any) -> None:
-        raise CrosscheckTimeout(f"the logicpy side of {goal_text} ran past its time limit of {seconds} s")
+        raise _LogicpyExpired
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
