@@ -88,7 +88,7 @@ def answers_with_constraints(term: Term, *goals: GoalType, n: int | None = None)
     >>> from logicpy.core import domo, neq, var
     >>> x = var()
     >>> [str(r) for r in answers_with_constraints([x], neq(x, 1), domo(x, range(4)))]
-    ['[_0] :- _0 in 0\\\\/2..3']
+    ['[_0] :- _0 in 0..3, dif(_0,1)']
     """
     states = lall(*goals)({})
     for state in states if n is None else islice(states, n):
