@@ -103,7 +103,7 @@ def reify_with_constraints(term: Term, state: Any) -> Residual:
         for kind, store in state.constraints.items():
             if kind is FDStore:
                 found.extend(_fd_constraints(store, data))
-            elif kind is not DisequalityStore:
+            elif kind not in _DISEQUALITY_STORES:
                 for v, cs in store.lvar_constraints.items():
                     found.append(("foreign", (store.op_str, reify(v, data), *sorted(map(repr, cs)))))
     return _canonical(reify(term, data), found)
@@ -111,7 +111,11 @@ def reify_with_constraints(term: Term, state: Any) -> Residual:
 
 # MERGE: stand-in for logicpy.core.constraints.disequalities (the new disequality store
 # provides it with this signature); it reads kanren 1.0.5's DisequalityStore, which keeps
-# one `var != value` per binding. At merge, replace this function by an import.
+# one `var != value` per binding. At merge, replace this function by an import and put
+# the new store's class in _DISEQUALITY_STORES (the stores `disequalities` reads).
+_DISEQUALITY_STORES: tuple[type, ...] = (DisequalityStore,)
+
+
 def disequalities(state: Any) -> list[tuple[Any, Any]]:
     """The pending disequalities of `state`: pairs (a, b) meaning dif(a, b), bindings applied,
     satisfied ones dropped."""
