@@ -42,6 +42,10 @@ EXIT_STATUS = {"agree": 0, "differ": 1, "cannot compare": 3, "timeout": 4}
 
 LIMIT_HINT = "the goal may have infinitely many answers: pass --limit N (limit=N) to compare the first N"
 
+EXTRA_ANSWERS = 20
+"""Without a limit, the logicpy side stops this many different answers past Prolog's count
+(the answers then differ for certain; an endless relation would never end)."""
+
 
 class _LogicpyExpired(Exception):
     """The logicpy side ran past its time limit (`crosscheck` turns it into the verdict "timeout")."""
@@ -57,7 +61,9 @@ class CrosscheckReport:
     with no form common to both sides, such as `freeze/2` or a custom propagator:
     `reason` names it) or "timeout" (`reason` says which side ran past `timeout`).
     `limited` is True when a side stopped at `limit` answers: the two sides then
-    compare first answers only, so a difference may come from answer order.
+    compare first answers only, so a difference may come from answer order. Without a
+    limit, a logicpy side giving `EXTRA_ANSWERS` more different answers than Prolog stops
+    there ("differ", with `reason` saying so).
     """
 
     goal: str
@@ -108,7 +114,7 @@ class CrosscheckReport:
             counts = (f"{self.common} answers in common, "
                       f"{len(self.only_logicpy)} only from logicpy, {len(self.only_prolog)} only from Prolog")
             lines.append(f"cannot compare: {self.reason} ({counts})" if self.verdict == "cannot compare"
-                         else f"differ: {counts}")
+                         else f"differ: {counts}" + (f" ({self.reason})" if self.reason else ""))
             for side, answers in (("logicpy", self.only_logicpy), ("Prolog", self.only_prolog)):
                 if answers:
                     lines.append(f"only {side} ({len(answers)}):")
@@ -175,11 +181,18 @@ def crosscheck(
         raise
     prolog = [residual_from_goals(_substitute(term, answer), residual)
               for answer, residual in zip(answers, answers.residual)]
+    prolog_texts = {a.text: a for a in prolog}
     logicpy: list[Residual] = []
+    logicpy_texts: dict[str, Residual] = {}
+    # Without a limit, more different answers than Prolog's (and EXTRA_ANSWERS to show) settle it.
+    most = None if limit is not None else len(prolog_texts) + EXTRA_ANSWERS
     try:
         with _time_limit(timeout):
-            found = answers_with_constraints(term, relation(*args))
-            logicpy.extend(answer for _, answer in zip(_counter(limit, timeout), found))
+            for _, answer in zip(_counter(limit, timeout), answers_with_constraints(term, relation(*args))):
+                logicpy.append(answer)
+                logicpy_texts.setdefault(answer.text, answer)
+                if most is not None and len(logicpy_texts) > most:
+                    break
     except _LogicpyExpired:
         return report(len(logicpy), len(prolog), 0, (), (), limit, False, "timeout",
                       f"the logicpy side ran past the time limit of {timeout} s "
@@ -190,12 +203,14 @@ def crosscheck(
                              f"{'stack' if isinstance(exc, RecursionError) else 'memory'}; {LIMIT_HINT}") from None
         raise
 
-    prolog_texts, logicpy_texts = {a.text: a for a in prolog}, {a.text: a for a in logicpy}
     only_logicpy = [a for t, a in logicpy_texts.items() if t not in prolog_texts]
     only_prolog = [a for t, a in prolog_texts.items() if t not in logicpy_texts]
     verdict, reason = "agree", ""
     if only_logicpy or only_prolog:
         verdict = "differ"
+        if most is not None and len(logicpy_texts) > most:
+            reason = (f"logicpy stopped after {len(logicpy_texts)} different answers, more than Prolog's "
+                      f"{len(prolog_texts)}; {LIMIT_HINT}")
         for side, answer in [("logicpy", a) for a in only_logicpy] + [("Prolog", a) for a in only_prolog]:
             if answer.foreign:
                 verdict = "cannot compare"

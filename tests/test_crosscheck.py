@@ -15,7 +15,7 @@ from kanren.core import succeed
 
 from logicpy import swi
 from logicpy.cli import main
-from logicpy.core import domo, inso, leqo, lto
+from logicpy.core import domo, inso, leqo, lto, var
 from logicpy.core import neq as logicpy_neq
 from logicpy.core.lists import appendo, lengtho, membero, permuteo, selecto
 from logicpy.crosscheck import CrosscheckReport, crosscheck, resolve_relation
@@ -260,3 +260,12 @@ def test_a_constraint_without_common_form_cannot_be_compared(capsys):
     assert code == 3 and "cannot compare: a Prolog answer holds freeze(_0," in out
     report = crosscheck(unconstrained, CONSTRAINTS_PL, "freeze(X, true)")
     assert report.verdict == "cannot compare" and not report.agree and report.exit_status == 3
+
+
+def test_an_endless_logicpy_side_stops_past_prologs_answers():
+    # Prolog: member(a, [a]) only; logicpy: every list, forever. Without a limit it stops
+    # EXTRA_ANSWERS different answers past Prolog's one: they differ for certain.
+    report = crosscheck(lambda x, xs: lengtho(x, var()), LISTS_PL, "member(X, [a])")
+    assert report.verdict == "differ" and report.only_prolog == ("member(a,[a])",)
+    assert report.only_logicpy[:2] == ("member([],[a])", "member([_0],[a])") and len(report.only_logicpy) == 22
+    assert report.reason.startswith("logicpy stopped after 22 different answers, more than Prolog's 1;")
