@@ -348,6 +348,7 @@ def _canonical(term: Term, found: list[Raw]) -> Residual:
         term = reify(term, values)
         found = _tighten(_fold_domains([_substitute(c, values) for c in found]))
         values = _fixed(found)
+    found = _abs_of_hidden(term, found)
     domains = {c[1]: c[2] for c in found if c[0] == "in"}
     raw = [c for c in found if not (c[0] == "in" and domains[c[1]] == ((None, None),))
            and not (c[0] == "lin" and c[1] and _entailed(c, domains))]
@@ -378,7 +379,7 @@ def _sorted_unique(goals: list[Term], names: Mapping[Var, str]) -> tuple[Term, .
 
 
 def _fold_domains(found: list[Raw]) -> list[Raw]:
-    """`found` with each variable's domains and single-variable linear constraints as one domain;
+    """`found` with each variable's domains and single-variable linear and `abs` constraints as one domain;
     constraints left without variables dropped (a consistent state holds them)."""
     domains: dict[Var, Intervals] = {}
     rest = []
@@ -396,6 +397,12 @@ def _fold_domains(found: list[Raw]) -> list[Raw]:
                 domains[v] = _intersect(d, ((c[3] // a, c[3] // a),)) if c[2] == "=" else _without(d, c[3] // a)
             else:  # a·v = c has no integer solution: the equation never holds, the disequality always
                 domains[v] = () if c[2] == "=" else d
+        elif (c[0] == "abs" and isinstance(c[4], int) and not isinstance(c[4], bool)
+              and [isinstance(t, Var) for t in c[1:3]].count(True) == 1 and c[1] is not c[2]):
+            v, n = (c[1], c[2]) if isinstance(c[1], Var) else (c[2], c[1])  # |v - n| op d: v is n ± d
+            d = domains.get(v, ((None, None),))
+            pair = _union(((n - c[4], n - c[4]),), ((n + c[4], n + c[4]),)) if c[4] >= 0 else ()
+            domains[v] = _intersect(d, pair) if c[3] == "=" else _without(_without(d, n - c[4]), n + c[4])
         elif any(True for _ in _vars(c)) or _violated(c):
             rest.append(c)  # a ground constraint that holds says nothing: dropped
     return [("in", v, d) for v, d in domains.items()] + rest
@@ -416,7 +423,7 @@ def _violated(c: Raw) -> bool:
 
 
 def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
-    """`found` with each domain cut to the bounds its linear constraints imply (bounds consistency).
+    """`found` with each domain cut to the bounds its linear and `abs` constraints imply (bounds consistency).
 
     Engines differ in how far they propagate: clpfd narrows `Y` in `X in 1..3, X #< Y`
     to `2..sup`, logicpy's store leaves an unbounded `Y` alone. The implied bounds are
@@ -427,6 +434,10 @@ def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
     if not all(domains.values()):
         return found  # an empty domain: inconsistent already, and shown as it is
     lins = [c for c in found if c[0] == "lin" and c[2] != "\\=" and len(c[1]) > 1]
+    # |x - y| = d puts x within d of y: x - y <= d and y - x <= d, as bounds
+    dists = [c for c in found if c[0] == "abs" and c[3] == "=" and isinstance(c[4], int)
+             and isinstance(c[1], Var) and isinstance(c[2], Var) and c[1] is not c[2]]
+    lins += [("lin", {x: 1, y: -1}, "=<", c[4]) for c in dists for x, y in ((c[1], c[2]), (c[2], c[1]))]
     full: Intervals = ((None, None),)
     for _ in range(rounds if lins else 0):
         changed = False
@@ -455,6 +466,35 @@ def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
         if not changed:
             break
     return [("in", v, d) for v, d in domains.items()] + [c for c in found if c[0] != "in"]
+
+
+def _abs_of_hidden(term: Term, found: list[Raw]) -> list[Raw]:
+    """`found` with each hidden A in `A = ±(X - Y), A in -d\\/d` read as `abs(X-Y) #= d`.
+
+    clpfd posts `abs(X-Y) #= 2` as `_A+Y #= X, _A in -2\\/2`; a variable that is not in the
+    term and occurs in no other constraint is existential, so the two say the same.
+    """
+    shown = set(_vars(term))
+    occurs: dict[Var, int] = {}
+    for c in found:
+        for v in _vars(c):
+            occurs[v] = occurs.get(v, 0) + 1
+    domains = {c[1]: c[2] for c in found if c[0] == "in"}
+    hidden: set[Var] = set()
+    out = []
+    for c in found:
+        if c[0] == "lin" and c[2] == "=" and c[3] == 0 and len(c[1]) == 3:
+            for a, k in c[1].items():
+                d = domains.get(a, ())
+                rest = sorted(((v, b) for v, b in c[1].items() if v is not a), key=lambda p: -p[1])
+                if (abs(k) == 1 and a not in shown and occurs[a] == 2 and [b for _, b in rest] == [1, -1]
+                        and len(d) == 2 and d[1][0] is not None and d[1][0] > 0
+                        and d == ((-d[1][0], -d[1][0]), (d[1][0], d[1][0]))):
+                    hidden.add(a)
+                    c = ("abs", rest[0][0], rest[1][0], "=", d[1][0])
+                    break
+        out.append(c)
+    return [c for c in out if not (c[0] == "in" and c[1] in hidden)]
 
 
 def _fixed(found: list[Raw]) -> dict[Var, int]:
