@@ -15,7 +15,7 @@ from kanren.core import succeed
 
 from logicpy import swi
 from logicpy.cli import main
-from logicpy.core import abs_diffo, domo, inso, leqo, lto, var
+from logicpy.core import abs_diffo, domo, inso, leqo, lto, tableo, var
 from logicpy.core import neq as logicpy_neq
 from logicpy.core.lists import appendo, lengtho, membero, permuteo, selecto
 from logicpy.crosscheck import CrosscheckReport, crosscheck, resolve_relation
@@ -240,6 +240,7 @@ def test_the_same_disequality_agrees():
         # a conjunction: the relation gets its two goals, in(X, 1..3) and X #< Y; clpfd adds Y in 2..sup
         (lambda g1, g2: lall(domo(g1[1], range(1, 4)), lto(g1[1], g2[2])), "X in 1..3, X #< Y"),
         (lambda g1, g2: lall(inso(g1[1], range(3)), lto(*g1[1])), "[X, Y] ins 0..2, X #< Y"),
+        (lambda xss, rows: tableo(xss[0], [tuple(r) for r in rows]), "tuples_in([[X,Y]], [[1,2],[2,3]])"),
         # clpfd writes abs(X-Y) #= 2 as _A+Y #= X, _A in -2\\/2 and narrows Y to -2..4
         (lambda g1, g2: lall(domo(g1[1], range(3)), abs_diffo(g2[1][1][1], g2[1][1][2], g2[2])),
          "X in 0..2, abs(X-Y) #= 2"),

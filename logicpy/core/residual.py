@@ -134,9 +134,8 @@ def disequalities(state: Any) -> list[tuple[Any, Any]]:
 
 def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
     """Domains and pending propagators of an FD store as raw constraints."""
-    for v, bits in store.domains.items():
-        v = reify(v, data)
-        if isinstance(v, Var):
+    for v in store.domains:
+        if isinstance(reify(v, data), Var):  # the store's invariant; a bound one is the substitution's
             yield ("in", v, _runs(store.members(v) or ()))
     seen: set[int] = set()
     for groups in store.watch.values():
@@ -150,6 +149,8 @@ def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
 def _propagator(p: Propagator, data: Mapping[Var, Any]) -> Raw:
     """One propagator as a raw constraint (its terms walked in `data`)."""
     w = [reify(t, data) for t in p.terms()]
+    if not all(isinstance(t, (Var, int)) for t in w):  # a term no FD constraint can hold
+        return ("foreign", (type(p).__name__, *w))
     if isinstance(p, (P.LessEq, P.EqOffset, P.NeqOffset)):  # x op y + c
         op = "=<" if isinstance(p, P.LessEq) else "=" if isinstance(p, P.EqOffset) else "\\="
         return _lin([(1, w[0]), (-1, w[1])], op, p.c)
@@ -419,7 +420,12 @@ def _violated(c: Raw) -> bool:
         return (abs(c[1] - c[2]) == c[4]) != (c[3] == "=")
     if kind == "goal" and c[1][0] == "all_different":
         return len(set(c[1][1])) != len(c[1][1])
-    return True  # element, tuples_in, foreign: kept as found
+    if kind == "goal" and c[1][0] == "element":
+        _, i, xs, v = c[1]
+        return not (isinstance(i, int) and 1 <= i <= len(xs) and xs[i - 1] == v)
+    if kind == "goal" and c[1][0] == "tuples_in":
+        return not all(list(row) in [list(r) for r in c[1][2]] for row in c[1][1])
+    return True  # foreign: kept as found
 
 
 def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
