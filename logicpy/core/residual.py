@@ -343,9 +343,8 @@ def _domain_term(runs: Intervals) -> Term:
 
 def _canonical(term: Term, found: list[Raw]) -> Residual:
     """The canonical `Residual` of `term` with raw constraints `found` (see the module doc)."""
-    names: dict[Var, str] = {v: f"_{k}" for k, v in enumerate(_vars(term))}
     if not found:  # the common case: nothing pending
-        return Residual(term, (), (), names)
+        return Residual(term, (), (), {v: f"_{k}" for k, v in enumerate(_vars(term))})
     found = _tighten(_fold_domains(found))
     values = _fixed(found)
     while values:  # a variable down to one value is that value; that may fix others
@@ -357,7 +356,7 @@ def _canonical(term: Term, found: list[Raw]) -> Residual:
     raw = [c for c in found if not (c[0] == "in" and domains[c[1]] == ((None, None),))
            and not (c[0] == "lin" and c[1] and _entailed(c, domains))]
     raw = _reachable(term, raw)
-    names = {v: f"_{k}" for k, v in enumerate(_vars(term))}  # the term may have lost variables
+    names: dict[Var, str] = {v: f"_{k}" for k, v in enumerate(_vars(term))}
 
     def key(v: Var) -> tuple[int, int]:
         return (0, int(names[v][1:])) if v in names else (1, 0)
