@@ -99,6 +99,7 @@ class CrosscheckReport:
     def from_json(cls, data: dict[str, Any]) -> "CrosscheckReport":
         """The report `to_json` wrote."""
         fields = {k: v for k, v in data.items() if k != "agree"}
+        fields.setdefault("verdict", "agree" if data.get("agree") else "differ")  # written before verdicts
         fields["only_logicpy"] = tuple(fields["only_logicpy"])
         fields["only_prolog"] = tuple(fields["only_prolog"])
         return cls(**fields)
