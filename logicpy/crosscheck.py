@@ -3,9 +3,11 @@
 Both sides solve the same goal, `name(arg, ...)`: SWI-Prolog runs it in the consulted
 file's module, and the Python relation is called with the same arguments as logicpy
 terms (Prolog variables become fresh logic variables, shared between occurrences). Each
-answer is the goal's argument tuple after solving, written in canonical Prolog text
-with variables numbered in order of appearance, so answers equal up to renaming of
-variables (`_G123` against `~_5`) compare equal. Also the `logicpy crosscheck` command.
+answer is the solved goal with the constraints still pending on it (Prolog's residual
+goals; logicpy's disequalities and finite domains), both in the canonical form of
+`logicpy.core.residual`: variables `_0, _1, …` in order of appearance, so answers equal
+up to renaming (`_G123` against `~_5`) compare equal, and `dif(X, 1)` matches `neq(x, 1)`.
+Also the `logicpy crosscheck` command.
 """
 
 from __future__ import annotations
@@ -21,31 +23,47 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from cons.core import ConsPair
-from kanren import run
-from unification import Var
+from cons.core import ConsPair  # type: ignore[import-untyped]
+from unification import Var  # type: ignore[import-untyped]
 
 from logicpy import swi
+from logicpy.core.residual import Residual, answers_with_constraints, residual_from_goals
 from logicpy.core.terms import String, Term, format_term, var
-from logicpy.errors import InputError, LogicpyError, PrologSyntaxError
+from logicpy.errors import InputError, PrologError, PrologSyntaxError, PrologTimeout
 
-__all__ = ["crosscheck", "CrosscheckReport", "CrosscheckTimeout", "resolve_relation", "register"]
+__all__ = ["crosscheck", "CrosscheckReport", "EXIT_STATUS", "resolve_relation", "register"]
+
+EXIT_STATUS = {"agree": 0, "differ": 1, "cannot compare": 3, "timeout": 4}
+"""The command's exit status for each verdict (2 is bad input, as for every command)."""
+
+LIMIT_HINT = "the goal may have infinitely many answers: pass --limit N (limit=N) to compare the first N"
+
+EXTRA_ANSWERS = 20
+"""Without a limit, the logicpy side stops this many different answers past Prolog's count
+(the answers then differ for certain; an endless relation would never end)."""
 
 
-class CrosscheckTimeout(LogicpyError, TimeoutError):
-    """The logicpy side of a cross-check ran past its time limit."""
+class _LogicpyExpired(Exception):
+    """The logicpy side ran past its time limit (`crosscheck` turns it into the verdict "timeout")."""
 
 
 @dataclass(frozen=True)
 class CrosscheckReport:
-    """The outcome of one cross-check: answer counts and the answers only one side gives.
+    """The outcome of one cross-check: answer counts, the answers only one side gives, a verdict.
 
-    Answers are canonical Prolog texts of the solved goal (variables `_G0`, `_G1`, ...).
+    Answers are canonical texts of the solved goal with its residual constraints
+    (`f(_0) :- dif(_0,1)`). `verdict` is "agree" (the same set of answers), "differ",
+    "cannot compare" (the answers differ, and one of those differing holds a constraint
+    with no form common to both sides, such as `freeze/2` or a custom propagator:
+    `reason` names it) or "timeout" (`reason` says which side ran past `timeout`).
     `limited` is True when a side stopped at `limit` answers: the two sides then
-    compare first answers only, so a difference may come from answer order.
+    compare first answers only, so a difference may come from answer order. Without a
+    limit, a logicpy side giving `EXTRA_ANSWERS` more different answers than Prolog stops
+    there ("differ", with `reason` saying so).
     """
 
     goal: str
@@ -58,11 +76,18 @@ class CrosscheckReport:
     only_prolog: tuple[str, ...]
     limit: int | None
     limited: bool
+    verdict: str = "agree"
+    reason: str = ""
 
     @property
     def agree(self) -> bool:
-        """True iff both sides give the same set of answers."""
-        return not self.only_logicpy and not self.only_prolog
+        """True iff both sides give the same set of answers, constraints included."""
+        return self.verdict == "agree"
+
+    @property
+    def exit_status(self) -> int:
+        """0 agree, 1 differ, 3 cannot compare, 4 timeout (2 is bad input)."""
+        return EXIT_STATUS[self.verdict]
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (`agree` included); `from_json` reads it back."""
@@ -74,18 +99,23 @@ class CrosscheckReport:
     def from_json(cls, data: dict[str, Any]) -> "CrosscheckReport":
         """The report `to_json` wrote."""
         fields = {k: v for k, v in data.items() if k != "agree"}
+        fields.setdefault("verdict", "agree" if data.get("agree") else "differ")  # written before verdicts
         fields["only_logicpy"] = tuple(fields["only_logicpy"])
         fields["only_prolog"] = tuple(fields["only_prolog"])
         return cls(**fields)
 
     def render_text(self) -> str:
         """A verdict line, then the answers only one side gives."""
-        head = f"{self.goal}: {self.prolog_file} against {self.relation}"
-        if self.agree:
-            lines = [head, f"agree on {self.common} answer{'s' if self.common != 1 else ''}"]
+        lines = [f"{self.goal}: {self.prolog_file} against {self.relation}"]
+        if self.verdict == "timeout":
+            lines.append(f"inconclusive: {self.reason}")
+        elif self.agree:
+            lines.append(f"agree on {self.common} answer{'s' if self.common != 1 else ''}")
         else:
-            lines = [head, f"differ: {self.common} answers in common, "
-                           f"{len(self.only_logicpy)} only from logicpy, {len(self.only_prolog)} only from Prolog"]
+            counts = (f"{self.common} answers in common, "
+                      f"{len(self.only_logicpy)} only from logicpy, {len(self.only_prolog)} only from Prolog")
+            lines.append(f"cannot compare: {self.reason} ({counts})" if self.verdict == "cannot compare"
+                         else f"differ: {counts}" + (f" ({self.reason})" if self.reason else ""))
             for side, answers in (("logicpy", self.only_logicpy), ("Prolog", self.only_prolog)):
                 if answers:
                     lines.append(f"only {side} ({len(answers)}):")
@@ -124,8 +154,10 @@ def crosscheck(
 
     `goal` is Prolog text such as `"append(X, Y, [1,2,3])"` or a logicpy term; the
     relation (a callable, or `"module:name"`) is called with the goal's arguments.
-    `limit` caps the answers taken from each side (needed for infinite relations);
-    `timeout` bounds each side in seconds (`PrologTimeout`, `CrosscheckTimeout`).
+    Answers are compared with their residual constraints. `limit` caps the answers taken
+    from each side (needed for infinite relations: without it, running out of memory
+    raises `InputError` suggesting it); `timeout` bounds each side in seconds, a side
+    running past it gives the verdict "timeout".
     For example `crosscheck(appendo, "prolog/lists.pl", "append(X, Y, [1, 2])")` reports
     3 common answers and none only one side gives.
     """
@@ -137,28 +169,72 @@ def crosscheck(
     args = term[1:] if isinstance(term, tuple) else ()
     goal_text = goal if isinstance(goal, str) else format_term(goal)
     _check_arity(relation, relation_name, args, goal_text)
+    report = partial(CrosscheckReport, goal_text, str(module.path), relation_name)
 
-    prolog = [_solved(term, answer) for answer in module.query(term, limit=limit, timeout=timeout)]
-    with _time_limit(timeout, goal_text):
-        found = run(None, tuple(args), relation(*args))
-        logicpy = [_solved_args(term, answer) for _, answer in zip(_counter(limit, timeout, goal_text), found)]
+    try:
+        answers = module.query(term, limit=limit, timeout=timeout)
+    except PrologTimeout:
+        return report(0, 0, 0, (), (), limit, False, "timeout",
+                      f"the Prolog side ran past the time limit of {timeout} s")
+    except PrologError as exc:
+        if limit is None and _out_of_resources(exc):
+            raise InputError(f"{goal_text}: Prolog ran out of stack collecting every answer; {LIMIT_HINT}") from None
+        raise
+    prolog = [residual_from_goals(_substitute(term, answer), residual)
+              for answer, residual in zip(answers, answers.residual)]
+    prolog_texts = {a.text: a for a in prolog}
+    logicpy: list[Residual] = []
+    logicpy_texts: dict[str, Residual] = {}
+    # Without a limit, more different answers than Prolog's (and EXTRA_ANSWERS to show) settle it.
+    most = None if limit is not None else len(prolog_texts) + EXTRA_ANSWERS
+    try:
+        with _time_limit(timeout):
+            for _, answer in zip(_counter(limit, timeout), answers_with_constraints(term, relation(*args))):
+                logicpy.append(answer)
+                logicpy_texts.setdefault(answer.text, answer)
+                if most is not None and len(logicpy_texts) > most:
+                    break
+    except _LogicpyExpired:
+        return report(len(logicpy), len(prolog), 0, (), (), limit, False, "timeout",
+                      f"the logicpy side ran past the time limit of {timeout} s "
+                      f"(after {len(logicpy)} answers; Prolog gave {len(prolog)})")
+    except (RecursionError, MemoryError) as exc:
+        if limit is None:
+            raise InputError(f"{goal_text}: the logicpy side ran out of "
+                             f"{'stack' if isinstance(exc, RecursionError) else 'memory'}; {LIMIT_HINT}") from None
+        raise
 
-    prolog_set, logicpy_set = set(prolog), set(logicpy)
-    return CrosscheckReport(
-        goal=goal_text,
-        prolog_file=str(module.path),
-        relation=relation_name,
-        logicpy_answers=len(logicpy),
-        prolog_answers=len(prolog),
-        common=len(prolog_set & logicpy_set),
-        only_logicpy=tuple(a for a in dict.fromkeys(logicpy) if a not in prolog_set),
-        only_prolog=tuple(a for a in dict.fromkeys(prolog) if a not in logicpy_set),
-        limit=limit,
-        limited=limit is not None and limit in (len(prolog), len(logicpy)),
+    only_logicpy = [a for t, a in logicpy_texts.items() if t not in prolog_texts]
+    only_prolog = [a for t, a in prolog_texts.items() if t not in logicpy_texts]
+    verdict, reason = "agree", ""
+    if only_logicpy or only_prolog:
+        verdict = "differ"
+        if most is not None and len(logicpy_texts) > most:
+            reason = (f"logicpy stopped after {len(logicpy_texts)} different answers, more than Prolog's "
+                      f"{len(prolog_texts)}; {LIMIT_HINT}")
+        for side, answer in [("logicpy", a) for a in only_logicpy] + [("Prolog", a) for a in only_prolog]:
+            if answer.foreign:
+                verdict = "cannot compare"
+                reason = (f"a {side} answer holds {format_term(answer.foreign[0], dict(answer.names))}, "
+                          f"a constraint the other side has no form for")
+                break
+    return report(
+        len(logicpy), len(prolog), len(prolog_texts.keys() & logicpy_texts.keys()),
+        tuple(a.text for a in only_logicpy), tuple(a.text for a in only_prolog),
+        limit, limit is not None and limit in (len(prolog), len(logicpy)), verdict, reason,
     )
 
 
-def _check_arity(relation: Callable[..., Any], name: str, args: tuple, goal_text: str) -> None:
+def _out_of_resources(exc: PrologError) -> bool:
+    """True iff `exc` is Prolog's resource error (its stack or memory ran out)."""
+    term = exc.term
+    if isinstance(term, str):  # an error term that could not cross the bridge: read its text
+        return term.startswith("error(resource_error(")
+    return (isinstance(term, tuple) and len(term) == 3 and term[0] == "error"
+            and isinstance(term[1], tuple) and term[1][0] == "resource_error")
+
+
+def _check_arity(relation: Callable[..., Any], name: str, args: tuple[Term, ...], goal_text: str) -> None:
     try:
         inspect.signature(relation).bind(*args)
     except TypeError:
@@ -175,14 +251,24 @@ def _read_goal(text: str, module: swi.PrologModule) -> Term:
     """The goal text as a logicpy term, read by Prolog in the file's module (its operators)."""
     t = var("goal")
     try:
-        [answer] = module.query(("term_string", t, String(text)))
+        [answer] = module.query(("term_string", t, String(text), [("module", module.name)]))
     except PrologSyntaxError as exc:
-        raise InputError(f"goal {text!r}: {exc.term[1][1].replace('_', ' ')} "
-                         f"(a Prolog syntax error) near character {exc.term[2][2]}") from None
+        raise InputError(f"goal {text!r}: {_syntax_error_text(exc.term)} (a Prolog syntax error)") from None
     term = answer[t]
     if isinstance(term, Var) or not isinstance(term, (str, tuple)):
         raise InputError(f"goal {text!r}: expected a callable term like append(X, Y, [1,2,3])")
     return term
+
+
+def _syntax_error_text(term: object) -> str:
+    """What error(syntax_error(What), string(Text, Position)) says, e.g. "operator expected near character 8"."""
+    if isinstance(term, tuple) and len(term) == 3 and isinstance(term[1], tuple) and len(term[1]) == 2:
+        what = str(term[1][1]).replace("_", " ")
+        context = term[2]
+        if isinstance(context, tuple) and len(context) == 3 and context[0] == "string":
+            return f"{what} near character {context[2]}"
+        return what
+    return str(term)
 
 
 def _substitute(term: Term, bindings: dict[Var, Term]) -> Term:
@@ -198,36 +284,26 @@ def _substitute(term: Term, bindings: dict[Var, Term]) -> Term:
     return term
 
 
-def _solved(goal: Term, answer: dict[Var, Term]) -> str:
-    """One Prolog answer as the canonical text of the solved goal."""
-    return format_term(_substitute(goal, answer), numbered=True)
-
-
-def _solved_args(goal: Term, args: tuple) -> str:
-    """One logicpy answer (the reified argument tuple) as the canonical text of the solved goal."""
-    return format_term((goal[0], *args) if isinstance(goal, tuple) else goal, numbered=True)
-
-
-def _counter(limit: int | None, timeout: float | None, goal_text: str) -> Iterator[int]:
+def _counter(limit: int | None, timeout: float | None) -> Iterator[int]:
     """Count answers up to `limit`, checking the deadline between answers."""
     deadline = None if timeout is None else time.monotonic() + timeout
     n = 0
     while limit is None or n < limit:
         if deadline is not None and time.monotonic() > deadline:
-            raise CrosscheckTimeout(f"the logicpy side of {goal_text} ran past its time limit of {timeout} s")
+            raise _LogicpyExpired
         yield n
         n += 1
 
 
 @contextmanager
-def _time_limit(seconds: float | None, goal_text: str) -> Iterator[None]:
+def _time_limit(seconds: float | None) -> Iterator[None]:
     """Interrupt a long Python computation with SIGALRM (main thread only; else between answers)."""
     if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
 
     def expired(signum: int, frame: Any) -> None:
-        raise CrosscheckTimeout(f"the logicpy side of {goal_text} ran past its time limit of {seconds} s")
+        raise _LogicpyExpired
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -243,8 +319,14 @@ def _time_limit(seconds: float | None, goal_text: str) -> Iterator[None]:
 EXAMPLE = """example:
   logicpy crosscheck prolog/lists.pl 'append(X, Y, [1,2,3])' --against logicpy.core.lists:appendo
   logicpy crosscheck prolog/lists.pl 'length(L, N)' --against logicpy.core.lists:lengtho --limit 6
+  logicpy crosscheck prolog/constraints.pl 'neq(X, 1)' --against logicpy.core:neq
 
-exit status: 0 when both sides agree, 1 when they differ, 2 on bad input."""
+Answers are compared with the constraints pending on them (dif/2, clpfd domains and
+linear constraints), both sides in one canonical form.
+
+exit status: 0 when both sides agree, 1 when they differ, 2 on bad input (an endless
+goal without --limit included), 3 when they cannot be compared (an answer that differs
+holds a constraint one side cannot express), 4 when a side ran past --timeout."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -253,7 +335,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "crosscheck",
         help="compare a logicpy relation with a Prolog predicate",
         description="Solve GOAL with SWI-Prolog (in FILE.pl) and with a Python relation; "
-                    "print 'agree on N answers' or the answers only one side gives.",
+                    "print 'agree on N answers' or the answers only one side gives, "
+                    "each with the constraints pending on it.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -279,4 +362,4 @@ def _main(args: argparse.Namespace) -> int:
         print()
     else:
         print(report.render_text())
-    return 0 if report.agree else 1
+    return report.exit_status
