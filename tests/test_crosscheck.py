@@ -230,6 +230,18 @@ def test_the_same_disequality_agrees():
     assert report.agree and report.common == 1
 
 
+def test_a_disequality_between_compounds_agrees_with_dif():
+    """neq([X, Y], [2, 1]) is one disequality (X = 2 and Y = 1 not both), as SWI's dif/2 says."""
+    report = crosscheck(logicpy_neq, CONSTRAINTS_PL, "neq([X, Y], [2, 1])")
+    assert report.agree and report.common == 1
+
+
+def test_kanrens_split_disequality_is_a_difference():
+    """kanren's own neq posts X \\= 2 and Y \\= 1 separately: the cross-check sees it."""
+    report = crosscheck(neq, CONSTRAINTS_PL, "neq([X, Y], [2, 1])")
+    assert not report.agree
+
+
 @pytest.mark.parametrize(
     "relation, goal",
     [

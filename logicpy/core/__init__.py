@@ -25,6 +25,7 @@ from .facts import Table
 from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
 from .fd import __all__ as _fd_all
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
+from .residual import Residual, answers_with_constraints, reify_with_constraints
 from .tabling import tabled
 from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars
 
@@ -39,8 +40,8 @@ __all__ = [
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
     "onceo", "unique_by", "conda", "condu",
-    # logicpy: disequality
-    "disequalities",
+    # logicpy: disequality, and answers with their residual constraints
+    "disequalities", "Residual", "answers_with_constraints", "reify_with_constraints",
     # logicpy: facts and tabling
     "Table", "tabled",
 ]

@@ -34,10 +34,11 @@ from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 from kanren import lall  # type: ignore[import-untyped]
-from kanren.constraints import ConstrainedState, DisequalityStore  # type: ignore[import-untyped]
+from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
 from unification import Var, reify, unify  # type: ignore[import-untyped]
 
+from .constraints import DisequalityStore, disequalities
 from .fd import propagators as P
 from .fd.store import FDStore, Propagator
 from .terms import Term, format_term
@@ -109,27 +110,8 @@ def reify_with_constraints(term: Term, state: Any) -> Residual:
     return _canonical(reify(term, data), found)
 
 
-# MERGE: stand-in for logicpy.core.constraints.disequalities (the new disequality store
-# provides it with this signature); it reads kanren 1.0.5's DisequalityStore, which keeps
-# one `var != value` per binding. At merge, replace this function by an import and put
-# the new store's class in _DISEQUALITY_STORES (the stores `disequalities` reads).
+#: The stores whose constraints `disequalities` reads (others are read as foreign).
 _DISEQUALITY_STORES: tuple[type, ...] = (DisequalityStore,)
-
-
-def disequalities(state: Any) -> list[tuple[Any, Any]]:
-    """The pending disequalities of `state`: pairs (a, b) meaning dif(a, b), bindings applied,
-    satisfied ones dropped."""
-    store = state.constraints.get(DisequalityStore) if isinstance(state, ConstrainedState) else None
-    if store is None:
-        return []
-    pairs = []
-    for v, values in store.lvar_constraints.items():
-        a = reify(v, state.data)
-        for value in values:
-            b = reify(value, state.data)
-            if unify(a, b, {}) is not False:
-                pairs.append((a, b))
-    return pairs
 
 
 def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
