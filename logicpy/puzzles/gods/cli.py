@@ -5,7 +5,9 @@
     logicpy gods crosscheck FILE.pl ...          (engineer D's module, logicpy.puzzles.gods.crosscheck)
 
 Exit status: 0 when a tree was found (or verified), 1 when none exists within the bounds
-(or the tree fails), 2 on bad input.
+(or the tree fails), 2 on bad input; `crosscheck` also 3 when the Prolog side ran past
+its time limit (inconclusive). The status is kept when the output pipe closes early
+(`| head`), so a failed verify never looks like success under `pipefail`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -80,7 +83,8 @@ def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True)
     search.add_argument("--complexity", type=int, default=_default(DEFAULT_COMPLEXITY, defaults),
                         help=f"question complexity at most (default: {DEFAULT_COMPLEXITY})")
     search.add_argument("--all", action="store_true", help="count all distinct trees and show some")
-    search.add_argument("--limit", type=int, default=_default(3, defaults), help="trees shown with --all (default: 3)")
+    search.add_argument("--limit", type=int, default=_default(None, defaults), metavar="N",
+                        help="trees shown with --all (default: 3; with --json 100)")
     search.add_argument("--report", action="store_true",
                         help="least questions (complexity <= --complexity) and least complexity for that many")
     output = parser.add_argument_group("output")
@@ -231,44 +235,65 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         if args.report:
             return _run_report(puzzle, args)
+        limit = args.limit if args.limit is not None else (100 if args.json else 3)
+        if limit < 0:
+            raise InputError(f"--limit must be >= 0, got {limit}")
         result = solve(puzzle, args.questions, args.complexity, "all" if args.all else "one",
-                       limit=args.limit if not args.json else max(args.limit, 100), progress=progress)
+                       limit=limit, progress=progress)
     finally:
         if bar:
             bar.stop()
     timing = ", ".join(f"{k} {v:.3f} s" for k, v in result.seconds.items())
-    print(f"time: {timing}", file=sys.stderr)
+    status = 0 if result.count else 1
+    out: list[str] = []
     if args.json:
-        print(json.dumps(result.to_json(), indent=1))
+        out.append(json.dumps(result.to_json(), indent=1))
     elif args.mermaid:
         if result.tree is None:
             print(result.verdict, file=sys.stderr)
         else:
-            print(render_mermaid(result.tree, puzzle))
+            out.append(render_mermaid(result.tree, puzzle))
     else:
-        print(result.verdict)
-        print(f"puzzle: {puzzle}")
+        out += [result.verdict, f"puzzle: {puzzle}"]
         for i, tree in enumerate(result.trees, 1):
             if len(result.trees) > 1:
-                print(f"\ntree {i}:")
-            print(render_text(tree, puzzle))
-            print(verify(puzzle, tree, args.questions))
+                out.append(f"\ntree {i}:")
+            out += [render_text(tree, puzzle), str(verify(puzzle, tree, args.questions))]
         if args.stats:
-            print(f"universe: {list(result.level_counts)} new signatures per complexity level, "
-                  f"{result.moves} distinct moves")
-            print(f"search: {vars(result.search)}")
-    return 0 if result.trees else 1
+            out.append(f"universe: {list(result.level_counts)} new signatures per complexity level, "
+                       f"{result.moves} distinct moves")
+            out.append(f"search: {vars(result.search)}")
+    print(f"time: {timing}", file=sys.stderr)
+    return emit(out, status)
+
+
+def emit(lines: list[str], status: int) -> int:
+    """Print `lines` to stdout and return `status`, also when the reader closed the pipe early.
+
+    A closed pipe (`| head`) is not an error, but it must not turn a failure into success.
+    """
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+    return status
 
 
 def _run_report(puzzle: Puzzle, args: argparse.Namespace) -> int:
     outcome = report(puzzle, max_complexity=args.complexity, max_questions=max(args.questions, 1) + 3)
+    status = 0 if outcome.least_questions is not None else 1
     if args.json:
-        print(json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
-                          "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
-                          "least_complexity": outcome.least_complexity}))
-    else:
-        print(outcome)
-    return 0 if outcome.least_questions is not None else 1
+        return emit([json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
+                                 "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
+                                 "least_complexity": outcome.least_complexity})], status)
+    return emit([str(outcome)], status)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -286,13 +311,14 @@ def run_verify(args: argparse.Namespace) -> int:
     if not items:
         raise InputError(f"{args.file}: no tree to verify")
     failed = 0
+    out = []
     for where, item in items:
         try:
             tree = tree_from_json(item, puzzle)
         except InputError as exc:
             raise InputError(f"{args.file}: {exc}") from None
         check = verify(puzzle, tree)
-        print(f"{where.split(': ', 1)[1] if len(items) > 1 else args.file}: {check}")
+        out.append(f"{where.split(': ', 1)[1] if len(items) > 1 else args.file}: {check}")
         failed += not check.ok
-    return 1 if failed else 0
+    return emit(out, 1 if failed else 0)
 

@@ -182,8 +182,8 @@ def _leaves_reached(tree: Tree, world: World, puzzle: Puzzle, path: str = "$") -
 
 def _utterance(node: Node, cw: ConcreteWorld, puzzle: Puzzle) -> str:
     """logicpy's utterance of the god asked at `node` in the concrete world `cw`."""
-    truth = evaluate(node.question, cw, puzzle.grammar, puzzle.semantics)
-    return puzzle.semantics.utter(cw.type_at(node.position), truth, cw.da_means_yes, cw.free_at(node.position))
+    truth = evaluate(node.question, cw, puzzle.grammar, puzzle)
+    return puzzle.utter(cw.type_at(node.position), truth, cw.da_means_yes, cw.free_at(node.position))
 
 
 # -- worlds ----------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def _queries(tree: Tree, puzzle: Puzzle) -> list[_Query]:
                 ("u", t.position, asked, path_term, world_term), word,
             ))
             for sub in _subquestions(t.question):
-                truth = evaluate(sub, cw, puzzle.grammar, puzzle.semantics)
+                truth = evaluate(sub, cw, puzzle.grammar, puzzle)
                 queries.append(_Query(
                     node_path, str(cw), f"[{english(sub, puzzle.grammar)}] is",
                     ("e", question_to_prolog(sub), path_term, world_term), "true" if truth else "fail",
@@ -287,14 +287,26 @@ class CrossCheck:
     disagreements: tuple[str, ...]
     disagreement_count: int
     notes: tuple[str, ...] = field(default=())
+    timed_out: bool = False
 
     @property
     def ok(self) -> bool:
         """True iff both find a tree or both find none, the file's tree verifies, and every query agrees."""
         return (
-            (self.file_tree is None) == (self.logicpy_tree is None)
+            not self.timed_out
+            and (self.file_tree is None) == (self.logicpy_tree is None)
             and not self.file_problems and self.disagreement_count == 0
         )
+
+    @property
+    def inconclusive(self) -> bool:
+        """True iff the file's search ran past the time limit and nothing else disagrees."""
+        return self.timed_out and not self.file_problems and self.disagreement_count == 0
+
+    @property
+    def verdict(self) -> str:
+        """"agree", "DISAGREE" or "INCONCLUSIVE" (the file's search ran past the time limit)."""
+        return "agree" if self.ok else "INCONCLUSIVE" if self.inconclusive else "DISAGREE"
 
     def render(self, show_tree: bool = False) -> str:
         """Readable text: what was checked and the verdict of each direction."""
@@ -303,7 +315,9 @@ class CrossCheck:
             f"{self.path}: {p.name or 'puzzle'} ({_count(p.n_positions, 'god')}, "
             f"{_count(self.questions, 'question')}, complexity <= {self.complexity})"
         ]
-        if self.file_tree is None:
+        if self.timed_out:
+            lines.append(f"  the file's tree ({self.entry}): not known, its search ran past the time limit")
+        elif self.file_tree is None:
             lines.append(f"  the file's tree ({self.entry}): none found")
         elif self.file_problems:
             lines.append(f"  the file's tree ({self.entry}), replayed by logicpy: REFUTED")
@@ -323,7 +337,7 @@ class CrossCheck:
         else:
             lines.append(f"  logicpy's tree through the file's {self.evaluator}: agree on {self.queries} queries")
         lines += [f"  note: {n}" for n in self.notes]
-        lines.append("result: agree" if self.ok else "result: DISAGREE")
+        lines.append(f"result: {self.verdict}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -334,6 +348,7 @@ class CrossCheck:
             "questions": self.questions,
             "complexity": self.complexity,
             "ok": self.ok,
+            "verdict": self.verdict.lower(),
             "file_tree": {
                 "entry": self.entry,
                 "tree": None if self.file_tree is None else tree_to_json(self.file_tree),
@@ -382,7 +397,7 @@ def crosscheck_file(
     module = swi.consult(path)
     notes = [f"{m.kind} while loading: {m}" for m in module.warnings]
 
-    entry, term = _file_tree(module, puzzle, questions, complexity, timeout, notes)
+    entry, term, timed_out = _file_tree(module, puzzle, questions, complexity, timeout, notes)
     file_tree, verified = None, ""
     problems: tuple[str, ...] = ()
     if term is not None:
@@ -399,7 +414,7 @@ def crosscheck_file(
         evaluator, queries, shown, count = _compare_utterances(module, puzzle, logicpy_tree, timeout)
     return CrossCheck(
         str(path), puzzle, questions, complexity, entry, file_tree, tuple(problems), verified,
-        logicpy_tree, evaluator, queries, shown, count, tuple(notes),
+        logicpy_tree, evaluator, queries, shown, count, tuple(notes), timed_out,
     )
 
 
@@ -419,8 +434,12 @@ def _generator(puzzle: Puzzle) -> tuple[str, list[str]] | None:
 
 def _file_tree(
     module: Any, puzzle: Puzzle, questions: int, complexity: int, timeout: float, notes: list[str]
-) -> tuple[str, Term | None]:
-    """Which entry point was used, and the file's tree term (None if it finds none)."""
+) -> tuple[str, Term | None, bool]:
+    """Which entry point was used, the file's tree term (None if it finds none), and whether it timed out.
+
+    `find_pruning_tree/7` reads the question universe the file's `generate_universe/4`
+    asserts (`distinct_q/3` in the original), so that is called first when defined.
+    """
     n = puzzle.n_positions
     generator = _generator(puzzle)
     if generator is not None and _defines(module, "is_distinguishing_tree_bounded/6") \
@@ -435,6 +454,8 @@ def _file_tree(
             for a in puzzle.assignments
         )
         goal = f"find_pruning_tree({questions}, {questions}, {complexity}, {n}, [{families}], [{families}], Tree)"
+        if _defines(module, "generate_universe/4"):
+            goal = f"generate_universe({n}, {complexity}, [{families}], {questions}), {goal}"
     else:
         raise InputError(
             f"{module.path}: defines neither is_distinguishing_tree_bounded/6 (with the puzzle's family "
@@ -443,9 +464,9 @@ def _file_tree(
     try:
         answers = module.query(goal, limit=1, timeout=timeout, capture_output=True)
     except PrologTimeout:
-        notes.append(f"the file's search ran past {timeout:g} s")
-        return entry, None
-    return entry, (answers[0]["Tree"] if answers else None)
+        notes.append(f"the file's search ran past {timeout:g} s (--timeout): inconclusive, not a disagreement")
+        return entry, None, True
+    return entry, (answers[0]["Tree"] if answers else None), False
 
 
 def _compare_utterances(
@@ -489,16 +510,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(crosscheck_puzzles=puzzles)
 
 
+#: Exit status when a file's search ran past --timeout and nothing disagreed.
+INCONCLUSIVE = 3
+
+
 def run(args: argparse.Namespace) -> int:
-    """Cross-check each file; 0 if all agree, 1 if any disagrees (errors raise LogicpyError)."""
+    """Cross-check each file; 0 if all agree, 1 if any disagrees, 3 if any is inconclusive (timed out)."""
+    from .cli import emit
+
     puzzle = args.crosscheck_puzzles[args.puzzle]
     results = []
+    out = []
     for file in args.files:
         result = crosscheck_file(file, puzzle, args.questions, args.complexity, args.timeout)
         results.append(result)
         if not args.json:
-            print(result.render(show_tree=args.show_tree))
+            out.append(result.render(show_tree=args.show_tree))
     if args.json:
-        json.dump([r.to_json() for r in results], sys.stdout, indent=2)
-        print()
-    return 0 if all(r.ok for r in results) else 1
+        out.append(json.dumps([r.to_json() for r in results], indent=2))
+    if all(r.ok for r in results):
+        status = 0
+    elif all(r.ok or r.inconclusive for r in results):
+        status = INCONCLUSIVE
+    else:
+        status = 1
+    return emit(out, status)

@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from ...errors import InputError
 
@@ -23,6 +23,14 @@ if TYPE_CHECKING:
 __all__ = [
     "TYPES",
     "WORDS",
+    "SILENT",
+    "UTTERANCES",
+    "GodType",
+    "TRULY",
+    "FALSELY",
+    "RANDOM_FREE",
+    "RANDOM_BOOLOS",
+    "RANDOM_SILENT",
     "Semantics",
     "World",
     "ConcreteWorld",
@@ -31,10 +39,15 @@ __all__ = [
     "type_letters",
 ]
 
-#: The god types, in the order used for display and enumeration.
+#: The god types every puzzle knows, in the order used for display and enumeration.
 TYPES: tuple[str, ...] = ("truly", "falsely", "random")
-#: The gods' two words; `"silent"` joins them under the silent semantics.
+#: The gods' two words; `SILENT` is the third outcome when a god cannot or will not answer.
 WORDS: tuple[str, ...] = ("ja", "da")
+SILENT = "silent"
+UTTERANCES: tuple[str, ...] = (*WORDS, SILENT)
+
+#: One letter per type name, for short forms like "TFR" (filled by every `GodType`).
+_LETTERS: dict[str, str] = {}
 
 
 def word_for(truth: bool, da_means_yes: bool) -> str:
@@ -48,46 +61,140 @@ def word_for(truth: bool, da_means_yes: bool) -> str:
 
 def type_letters(assignment: Iterable[str]) -> str:
     """Short form of an assignment, e.g. ('truly', 'falsely', 'random') -> 'TFR'."""
-    return "".join(t[0].upper() for t in assignment)
+    return "".join(_LETTERS.get(t, t[:1].upper()) for t in assignment)
+
+
+@dataclass(frozen=True, eq=False)
+class GodType:
+    """A kind of god, as a value: a name, a letter, and how it answers.
+
+    `answer(truth, da_means_yes, choice)` is what the god utters ("ja", "da" or
+    "silent") when asked a question whose truth is `truth`, in a world whose language is
+    `da_means_yes`, having made the free choice `choice` (one of `choices`, drawn afresh
+    at every question; `(None,)` for a god without free will).
+
+    Under self-reference the same function decides by fixed point: the god may answer
+    the word u only if `answer(truth of the question given that he answers u, ...) == u`,
+    and stays silent if no word qualifies.
+
+    >>> always_da = GodType("always_da", "D", lambda truth, da_means_yes, choice: "da")
+    >>> always_da.answer(False, True, None)
+    'da'
+    """
+
+    name: str
+    letter: str
+    answer: Callable[[bool, bool, Any], str]
+    choices: tuple[Any, ...] = (None,)
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise InputError(f"god type name {self.name!r} must be an identifier")
+        if not isinstance(self.letter, str) or len(self.letter) != 1 or not self.letter.isalpha():
+            raise InputError(f"god type {self.name!r}: letter must be one letter, got {self.letter!r}")
+        object.__setattr__(self, "choices", tuple(self.choices))
+        if not self.choices:
+            raise InputError(f"god type {self.name!r}: needs at least one free choice (None for none)")
+        for truth, da_yes, choice in itertools.product((True, False), (True, False), self.choices):
+            try:
+                said = self.answer(truth, da_yes, choice)
+            except Exception as exc:
+                raise InputError(f"god type {self.name!r}: its answer function fails on "
+                                 f"(truth={truth}, da_means_yes={da_yes}, choice={choice!r}): {exc}") from None
+            if said not in UTTERANCES:
+                raise InputError(f"god type {self.name!r}: answer(truth={truth}, da_means_yes={da_yes}, "
+                                 f"choice={choice!r}) returned {said!r}; expected one of {', '.join(UTTERANCES)}")
+        known = _LETTERS.get(self.name)
+        if known is not None and known != self.letter and self.name in TYPES:
+            raise InputError(f"god type {self.name!r} is built in with letter {known!r}")
+        _LETTERS[self.name] = self.letter
+
+    @property
+    def can_be_silent(self) -> bool:
+        """True iff some truth, language and choice make this god say nothing."""
+        return any(self.answer(t, d, c) == SILENT
+                   for t, d, c in itertools.product((True, False), (True, False), self.choices))
+
+    def __repr__(self) -> str:
+        return f"GodType({self.name!r}, {self.letter!r}, choices={self.choices!r})"
+
+
+TRULY = GodType("truly", "T", lambda truth, da_yes, _: word_for(truth, da_yes), description="always speaks truly")
+FALSELY = GodType("falsely", "F", lambda truth, da_yes, _: word_for(not truth, da_yes),
+                  description="always speaks falsely")
+#: Random in the seed's reading: says ja or da freely, whatever the question.
+RANDOM_FREE = GodType("random", "R", lambda truth, da_yes, choice: choice, ("ja", "da"),
+                      "says ja or da at random")
+#: Boolos' Random: truthful or lying at random (a coin flip per question).
+RANDOM_BOOLOS = GodType("random", "R", lambda truth, da_yes, choice: word_for(truth != (choice == "lying"), da_yes),
+                        ("truthful", "lying"), "truthful or lying at random")
+#: Random that may also stay silent (Uzquiano's amended puzzle).
+RANDOM_SILENT = GodType("random", "R", lambda truth, da_yes, choice: choice, ("ja", "da", SILENT),
+                        "says ja or da, or stays silent, at random")
 
 
 class Semantics(str, Enum):
-    """How Random answers (Truly and Falsely are the same under all three).
+    """How Random answers, and whether questions may refer to their own answer.
 
     FREE:   the seed's reading: Random utters ja or da freely; a hypothetical about what
             Random would say reads that same free answer.
     BOOLOS: Random is truthful or lying at random (Boolos' wording); it utters the word
             for truth(Q) xor lying, and hypotheticals about it use the same bit.
     SILENT: like FREE, but Random may also stay silent; trees become ternary.
+    EXPLODE, EXPLODE_SILENT, EXPLODE_BOOLOS: FREE, SILENT and BOOLOS plus self-reference:
+            the grammar gains "your answer to this question is ja/da", every god answers
+            by fixed point, and a god with no consistent answer is silent (his head
+            explodes). EXPLODE is the setting of Rabern & Rabern (2008) and Uzquiano's
+            (2010) two-question solution; EXPLODE_SILENT is Uzquiano's amended puzzle,
+            which Wheeler & Barahona (2012) show needs three questions; EXPLODE_BOOLOS is
+            Boolos' own Random with exploding heads.
     """
 
     FREE = "free"
     BOOLOS = "boolos"
     SILENT = "silent"
+    EXPLODE = "explode"
+    EXPLODE_SILENT = "explode-silent"
+    EXPLODE_BOOLOS = "explode-boolos"
+
+    @property
+    def random(self) -> GodType:
+        """Random's god type under this semantics."""
+        if self in (Semantics.BOOLOS, Semantics.EXPLODE_BOOLOS):
+            return RANDOM_BOOLOS
+        if self in (Semantics.SILENT, Semantics.EXPLODE_SILENT):
+            return RANDOM_SILENT
+        return RANDOM_FREE
+
+    @property
+    def self_reference(self) -> bool:
+        """True iff questions may refer to the asked god's own answer (heads may explode)."""
+        return self.value.startswith("explode")
 
     @property
     def free_answers(self) -> tuple[str, ...]:
         """The values of Random's free choice at one step."""
-        if self is Semantics.BOOLOS:
-            return ("truthful", "lying")
-        if self is Semantics.SILENT:
-            return ("ja", "da", "silent")
-        return ("ja", "da")
+        return self.random.choices
 
     @property
     def utterances(self) -> tuple[str, ...]:
-        """What a god can utter: the branches of a question node, in order."""
-        return ("ja", "da", "silent") if self is Semantics.SILENT else WORDS
+        """What a built-in god can utter: the branches of a question node, in order."""
+        return UTTERANCES if self.self_reference or self.random.can_be_silent else WORDS
 
-    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: str | None) -> str:
-        """The utterance of a god of `god_type` asked a question whose truth is `truth`."""
-        if god_type == "truly":
-            return word_for(truth, da_means_yes)
-        if god_type == "falsely":
-            return word_for(not truth, da_means_yes)
-        if self is Semantics.BOOLOS:
-            return word_for(truth != (free == "lying"), da_means_yes)
-        return str(free)
+    def god(self, name: str) -> GodType:
+        """The built-in god type called `name` under this semantics."""
+        if name == "truly":
+            return TRULY
+        if name == "falsely":
+            return FALSELY
+        if name == "random":
+            return self.random
+        raise InputError(f"unknown god type {name!r} (choose from {', '.join(TYPES)})")
+
+    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any) -> str:
+        """The utterance of a built-in god asked a question whose truth is `truth`."""
+        return self.god(god_type).answer(truth, da_means_yes, free)
 
     @classmethod
     def parse(cls, value: "str | Semantics") -> "Semantics":
@@ -116,20 +223,25 @@ class World:
 
 @dataclass(frozen=True)
 class ConcreteWorld:
-    """A hidden world plus Random's free answer at one step (None where no Random stands).
+    """A hidden world plus each god's free choice at one step (None for a god without one).
 
-    As a logicpy term: ("world", [type, ...], "da_yes" | "da_no", [free or "none", ...]).
+    Under self-reference, `answer` is the answer hypothesised for the god being asked
+    ("ja" or "da"): a question's truth may depend on it. It is None otherwise.
+
+    As a logicpy term: ("world", [type, ...], "da_yes" | "da_no", [free or "none", ...]),
+    with the hypothesised answer as a fifth element when there is one.
     """
 
     world: World
-    free: tuple[str | None, ...]
+    free: tuple[Any, ...]
+    answer: str | None = None
 
     def type_at(self, position: int) -> str:
         """The type of the god at `position` (counting from 1)."""
         return self.world.type_at(position)
 
-    def free_at(self, position: int) -> str | None:
-        """Random's free answer at `position` this step (None if that god is not Random)."""
+    def free_at(self, position: int) -> Any:
+        """The free choice of the god at `position` this step (None if he has none)."""
         return self.free[position - 1]
 
     @property
@@ -137,27 +249,34 @@ class ConcreteWorld:
         """True iff "da" means yes in this world."""
         return self.world.da_means_yes
 
+    def with_answer(self, answer: str | None) -> "ConcreteWorld":
+        """This concrete world with the asked god's answer hypothesised to be `answer`."""
+        return ConcreteWorld(self.world, self.free, answer)
+
     def to_term(self) -> tuple:
         """This concrete world as a logicpy term."""
-        return (
+        term = (
             "world",
             list(self.world.assignment),
             "da_yes" if self.da_means_yes else "da_no",
             ["none" if f is None else f for f in self.free],
         )
+        return term if self.answer is None else (*term, self.answer)
 
     @classmethod
     def from_term(cls, term: tuple) -> "ConcreteWorld":
         """Inverse of `to_term` (the term must be ground)."""
-        _, assignment, language, free = term
+        _, assignment, language, free, *answer = term
         return cls(
             World(tuple(assignment), language == "da_yes"),
             tuple(None if f == "none" else f for f in free),
+            answer[0] if answer else None,
         )
 
     def __str__(self) -> str:
-        frees = ",".join(f for f in self.free if f is not None)
-        return f"{self.world}" + (f" random:{frees}" if frees else "")
+        frees = ",".join(str(f) for f in self.free if f is not None)
+        said = f" answering {self.answer}" if self.answer else ""
+        return f"{self.world}" + (f" free:{frees}" if frees else "") + said
 
 
 def _default_grammar() -> "Grammar":
@@ -181,16 +300,27 @@ class Puzzle:
     grammar: "Grammar" = field(default_factory=_default_grammar)
     languages: tuple[bool, ...] = (True, False)
     name: str = ""
+    gods: tuple[GodType, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "semantics", Semantics.parse(self.semantics))
+        object.__setattr__(self, "gods", tuple(self.gods))
+        _check_gods(self.gods)
+        if self.semantics.self_reference and "answer" not in self.grammar.names:
+            from .grammar import ANSWER
+
+            object.__setattr__(self, "grammar", self.grammar.extend(ANSWER))
         if self.n_positions < 1:
             raise InputError(f"a puzzle needs at least one god, got n_positions={self.n_positions}")
         if not self.assignments:
             raise InputError(f"puzzle {self.name or '?'}: no type assignment satisfies the constraints")
         for a in self.assignments:
-            if len(a) != self.n_positions or any(t not in TYPES for t in a):
+            if len(a) != self.n_positions or any(t not in self.type_names for t in a):
                 raise InputError(f"puzzle {self.name or '?'}: bad type assignment {a!r}")
+        if "answer" in self.grammar.names and not self.semantics.self_reference:
+            raise InputError(
+                f"puzzle {self.name or '?'}: the grammar's self-referential 'answer' atom needs a semantics "
+                f"where heads may explode ({', '.join(s.value for s in Semantics if s.self_reference)})")
         if len(set(self.assignments)) != len(self.assignments):
             raise InputError(f"puzzle {self.name or '?'}: repeated type assignment")
         if not self.languages or len(set(self.languages)) != len(self.languages):
@@ -219,12 +349,13 @@ class Puzzle:
         4
         """
         types = tuple(types)
-        _check_types(types, "types")
+        names = _names(options.get("gods", ()))
+        _check_types(types, "types", names)
         n = len(types)
-        restrict = _restrictions(n, allowed, known)
+        restrict = _restrictions(n, allowed, known, names)
         assignments = sorted(
             {p for p in itertools.permutations(types) if all(p[i] in restrict[i] for i in range(n))},
-            key=lambda a: [TYPES.index(t) for t in a],
+            key=lambda a: [names.index(t) for t in a],
         )
         return cls(n, tuple(assignments), **options)
 
@@ -235,9 +366,10 @@ class Puzzle:
         >>> Puzzle.choices([["truly", "falsely"]] * 2).n_assignments
         4
         """
-        sets = [tuple(t for t in TYPES if t in set(s)) for s in allowed]
+        names = _names(options.get("gods", ()))
+        sets = [tuple(t for t in names if t in set(s)) for s in allowed]
         for i, s in enumerate(allowed, 1):
-            _check_types(tuple(s), f"position {i}")
+            _check_types(tuple(s), f"position {i}", names)
         return cls(len(sets), tuple(itertools.product(*sets)), **options)
 
     # -- derived ------------------------------------------------------------------------
@@ -247,10 +379,38 @@ class Puzzle:
         return len(self.assignments)
 
     @cached_property
+    def type_names(self) -> tuple[str, ...]:
+        """Every type this puzzle knows: the built-in ones, then its own `gods`."""
+        return _names(self.gods)
+
+    @cached_property
     def types(self) -> tuple[str, ...]:
         """The types that occur in some assignment (the grammar's type domain)."""
         present = {t for a in self.assignments for t in a}
-        return tuple(t for t in TYPES if t in present)
+        return tuple(t for t in self.type_names if t in present)
+
+    def god(self, name: str) -> GodType:
+        """The god type called `name`: one of the puzzle's own, else a built-in one."""
+        for g in self.gods:
+            if g.name == name:
+                return g
+        return self.semantics.god(name)
+
+    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any) -> str:
+        """The utterance of a god of `god_type` asked a question whose truth is `truth`."""
+        return self.god(god_type).answer(truth, da_means_yes, free)
+
+    @property
+    def self_reference(self) -> bool:
+        """True iff questions may refer to the asked god's own answer."""
+        return self.semantics.self_reference
+
+    @cached_property
+    def utterances(self) -> tuple[str, ...]:
+        """What the gods can utter: the branches of a question node, in order."""
+        if self.self_reference or any(self.god(t).can_be_silent for t in self.types):
+            return UTTERANCES
+        return WORDS
 
     @cached_property
     def hidden_worlds(self) -> tuple[World, ...]:
@@ -263,8 +423,8 @@ class Puzzle:
         return tuple(cw for h in self.hidden_worlds for cw in self.concrete_worlds_of(h))
 
     def concrete_worlds_of(self, world: World) -> tuple[ConcreteWorld, ...]:
-        """The concrete worlds of one step that extend `world` (one per free-answer choice)."""
-        options = [self.semantics.free_answers if t == "random" else (None,) for t in world.assignment]
+        """The concrete worlds of one step that extend `world` (one per combination of free choices)."""
+        options = [self.god(t).choices for t in world.assignment]
         return tuple(ConcreteWorld(world, free) for free in itertools.product(*options))
 
     def with_options(self, **changes) -> "Puzzle":
@@ -283,22 +443,38 @@ class Puzzle:
         )
 
 
-def _check_types(types: tuple[str, ...], what: str) -> None:
+def _names(gods: Iterable[GodType]) -> tuple[str, ...]:
+    """The built-in type names followed by the names of `gods`."""
+    return TYPES + tuple(g.name for g in gods)
+
+
+def _check_gods(gods: tuple[GodType, ...]) -> None:
+    seen: set[str] = set(TYPES)
+    for g in gods:
+        if not isinstance(g, GodType):
+            raise InputError(f"gods: {g!r} is not a GodType (build one with GodType(name, letter, answer))")
+        if g.name in seen:
+            raise InputError(f"gods: the type name {g.name!r} is already taken")
+        seen.add(g.name)
+
+
+def _check_types(types: tuple[str, ...], what: str, names: tuple[str, ...] = TYPES) -> None:
     for t in types:
-        if t not in TYPES:
-            raise InputError(f"{what}: unknown god type {t!r} (choose from {', '.join(TYPES)})")
+        if t not in names:
+            raise InputError(f"{what}: unknown god type {t!r} (choose from {', '.join(names)})")
 
 
 def _restrictions(
-    n: int, allowed: Mapping[int, Iterable[str]] | None, known: Mapping[int, str] | None
+    n: int, allowed: Mapping[int, Iterable[str]] | None, known: Mapping[int, str] | None,
+    names: tuple[str, ...] = TYPES,
 ) -> list[set[str]]:
     """Per position (0-based) the set of types allowed there."""
-    restrict = [set(TYPES) for _ in range(n)]
+    restrict = [set(names) for _ in range(n)]
     for kind, mapping in (("allowed", allowed or {}), ("known", known or {})):
         for position, types in mapping.items():
             if not isinstance(position, int) or not 1 <= position <= n:
                 raise InputError(f"{kind}: position {position!r} is not between 1 and {n}")
             types = (types,) if isinstance(types, str) else tuple(types)
-            _check_types(types, f"{kind} at position {position}")
+            _check_types(types, f"{kind} at position {position}", names)
             restrict[position - 1] &= set(types)
     return restrict

@@ -50,7 +50,7 @@ class _Tables:
         self.worlds = Table.from_rows("world", [(t,) for t in terms], 1)
         self.gods = Table.from_rows("god", [(p, w.type_at(p), t) for w, t in zip(worlds, terms) for p in positions], 3)
         replies = [
-            (p, truth, t, sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)))
+            (p, truth, t, puzzle.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)))
             for w, t in zip(worlds, terms) for p in positions for truth in (True, False)
         ]
         self.replies = Table.from_rows("reply", replies, 4)

@@ -17,16 +17,17 @@ node, so this loses no solvable case).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
 
-from .model import Puzzle
+from .model import SILENT, WORDS, Puzzle
 from .tree import Leaf, Node, Tree
 from .universe import Universe
 
-__all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table"]
+__all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table", "counting_bound"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,67 @@ class MoveTable:
 
     def __len__(self) -> int:
         return len(self.qids)
+
+
+def _forced(puzzle: Puzzle, god: str, da_means_yes: bool) -> frozenset[str]:
+    """The utterances a god of this type gives to EVERY question in some run (e.g. free Random's ja and da).
+
+    A question reaches the god only through its truth, which may depend on his own free
+    choice (a question can ask what he would say) and, under self-reference, on the
+    hypothesised answer; so this ranges over every function from those to a truth.
+    """
+    answer = puzzle.god(god).answer
+    choices = puzzle.god(god).choices
+    keys = [(c, u) for c in choices for u in (WORDS if puzzle.self_reference else (None,))]
+    forced: set[str] | None = None
+    for truths in itertools.product((True, False), repeat=len(keys)):
+        truth = dict(zip(keys, truths))
+        possible: set[str] = set()
+        for c in choices:
+            if puzzle.self_reference:
+                possible |= {u for u in WORDS if answer(truth[(c, u)], da_means_yes, c) == u} or {SILENT}
+            else:
+                possible.add(answer(truth[(c, None)], da_means_yes, c))
+        forced = possible if forced is None else forced & possible
+    return frozenset(forced or ())
+
+
+def counting_bound(puzzle: Puzzle, questions: int) -> str | None:
+    """Why no tree of `questions` questions can exist by counting alone, or None if counting allows one.
+
+    Whatever the first question, it is put to one god p. An assignment in which p can give
+    the utterance u to every question lands in branch u; the others land in at least one
+    branch; each branch can then separate at most base^(questions-1) assignments. This
+    holds for every grammar and complexity, so no universe is needed to apply it.
+    """
+    n = puzzle.n_assignments
+    if n <= 1:
+        return None
+    words = puzzle.utterances
+    base = len(words)
+    if questions == 0:
+        return f"counting bound: {n} assignments and no question to tell them apart"
+    if n > base**questions:
+        return (f"counting bound: {n} assignments cannot fit in the {base**questions} leaves "
+                f"of {questions} question(s) with answers {'/'.join(words)}")
+    cap = base ** (questions - 1)
+    wild: dict[str, set[str]] = {}
+    for p in range(1, puzzle.n_positions + 1):
+        mandatory = dict.fromkeys(words, 0)
+        rest = 0
+        for a in puzzle.assignments:
+            forced = set().union(*(_forced(puzzle, a[p - 1], lang) for lang in puzzle.languages))
+            for u in forced:
+                mandatory[u] += 1
+            rest += not forced
+            if forced:
+                wild.setdefault(a[p - 1], set()).update(forced)
+        if max(mandatory.values()) <= cap and rest <= sum(cap - m for m in mandatory.values()):
+            return None
+    who = "; ".join(f"where he is {t} he may answer {'/'.join(u for u in words if u in f)} to any question"
+                    for t, f in sorted(wild.items()))
+    return (f"counting bound: whichever god is asked first, in every assignment {who}, so some branch "
+            f"keeps more than the {cap} assignment(s) that {questions - 1} more question(s) can separate")
 
 
 def _row_keys(rows: np.ndarray, bits: int) -> np.ndarray:
@@ -58,7 +120,7 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     if complexity in cache:
         return cache[complexity]
     layout = u.layout
-    words = u.puzzle.semantics.utterances
+    words = u.puzzle.utterances
     n = len(u.ids_through(complexity))
     sigs = u.signatures[:n]
     positions = range(1, u.puzzle.n_positions + 1)

@@ -88,7 +88,7 @@ def tree_from_json(data: Any, puzzle: Puzzle, where: str = "$") -> Tree:
             if t not in puzzle.types:
                 raise InputError(f"{where}.answer[{i}]: type must be one of {', '.join(puzzle.types)}, got {t!r}")
         return Leaf(tuple(answer))
-    words = puzzle.semantics.utterances
+    words = puzzle.utterances
     expected = {"ask", "question", *words}
     if set(data) != expected:
         missing = sorted(expected - set(data))

@@ -23,6 +23,7 @@ signature occurs once.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -31,7 +32,7 @@ import numpy as np
 
 from ...errors import InputError
 from .grammar import Question, Rule
-from .model import TYPES, ConcreteWorld, Puzzle
+from .model import UTTERANCES, WORDS, ConcreteWorld, Puzzle
 
 __all__ = ["Layout", "LevelStats", "Universe", "universe", "DIRECT_TABLE_MAX_WORLDS"]
 
@@ -40,6 +41,8 @@ DIRECT_TABLE_MAX_WORLDS = 26
 #: Candidate questions one level may evaluate (complexity 3 of the classic puzzle: 7.5 million,
 #: about 0.4 s); a level estimated above this is refused instead of running for hours.
 MAX_LEVEL_CANDIDATES = 2_000_000_000
+#: Memory a level may need at most (its estimate is an upper bound): half the machine's RAM.
+MAX_LEVEL_BYTES = (os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 2 if hasattr(os, "sysconf") else 8 << 30
 #: Candidates are deduplicated in batches of about this many signatures.
 BATCH = 1 << 20
 
@@ -49,30 +52,39 @@ Progress = Callable[[str, int, int], None]
 class Layout:
     """Bit layout of one step's concrete worlds, and the masks the semantics induce.
 
-    Worlds are numbered as `puzzle.concrete_worlds`, grouped by hidden world.
+    Worlds are numbered as `puzzle.concrete_worlds`, grouped by hidden world. Under
+    self-reference every concrete world appears twice, as bits 2k and 2k+1: with the
+    asked god's answer hypothesised to be ja, then da (a signature is then the truth
+    given each hypothesis, and every rule stays pointwise).
     """
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        self.worlds: tuple[ConcreteWorld, ...] = puzzle.concrete_worlds
+        if puzzle.self_reference:
+            self.worlds: tuple[ConcreteWorld, ...] = tuple(
+                cw.with_answer(u) for cw in puzzle.concrete_worlds for u in WORDS)
+        else:
+            self.worlds = puzzle.concrete_worlds
         self.n_worlds = len(self.worlds)
         self.n_words = (self.n_worlds + 63) // 64
         self.n_hidden = len(puzzle.hidden_worlds)
         self.full = self.bits(lambda w: True)
         hidden_index = {h: i for i, h in enumerate(puzzle.hidden_worlds)}
         self.hidden_of_world = np.array([hidden_index[w.world] for w in self.worlds], dtype=np.int64)
-        # Per position p and utterance u: worlds where a true (false) question makes god p utter u.
-        sem = puzzle.semantics
 
+        # Per position p, utterance u and truth: worlds where god p, answering a question
+        # of that truth, utters u.
         def utters(p: int, u: str, truth: bool) -> Callable[[ConcreteWorld], bool]:
-            return lambda w: sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
+            return lambda w: puzzle.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
 
         self.utter_if = {
             (p, u, truth): self.bits(utters(p, u, truth))
             for p in range(1, puzzle.n_positions + 1)
-            for u in sem.utterances
+            for u in UTTERANCES
             for truth in (True, False)
         }
+        # Under self-reference: the bits hypothesising ja (even) and da (odd).
+        self.hypothesis = {u: self.bits(lambda w, u=u: w.answer == u) for u in WORDS}
         self._projection = self._projection_tables()
 
     def bits(self, predicate: Callable[[ConcreteWorld], bool]) -> np.ndarray:
@@ -88,10 +100,24 @@ class Layout:
         return [bool((int(signature[i // 64]) >> (i % 64)) & 1) for i in range(self.n_worlds)]
 
     def utterance(self, signatures: np.ndarray, position: int, word: str) -> np.ndarray:
-        """Worlds where god `position`, asked questions with these signatures, utters `word`."""
-        s1 = self.utter_if[(position, word, True)]
-        s0 = self.utter_if[(position, word, False)]
-        return (signatures & s1) | (~signatures & s0)
+        """World bits where god `position`, asked questions with these signatures, may utter `word`.
+
+        Without self-reference this is pointwise. With it, the god may say u only if his
+        answer to the question's truth given u is u (bit 2k for ja, 2k+1 for da); he is
+        silent (marked on bit 2k) when neither word qualifies.
+        """
+        def says(u: str) -> np.ndarray:
+            return (signatures & self.utter_if[(position, u, True)]) | (~signatures & self.utter_if[(position, u, False)])
+
+        if not self.puzzle.self_reference:
+            return says(word)
+        ja = says("ja") & self.hypothesis["ja"]
+        da = says("da") & self.hypothesis["da"]
+        if word == "ja":
+            return ja
+        if word == "da":
+            return da
+        return ~(ja | (da >> np.uint64(1))) & self.hypothesis["ja"]
 
     def _projection_tables(self) -> list[tuple[int, int, np.ndarray]]:
         """Per byte of a signature: (word, shift, table byte -> hidden-world mask)."""
@@ -249,7 +275,7 @@ class Universe:
         args = []
         for kind, a in zip(rule.kinds, self._args[qid]):
             a = int(a)
-            args.append(a if kind == "position" else TYPES[a] if kind == "type" else self.term(a))
+            args.append(self._domains[kind][a] if kind in self._domains else self.term(a))
         return (rule.name, *args)
 
     def signature(self, q: Question) -> np.ndarray:
@@ -289,16 +315,23 @@ class Universe:
         self._args[self.size : self.size + n, : args.shape[1]] = args
         self.size += n
 
+    @property
+    def _domains(self) -> dict[str, tuple]:
+        """Per atom argument kind, its values; an argument is stored as its index here."""
+        return {"position": tuple(range(self.puzzle.n_positions + 1)), "type": self.puzzle.type_names, "word": WORDS}
+
     def _build_atoms(self) -> None:
         start = time.process_time()
+        names = self.puzzle.type_names
         domains = {"position": range(1, self.puzzle.n_positions + 1),
-                   "type": [TYPES.index(t) for t in self.puzzle.types]}
+                   "type": [names.index(t) for t in self.puzzle.types],
+                   "word": range(len(WORDS))}
         sigs, rules, args = [], [], []
         for r, rule in enumerate(self.rules):
             if rule.role != "atom":
                 continue
             for combo in itertools.product(*(domains[k] for k in rule.kinds)):
-                values = [TYPES[a] if k == "type" else a for k, a in zip(rule.kinds, combo)]
+                values = [self._domains[k][a] if k != "position" else a for k, a in zip(rule.kinds, combo)]
                 sigs.append(self.layout.bits(lambda w: rule.holds(w, *values)))
                 rules.append(r)
                 args.append(list(combo) + [-1] * (self._args.shape[1] - len(combo)))
@@ -350,12 +383,25 @@ class Universe:
                 s1, s0 = self._fold(rule, prefix, [sigs[a] for a in prefix])
                 yield _Piece(r, prefix, lo, hi_last, s1, s0)
 
+    def estimate_bytes(self, level: int) -> int:
+        """An upper bound on the memory building `level` takes: every candidate might be new.
+
+        Per kept signature: its words, rule and arguments, stored arrays doubled while
+        they grow, and its key in the sorted dedup set (or the fixed direct table).
+        """
+        new = min(self._estimate_candidates(level), (1 << min(self.layout.n_worlds, 62)) - self.size)
+        per = 2 * (8 * self.layout.n_words + 2 + 4 * self._args.shape[1])
+        seen = (1 << self.layout.n_worlds) if self._seen.direct else 2 * 8 * self.layout.n_words * new
+        return new * per + (0 if self._seen.direct else seen)
+
     def _build_level(self, level: int, progress: Progress | None) -> None:
         estimate = self._estimate_candidates(level)
-        if estimate > MAX_LEVEL_CANDIDATES:
+        memory = self.estimate_bytes(level)
+        if estimate > MAX_LEVEL_CANDIDATES or memory > MAX_LEVEL_BYTES:
             raise InputError(
-                f"complexity {level} would mean about {estimate:.2g} candidate questions for this puzzle "
-                f"(the limit is {MAX_LEVEL_CANDIDATES:.0e}); the exact universe can be built here "
+                f"complexity {level} would mean about {estimate:.2g} candidate questions and up to "
+                f"{memory / 2**30:.1f} GiB for this puzzle (the limits are {MAX_LEVEL_CANDIDATES:.0e} and "
+                f"{MAX_LEVEL_BYTES / 2**30:.1f} GiB); the exact universe can be built here "
                 f"through complexity {level - 1}")
         start = time.process_time()
         before = self.size

@@ -1,9 +1,11 @@
 """Independent verification: replay a tree in every hidden world and every run of Random.
 
 This uses only the plain recursive evaluator (`grammar.evaluate`), never the bitset
-engine: at each node, for every free answer Random may give at that step, the god's
-utterance is computed and its branch followed; every leaf reached must name the true
-assignment.
+engine: at each node, for every free choice the gods may make at that step, the asked
+god's utterances are computed and their branches followed; every leaf reached must name
+the true assignment. Under self-reference the utterances come from the fixed point,
+tried answer by answer: the god may say u iff his answer to the question's truth given
+u is u, and is silent if no word qualifies.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from dataclasses import dataclass
 
 from ...errors import InputError
 from .grammar import check_question, evaluate
-from .model import Puzzle, World, type_letters
+from .grammar import Question
+from .model import SILENT, WORDS, ConcreteWorld, Puzzle, World, type_letters
 from .tree import Leaf, Tree
 
-__all__ = ["Verification", "verify"]
+__all__ = ["Verification", "verify", "utterances"]
 
 
 @dataclass(frozen=True)
@@ -63,10 +66,9 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
         if not 1 <= t.position <= puzzle.n_positions:
             problems.append(f"{path}.ask: no god at position {t.position}")
             return
-        heard = set()
+        heard: set[str] = set()
         for cw in puzzle.concrete_worlds_of(world):
-            truth = evaluate(t.question, cw, puzzle.grammar, puzzle.semantics)
-            heard.add(puzzle.semantics.utter(cw.type_at(t.position), truth, cw.da_means_yes, cw.free_at(t.position)))
+            heard |= utterances(puzzle, t.position, t.question, cw)
         for word in sorted(heard):
             try:
                 sub = t.branch(word)
@@ -78,3 +80,15 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
     for world in puzzle.hidden_worlds:
         replay(tree, world, "$", 0)
     return Verification(not problems, len(puzzle.hidden_worlds), arrivals, tuple(problems))
+
+
+def utterances(puzzle: Puzzle, position: int, question: Question, cw: ConcreteWorld) -> set[str]:
+    """What the god at `position`, asked `question` in the concrete world `cw`, may utter."""
+    god, lang, free = cw.type_at(position), cw.da_means_yes, cw.free_at(position)
+    if not puzzle.self_reference:
+        return {puzzle.utter(god, evaluate(question, cw, puzzle.grammar, puzzle), lang, free)}
+    consistent = {
+        u for u in WORDS
+        if puzzle.utter(god, evaluate(question, cw.with_answer(u), puzzle.grammar, puzzle), lang, free) == u
+    }
+    return consistent or {SILENT}
