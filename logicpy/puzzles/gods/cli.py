@@ -297,13 +297,20 @@ def _run_report(puzzle: Puzzle, args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    """`logicpy gods verify TREE.json`: replay every tree in the file."""
-    puzzle = puzzle_from_args(args)
+    """`logicpy gods verify TREE.json`: replay every tree in the file.
+
+    A result file (`logicpy gods --json`) names its semantics; it is used unless
+    `--semantics` is given.
+    """
     text = read_input_file(args.file)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{args.file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    saved = data.get("puzzle") if isinstance(data, dict) else None
+    if not args.semantics and isinstance(saved, dict) and isinstance(saved.get("semantics"), str):
+        args.semantics = Semantics.parse(saved["semantics"]).value
+    puzzle = puzzle_from_args(args)
     if isinstance(data, dict) and "trees" in data:
         items = [(f"{args.file}: $.trees[{i}]", t) for i, t in enumerate(data["trees"])]
     else:
