@@ -24,7 +24,7 @@ from typing import Any, Callable
 from ...errors import InputError, read_input_file
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
-from .model import TYPES, Puzzle, Semantics
+from .model import TYPES, GodType, Puzzle, Semantics
 from .solve import DEFAULT_COMPLEXITY, report, solve
 from .tree import render_mermaid, render_text, tree_from_json
 from .verify import verify
@@ -74,6 +74,9 @@ def _add_puzzle_arguments(parser: argparse.ArgumentParser, defaults: bool = True
     group.add_argument("--semantics", choices=[s.value for s in Semantics],
                        help="Random's behaviour: free (default), boolos, silent")
     group.add_argument("--rules", metavar="FILE.py|MODULE", help="extra grammar rules: the RULES list of a Python file or module")
+    group.add_argument("--gods-file", metavar="FILE.py|MODULE",
+                       help="extra god types: the GODS list (of GodType) of a Python file or module; "
+                            "name them in --types/--allow/--known")
 
 
 def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
@@ -114,32 +117,46 @@ def _crosscheck_missing(args: argparse.Namespace) -> int:
 
 
 # -- building the puzzle from options ----------------------------------------------------------
-def load_rules(source: str) -> tuple[Rule, ...]:
-    """The `RULES` of a Python file or importable module (InputError naming the source otherwise)."""
+def _load_module(source: str, option: str) -> Any:
+    """A Python file or importable module given on the command line (InputError naming it otherwise)."""
     try:
         if source.endswith(".py") or Path(source).is_file():
             path = Path(source)
             if not path.is_file():
-                raise InputError(f"--rules: no such file {source}")
-            spec = importlib.util.spec_from_file_location(f"_logicpy_rules_{path.stem}", path)
+                raise InputError(f"{option}: no such file {source}")
+            spec = importlib.util.spec_from_file_location(f"_logicpy_{option.strip('-')}_{path.stem}", path)
             if spec is None or spec.loader is None:
-                raise InputError(f"--rules: {source} cannot be loaded as a Python module")
+                raise InputError(f"{option}: {source} cannot be loaded as a Python module")
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(source)
+            return module
+        return importlib.import_module(source)
     except InputError:
         raise
     except Exception as exc:
-        raise InputError(f"--rules {source}: cannot load: {type(exc).__name__}: {exc}") from None
-    rules = getattr(module, "RULES", None)
-    if rules is None:
-        raise InputError(f"--rules {source}: defines no RULES list")
-    rules = tuple(rules)
-    for i, rule in enumerate(rules):
-        if not isinstance(rule, Rule):
-            raise InputError(f"--rules {source}: RULES[{i}] is not a Rule (build it with atom() or connective())")
-    return rules
+        raise InputError(f"{option} {source}: cannot load: {type(exc).__name__}: {exc}") from None
+
+
+def _load_list(source: str, option: str, name: str, kind: type, build: str) -> tuple:
+    """The list called `name` in `source`, each item a `kind` (InputError naming the item otherwise)."""
+    items = getattr(_load_module(source, option), name, None)
+    if items is None:
+        raise InputError(f"{option} {source}: defines no {name} list")
+    items = tuple(items)
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise InputError(f"{option} {source}: {name}[{i}] is not a {kind.__name__} (build it with {build})")
+    return items
+
+
+def load_rules(source: str) -> tuple[Rule, ...]:
+    """The `RULES` of a Python file or importable module (InputError naming the source otherwise)."""
+    return _load_list(source, "--rules", "RULES", Rule, "atom() or connective()")
+
+
+def load_gods(source: str) -> tuple[GodType, ...]:
+    """The `GODS` (god types) of a Python file or importable module."""
+    return _load_list(source, "--gods-file", "GODS", GodType, "GodType(name, letter, answer)")
 
 
 def _parse_position(text: str, option: str) -> int:
@@ -149,11 +166,11 @@ def _parse_position(text: str, option: str) -> int:
         raise InputError(f"{option}: position {text!r} is not an integer") from None
 
 
-def _split_types(text: str, option: str) -> list[str]:
+def _split_types(text: str, option: str, names: tuple[str, ...] = TYPES) -> list[str]:
     types = [t.strip().lower() for t in text.split(",") if t.strip()]
     for t in types:
-        if t not in TYPES:
-            raise InputError(f"{option}: unknown god type {t!r} (choose from {', '.join(TYPES)})")
+        if t not in names:
+            raise InputError(f"{option}: unknown god type {t!r} (choose from {', '.join(names)})")
     return types
 
 
@@ -162,17 +179,19 @@ def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
     grammar: Grammar = CLASSIC_GRAMMAR
     if args.rules:
         grammar = grammar.extend(*load_rules(args.rules))
+    gods = load_gods(args.gods_file) if getattr(args, "gods_file", None) else ()
+    names = TYPES + tuple(g.name for g in gods)
     custom = args.gods is not None or args.types or args.allow or args.known
     if args.puzzle and custom:
         raise InputError("--puzzle cannot be combined with --gods/--types/--allow/--known")
     if not custom:
         base = PUZZLES[args.puzzle or "classic"]
-        changes: dict[str, Any] = {"grammar": grammar}
+        changes: dict[str, Any] = {"grammar": grammar, "gods": gods}
         if args.semantics:
             changes["semantics"] = args.semantics
         return base.with_options(**changes)
     if args.types:
-        types = _split_types(args.types, "--types")
+        types = _split_types(args.types, "--types", names)
         if args.gods is not None and args.gods != len(types):
             raise InputError(f"--gods {args.gods} does not match the {len(types)} types of --types")
     else:
@@ -182,25 +201,27 @@ def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
         types = [TYPES[i % 3] for i in range(n)]
     allowed = {}
     for item in args.allow:
-        pos, sep, names = item.partition(":")
+        pos, sep, kinds = item.partition(":")
         if not sep:
             raise InputError(f"--allow {item!r}: expected POS:TYPES, e.g. 1:truly,falsely")
-        allowed[_parse_position(pos, "--allow")] = _split_types(names, f"--allow {item}")
+        allowed[_parse_position(pos, "--allow")] = _split_types(kinds, f"--allow {item}", names)
     known = {}
     for item in args.known:
         pos, sep, name = item.partition("=")
         if not sep:
             raise InputError(f"--known {item!r}: expected POS=TYPE, e.g. 2=random")
-        (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}") or [""]
+        (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}", names) or [""]
     return Puzzle.permutations(
         types, allowed=allowed, known=known, semantics=args.semantics or "free", grammar=grammar,
-        name=_custom_name(types, allowed, known),
+        name=_custom_name(types, allowed, known, gods), gods=gods,
     )
 
 
-def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[int, str]) -> str:
+def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[int, str],
+                 gods: tuple[GodType, ...] = ()) -> str:
     """A readable name for a puzzle built from options, e.g. "TFR, 1 known truly"."""
-    parts = ["".join(t[0].upper() for t in types)]
+    letters = {g.name: g.letter for g in gods}
+    parts = ["".join(letters.get(t, t[0].upper()) for t in types)]
     parts += [f"{p} one of {'/'.join(ts)}" for p, ts in sorted(allowed.items())]
     parts += [f"{p} known {t}" for p, t in sorted(known.items())]
     return ", ".join(parts)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 from ...errors import InputError
-from .model import WORDS, ConcreteWorld
+from .model import WORDS, ConcreteWorld, type_title
 
 __all__ = [
     "Rule",
@@ -62,7 +62,7 @@ KINDS = ("position", "type", "word", "question")
 class Speaker(Protocol):
     """What `evaluate` needs of a puzzle (or a semantics): the utterance of a god type."""
 
-    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any) -> str: ...
+    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any, state: Any = None) -> str: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -271,7 +271,7 @@ def english(q: Question, grammar: Grammar, _inside_ask: bool = False) -> str:
     parts = []
     for kind, arg in zip(rule.kinds, q[1:]):
         if kind == "type":
-            parts.append(arg.capitalize())
+            parts.append(type_title(arg))
         elif kind == "question":
             text = english(arg, grammar, _inside_ask or rule.role == "ask")
             child = grammar.rule(arg[0])
@@ -292,7 +292,8 @@ def evaluate(q: Question, world: ConcreteWorld, grammar: Grammar, speaker: Speak
     if rule.role == "ask":
         position, sub = q[1], q[2]
         truth = evaluate(sub, world, grammar, speaker)
-        said = speaker.utter(world.type_at(position), truth, world.da_means_yes, world.free_at(position))
+        said = speaker.utter(world.type_at(position), truth, world.da_means_yes, world.free_at(position),
+                             world.state_at(position))
         return said == "da"
     if rule.role == "atom":
         return rule.holds(world, *q[1:])

@@ -36,6 +36,7 @@ __all__ = [
     "ConcreteWorld",
     "Puzzle",
     "word_for",
+    "type_title",
     "type_letters",
 ]
 
@@ -59,6 +60,11 @@ def word_for(truth: bool, da_means_yes: bool) -> str:
     return "da" if truth == da_means_yes else "ja"
 
 
+def type_title(name: str) -> str:
+    """A type name as English shows it: 'always_da' -> 'Always da'."""
+    return name.replace("_", " ").capitalize()
+
+
 def type_letters(assignment: Iterable[str]) -> str:
     """Short form of an assignment, e.g. ('truly', 'falsely', 'random') -> 'TFR'."""
     return "".join(_LETTERS.get(t, t[:1].upper()) for t in assignment)
@@ -77,6 +83,10 @@ class GodType:
     the word u only if `answer(truth of the question given that he answers u, ...) == u`,
     and stays silent if no word qualifies.
 
+    A god with a memory has `states` (the hidden state he may start in, unknown to the
+    asker) and `after(state, asked)` (his state after a question, `asked` telling whether
+    it was put to him); his answer function then takes the state as a fourth argument.
+
     >>> always_da = GodType("always_da", "D", lambda truth, da_means_yes, choice: "da")
     >>> always_da.answer(False, True, None)
     'da'
@@ -87,6 +97,8 @@ class GodType:
     answer: Callable[[bool, bool, Any], str]
     choices: tuple[Any, ...] = (None,)
     description: str = ""
+    states: tuple[Any, ...] = (None,)
+    after: Callable[[Any, bool], Any] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.isidentifier():
@@ -96,25 +108,56 @@ class GodType:
         object.__setattr__(self, "choices", tuple(self.choices))
         if not self.choices:
             raise InputError(f"god type {self.name!r}: needs at least one free choice (None for none)")
-        for truth, da_yes, choice in itertools.product((True, False), (True, False), self.choices):
+        object.__setattr__(self, "states", tuple(self.states))
+        if not self.states:
+            raise InputError(f"god type {self.name!r}: needs at least one state (None for none)")
+        if self.stateful and self.after is None:
+            raise InputError(f"god type {self.name!r}: several states need after(state, asked)")
+        for state in self.states if self.stateful else ():
+            for asked in (True, False):
+                try:
+                    nxt = self.after(state, asked)  # type: ignore[misc]
+                except Exception as exc:
+                    raise InputError(f"god type {self.name!r}: after({state!r}, {asked}) fails: {exc}") from None
+                if nxt not in self.states:
+                    raise InputError(f"god type {self.name!r}: after({state!r}, {asked}) = {nxt!r} "
+                                     f"is not one of its states {self.states!r}")
+        for truth, da_yes, choice, state in itertools.product((True, False), (True, False), self.choices, self.states):
             try:
-                said = self.answer(truth, da_yes, choice)
+                said = self.say(truth, da_yes, choice, state)
             except Exception as exc:
                 raise InputError(f"god type {self.name!r}: its answer function fails on "
-                                 f"(truth={truth}, da_means_yes={da_yes}, choice={choice!r}): {exc}") from None
+                                 f"(truth={truth}, da_means_yes={da_yes}, choice={choice!r}, state={state!r}): "
+                                 f"{exc}") from None
             if said not in UTTERANCES:
                 raise InputError(f"god type {self.name!r}: answer(truth={truth}, da_means_yes={da_yes}, "
-                                 f"choice={choice!r}) returned {said!r}; expected one of {', '.join(UTTERANCES)}")
+                                 f"choice={choice!r}, state={state!r}) returned {said!r}; "
+                                 f"expected one of {', '.join(UTTERANCES)}")
         known = _LETTERS.get(self.name)
         if known is not None and known != self.letter and self.name in TYPES:
             raise InputError(f"god type {self.name!r} is built in with letter {known!r}")
         _LETTERS[self.name] = self.letter
 
     @property
+    def stateful(self) -> bool:
+        """True iff the god has a memory (more than one state)."""
+        return len(self.states) > 1
+
+    def say(self, truth: bool, da_means_yes: bool, choice: Any, state: Any = None) -> str:
+        """His utterance: `answer` with the state passed when he has one."""
+        if self.stateful:
+            return self.answer(truth, da_means_yes, choice, state)  # type: ignore[call-arg]
+        return self.answer(truth, da_means_yes, choice)
+
+    def next_state(self, state: Any, asked: bool) -> Any:
+        """His state after a question (`asked`: it was put to him)."""
+        return self.after(state, asked) if self.after is not None else state
+
+    @property
     def can_be_silent(self) -> bool:
-        """True iff some truth, language and choice make this god say nothing."""
-        return any(self.answer(t, d, c) == SILENT
-                   for t, d, c in itertools.product((True, False), (True, False), self.choices))
+        """True iff some truth, language, choice and state make this god say nothing."""
+        return any(self.say(t, d, c, st) == SILENT
+                   for t, d, c, st in itertools.product((True, False), (True, False), self.choices, self.states))
 
     def __repr__(self) -> str:
         return f"GodType({self.name!r}, {self.letter!r}, choices={self.choices!r})"
@@ -192,9 +235,9 @@ class Semantics(str, Enum):
             return self.random
         raise InputError(f"unknown god type {name!r} (choose from {', '.join(TYPES)})")
 
-    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any) -> str:
+    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any, state: Any = None) -> str:
         """The utterance of a built-in god asked a question whose truth is `truth`."""
-        return self.god(god_type).answer(truth, da_means_yes, free)
+        return self.god(god_type).say(truth, da_means_yes, free, state)
 
     @classmethod
     def parse(cls, value: "str | Semantics") -> "Semantics":
@@ -208,17 +251,26 @@ class Semantics(str, Enum):
 
 @dataclass(frozen=True)
 class World:
-    """A hidden world: the type at each position (from 1) and the language."""
+    """A hidden world: the type at each position (from 1), the language, and the state of
+    each god with a memory (`states`: one per position, None for a god without; empty
+    when no god has one)."""
 
     assignment: tuple[str, ...]
     da_means_yes: bool
+    states: tuple[Any, ...] = ()
 
     def type_at(self, position: int) -> str:
         """The type of the god at `position` (counting from 1)."""
         return self.assignment[position - 1]
 
+    def state_at(self, position: int) -> Any:
+        """The state of the god at `position` (None if he has no memory)."""
+        return self.states[position - 1] if self.states else None
+
     def __str__(self) -> str:
-        return f"{type_letters(self.assignment)}/{'da=yes' if self.da_means_yes else 'da=no'}"
+        shown = ",".join(str(st) for st in self.states if st is not None)
+        return (f"{type_letters(self.assignment)}/{'da=yes' if self.da_means_yes else 'da=no'}"
+                + (f"/{shown}" if shown else ""))
 
 
 @dataclass(frozen=True)
@@ -243,6 +295,10 @@ class ConcreteWorld:
     def free_at(self, position: int) -> Any:
         """The free choice of the god at `position` this step (None if he has none)."""
         return self.free[position - 1]
+
+    def state_at(self, position: int) -> Any:
+        """The state of the god at `position` this step (None if he has no memory)."""
+        return self.world.state_at(position)
 
     @property
     def da_means_yes(self) -> bool:
@@ -396,9 +452,9 @@ class Puzzle:
                 return g
         return self.semantics.god(name)
 
-    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any) -> str:
-        """The utterance of a god of `god_type` asked a question whose truth is `truth`."""
-        return self.god(god_type).answer(truth, da_means_yes, free)
+    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any, state: Any = None) -> str:
+        """The utterance of a god of `god_type` (in `state`) asked a question whose truth is `truth`."""
+        return self.god(god_type).say(truth, da_means_yes, free, state)
 
     @property
     def self_reference(self) -> bool:
@@ -413,9 +469,36 @@ class Puzzle:
         return WORDS
 
     @cached_property
+    def stateful(self) -> bool:
+        """True iff some god of the puzzle has a memory (the hidden world then holds his state)."""
+        return any(self.god(t).stateful for t in self.types)
+
+    @cached_property
     def hidden_worlds(self) -> tuple[World, ...]:
-        """All hidden worlds; index = language index × n_assignments + assignment index."""
-        return tuple(World(a, lang) for lang in self.languages for a in self.assignments)
+        """All hidden worlds: by language, then assignment (index = language index ×
+        n_assignments + assignment index when no god has a memory), then initial states."""
+        if not self.stateful:
+            return tuple(World(a, lang) for lang in self.languages for a in self.assignments)
+        return tuple(
+            World(a, lang, states)
+            for lang in self.languages for a in self.assignments
+            for states in itertools.product(*(self.god(t).states for t in a))
+        )
+
+    def after(self, world: World, position: int) -> World:
+        """The hidden world after a question put to the god at `position` (gods with a memory move on)."""
+        if not world.states:
+            return world
+        return World(world.assignment, world.da_means_yes, tuple(
+            self.god(t).next_state(st, p == position) for p, (t, st) in enumerate(zip(world.assignment, world.states), 1)
+        ))
+
+    @cached_property
+    def transitions(self) -> dict[int, tuple[int, ...]]:
+        """Per position: hidden world index -> its index after a question put to that god."""
+        index = {h: i for i, h in enumerate(self.hidden_worlds)}
+        return {p: tuple(index[self.after(h, p)] for h in self.hidden_worlds)
+                for p in range(1, self.n_positions + 1)}
 
     @cached_property
     def concrete_worlds(self) -> tuple[ConcreteWorld, ...]:

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from kanren.core import GoalType, Zzz
 
 from ...core import Table, conde, eq, lall, membero, var
-from ...errors import ModeError
+from ...errors import InputError, ModeError
 from .grammar import Grammar
 from .model import TYPES, Puzzle
 
@@ -43,6 +43,9 @@ class _Tables:
     """The fact tables of one puzzle, each derived from one definition."""
 
     def __init__(self, puzzle: Puzzle):
+        if puzzle.stateful:
+            raise InputError(f"puzzle {puzzle.name!r}: the relations do not model gods with a memory "
+                             "(their world term has no state); solve and verify do")
         worlds = puzzle.concrete_worlds
         terms = [w.to_term() for w in worlds]
         positions = range(1, puzzle.n_positions + 1)

@@ -75,7 +75,7 @@ class Layout:
         # Per position p, utterance u and truth: worlds where god p, answering a question
         # of that truth, utters u.
         def utters(p: int, u: str, truth: bool) -> Callable[[ConcreteWorld], bool]:
-            return lambda w: puzzle.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
+            return lambda w: puzzle.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p), w.state_at(p)) == u
 
         self.utter_if = {
             (p, u, truth): self.bits(utters(p, u, truth))

@@ -52,7 +52,7 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
             arrivals += 1
             if t.answer is None:
                 problems.append(f"{path}: world {world} reaches a leaf marked unreachable")
-            elif tuple(t.answer) != world.assignment:
+            elif tuple(t.answer) != tuple(world.assignment):
                 problems.append(f"{path}: world {world} ends at answer {type_letters(t.answer)}")
             return
         if questions is not None and asked >= questions:
@@ -75,7 +75,7 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
             except KeyError:
                 problems.append(f"{path}: world {world} can hear {word!r} but the node has no such branch")
                 continue
-            replay(sub, world, f"{path}.{word}", asked + 1)
+            replay(sub, puzzle.after(world, t.position), f"{path}.{word}", asked + 1)
 
     for world in puzzle.hidden_worlds:
         replay(tree, world, "$", 0)
@@ -84,11 +84,11 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
 
 def utterances(puzzle: Puzzle, position: int, question: Question, cw: ConcreteWorld) -> set[str]:
     """What the god at `position`, asked `question` in the concrete world `cw`, may utter."""
-    god, lang, free = cw.type_at(position), cw.da_means_yes, cw.free_at(position)
+    god, lang, free, state = cw.type_at(position), cw.da_means_yes, cw.free_at(position), cw.state_at(position)
     if not puzzle.self_reference:
-        return {puzzle.utter(god, evaluate(question, cw, puzzle.grammar, puzzle), lang, free)}
+        return {puzzle.utter(god, evaluate(question, cw, puzzle.grammar, puzzle), lang, free, state)}
     consistent = {
         u for u in WORDS
-        if puzzle.utter(god, evaluate(question, cw.with_answer(u), puzzle.grammar, puzzle), lang, free) == u
+        if puzzle.utter(god, evaluate(question, cw.with_answer(u), puzzle.grammar, puzzle), lang, free, state) == u
     }
     return consistent or {SILENT}
