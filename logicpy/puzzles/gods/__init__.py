@@ -25,7 +25,8 @@ Vocabulary (concept -> Python):
 
 Use: `solve(CLASSIC)` -> `Result` (status, verified trees, statistics); `verify(puzzle,
 tree)`; `report(puzzle)`; renderers `render_text`, `render_mermaid`, `tree_to_json` and
-`tree_from_json`; relations `questiono`, `evaluateo`, `replyo`, `worldo`, `godo`.
+`tree_from_json`; relations `questiono`, `evaluateo`, `replyo`, `worldo`, `godo`, and the
+tree search as relations: `signatureo`, `distinguishingo`, `treeo`.
 """
 
 from .grammar import (
@@ -47,6 +48,7 @@ from .model import TYPES, ConcreteWorld, GodType, Puzzle, Semantics, World
 from .relations import evaluateo, godo, questiono, replyo, worldo
 from .solve import Report, Result, least_complexity, least_questions, report, solve
 from .tree import Leaf, Node, Tree, render_mermaid, render_text, tree_depth, tree_from_json, tree_to_json
+from .tree_relations import distinguishingo, signatureo, tree_from_term, tree_to_term, treeo
 from .universe import Universe, universe
 from .verify import Verification, verify
 
@@ -55,6 +57,7 @@ __all__ = [
     "Rule", "Grammar", "Question", "atom", "connective", "ASK", "CLASSIC_GRAMMAR", "SEED_GRAMMAR",
     "complexity", "english", "evaluate", "question_to_json", "question_from_json",
     "questiono", "evaluateo", "replyo", "worldo", "godo",
+    "signatureo", "distinguishingo", "treeo", "tree_to_term", "tree_from_term",
     "Universe", "universe",
     "Tree", "Node", "Leaf", "tree_depth", "tree_to_json", "tree_from_json", "render_text", "render_mermaid",
     "Verification", "verify",
