@@ -48,6 +48,7 @@ __all__ = [
     "complexity",
     "english",
     "evaluate",
+    "atom_truth",
     "check_question",
     "question_to_json",
     "question_from_json",
@@ -291,13 +292,23 @@ def evaluate(q: Question, world: ConcreteWorld, grammar: Grammar, speaker: Speak
     rule = grammar.rule(q[0])
     if rule.role == "ask":
         position, sub = q[1], q[2]
-        truth = evaluate(sub, world, grammar, speaker)
+        judged_by = speaker.view_of(position, world) if hasattr(speaker, "view_of") else None
+        truth = evaluate(sub, world.with_view(judged_by), grammar, speaker)
         said = speaker.utter(world.type_at(position), truth, world.da_means_yes, world.free_at(position),
                              world.state_at(position))
-        return said == "da"
+        return (said == "da") != (world.view == position)
     if rule.role == "atom":
-        return rule.holds(world, *q[1:])
+        return atom_truth(rule, world, q[1:])
     return rule.holds(*(evaluate(c, world, grammar, speaker) for c in q[1:]))
+
+
+def atom_truth(rule: Rule, world: ConcreteWorld, args: Sequence[Any]) -> bool:
+    """An atom's truth in a concrete world, as judged there: an atom naming the position of a
+    god who lies about himself (`world.view`) is judged false when true and true when false."""
+    truth = rule.holds(world, *args)
+    if world.view is not None and any(k == "position" and a == world.view for k, a in zip(rule.kinds, args)):
+        return not truth
+    return truth
 
 
 def question_to_json(q: Question) -> list:

@@ -83,6 +83,10 @@ class GodType:
     the word u only if `answer(truth of the question given that he answers u, ...) == u`,
     and stays silent if no word qualifies.
 
+    A god who `lies_about_himself` judges every statement about himself falsely (an
+    atom naming his position, or what he himself would answer) and all others truly;
+    his answer function then applies to the truth as he judges it.
+
     A god with a memory has `states` (the hidden state he may start in, unknown to the
     asker) and `after(state, asked)` (his state after a question, `asked` telling whether
     it was put to him); his answer function then takes the state as a fourth argument.
@@ -99,6 +103,7 @@ class GodType:
     description: str = ""
     states: tuple[Any, ...] = (None,)
     after: Callable[[Any, bool], Any] | None = None
+    lies_about_himself: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.isidentifier():
@@ -287,6 +292,7 @@ class ConcreteWorld:
     world: World
     free: tuple[Any, ...]
     answer: str | None = None
+    view: int | None = None
 
     def type_at(self, position: int) -> str:
         """The type of the god at `position` (counting from 1)."""
@@ -307,7 +313,11 @@ class ConcreteWorld:
 
     def with_answer(self, answer: str | None) -> "ConcreteWorld":
         """This concrete world with the asked god's answer hypothesised to be `answer`."""
-        return ConcreteWorld(self.world, self.free, answer)
+        return ConcreteWorld(self.world, self.free, answer, self.view)
+
+    def with_view(self, view: int | None) -> "ConcreteWorld":
+        """This concrete world as judged by a god who lies about himself at position `view` (None: truly)."""
+        return ConcreteWorld(self.world, self.free, self.answer, view)
 
     def to_term(self) -> tuple:
         """This concrete world as a logicpy term."""
@@ -460,6 +470,15 @@ class Puzzle:
     def self_reference(self) -> bool:
         """True iff questions may refer to the asked god's own answer."""
         return self.semantics.self_reference
+
+    @cached_property
+    def views(self) -> bool:
+        """True iff some god of the puzzle lies about himself (truths then depend on who judges)."""
+        return any(self.god(t).lies_about_himself for t in self.types)
+
+    def view_of(self, position: int, world: "World | ConcreteWorld") -> int | None:
+        """Whose statements the god at `position` judges falsely: his own position, or None."""
+        return position if self.god(world.type_at(position)).lies_about_himself else None
 
     @cached_property
     def utterances(self) -> tuple[str, ...]:

@@ -49,9 +49,9 @@ class _Tables:
     """
 
     def __init__(self, puzzle: Puzzle):
-        if puzzle.stateful:
-            raise InputError(f"puzzle {puzzle.name!r}: the relations do not model gods with a memory "
-                             "(their world term has no state); solve and verify do")
+        if puzzle.stateful or puzzle.views:
+            raise InputError(f"puzzle {puzzle.name!r}: the relations do not model gods with a memory or "
+                             "who lie about themselves (their world term has neither); solve and verify do")
         worlds = puzzle.concrete_worlds
         if puzzle.self_reference:
             worlds = tuple(w.with_answer(u) for w in worlds for u in WORDS)

@@ -31,7 +31,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ...errors import InputError
-from .grammar import Question, Rule
+from .grammar import Question, Rule, atom_truth
 from .model import UTTERANCES, WORDS, ConcreteWorld, Puzzle
 
 __all__ = ["Layout", "LevelStats", "Universe", "universe", "DIRECT_TABLE_MAX_WORLDS"]
@@ -60,11 +60,13 @@ class Layout:
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        if puzzle.self_reference:
-            self.worlds: tuple[ConcreteWorld, ...] = tuple(
-                cw.with_answer(u) for cw in puzzle.concrete_worlds for u in WORDS)
-        else:
-            self.worlds = puzzle.concrete_worlds
+        # Each concrete world once per judge (when a god lies about himself: the truth as
+        # judged by the god at each position, None = truly) and per hypothesised answer
+        # (under self-reference), the answer innermost so that ja/da pairs are adjacent bits.
+        views = (None, *range(1, puzzle.n_positions + 1)) if puzzle.views else (None,)
+        answers: tuple[str | None, ...] = WORDS if puzzle.self_reference else (None,)
+        self.worlds: tuple[ConcreteWorld, ...] = tuple(
+            cw.with_view(v).with_answer(u) for cw in puzzle.concrete_worlds for v in views for u in answers)
         self.n_worlds = len(self.worlds)
         self.n_words = (self.n_worlds + 63) // 64
         self.n_hidden = len(puzzle.hidden_worlds)
@@ -85,6 +87,16 @@ class Layout:
         }
         # Under self-reference: the bits hypothesising ja (even) and da (odd).
         self.hypothesis = {u: self.bits(lambda w, u=u: w.answer == u) for u in WORDS}
+        # Gods who lie about themselves: the bits god p reads (his own judgement), the bits
+        # judged by p (where statements about p flip), and per p where ask(p, Q) reads Q.
+        positions = range(1, puzzle.n_positions + 1)
+        self.judged = {p: self.bits(lambda w, p=p: w.view == puzzle.view_of(p, w)) for p in positions}
+        self.about = {p: self.bits(lambda w, p=p: w.view == p) for p in positions}
+        index = {w: i for i, w in enumerate(self.worlds)}
+        self._gather_from = {
+            p: np.array([index[w.with_view(puzzle.view_of(p, w))] for w in self.worlds], dtype=np.intp)
+            for p in positions
+        } if puzzle.views else {}
         self._projection = self._projection_tables()
 
     def bits(self, predicate: Callable[[ConcreteWorld], bool]) -> np.ndarray:
@@ -99,6 +111,20 @@ class Layout:
         """The signature as one bool per world."""
         return [bool((int(signature[i // 64]) >> (i % 64)) & 1) for i in range(self.n_worlds)]
 
+    def gather(self, signatures: np.ndarray, position: int) -> np.ndarray:
+        """Each bit replaced by the same world's bit as god `position` judges it (for ask(position, Q)).
+
+        The identity unless some god lies about himself.
+        """
+        source = self._gather_from.get(position)
+        if source is None:
+            return signatures
+        rows = np.ascontiguousarray(signatures).view(np.uint8).reshape(len(signatures), -1)
+        bits = np.unpackbits(rows, axis=1, bitorder="little")[:, source]
+        out = np.zeros((len(signatures), 64 * self.n_words), dtype=np.uint8)
+        out[:, : self.n_worlds] = bits
+        return np.packbits(out, axis=1, bitorder="little").view(np.uint64).reshape(len(signatures), self.n_words)
+
     def utterance(self, signatures: np.ndarray, position: int, word: str) -> np.ndarray:
         """World bits where god `position`, asked questions with these signatures, may utter `word`.
 
@@ -106,8 +132,11 @@ class Layout:
         answer to the question's truth given u is u (bit 2k for ja, 2k+1 for da); he is
         silent (marked on bit 2k) when neither word qualifies.
         """
+        judged = self.judged[position]  # he answers the question as he judges it
+
         def says(u: str) -> np.ndarray:
-            return (signatures & self.utter_if[(position, u, True)]) | (~signatures & self.utter_if[(position, u, False)])
+            return ((signatures & self.utter_if[(position, u, True)])
+                    | (~signatures & self.utter_if[(position, u, False)])) & judged
 
         if not self.puzzle.self_reference:
             return says(word)
@@ -117,7 +146,7 @@ class Layout:
             return ja
         if word == "da":
             return da
-        return ~(ja | (da >> np.uint64(1))) & self.hypothesis["ja"]
+        return ~(ja | (da >> np.uint64(1))) & self.hypothesis["ja"] & judged
 
     def _projection_tables(self) -> list[tuple[int, int, np.ndarray]]:
         """Per byte of a signature: (word, shift, table byte -> hidden-world mask)."""
@@ -220,6 +249,7 @@ class _Piece:
     hi: int
     s1: np.ndarray
     s0: np.ndarray
+    gather: int | None = None  # ask(p, ·): the children as god p judges them
 
 
 class Universe:
@@ -282,14 +312,15 @@ class Universe:
         """The signature of any question (evaluated structurally with the same masks)."""
         rule = self.grammar.rule(q[0])
         if rule.role == "atom":
-            return self.layout.bits(lambda w: rule.holds(w, *q[1:]))
+            return self.layout.bits(lambda w: atom_truth(rule, w, q[1:]))
         if rule.role == "ask":
             prefix, prefix_sigs = (q[1],), []
+            last = self.layout.gather(self.signature(q[-1]).reshape(1, -1), q[1])[0]
         else:
             prefix = q[1:-1]
             prefix_sigs = [self.signature(c) for c in prefix]
+            last = self.signature(q[-1])
         s1, s0 = self._fold(rule, prefix, prefix_sigs)
-        last = self.signature(q[-1])
         return (last & s1) | (~last & s0)
 
     def contains(self, signature: np.ndarray) -> bool:
@@ -332,7 +363,7 @@ class Universe:
                 continue
             for combo in itertools.product(*(domains[k] for k in rule.kinds)):
                 values = [self._domains[k][a] if k != "position" else a for k, a in zip(rule.kinds, combo)]
-                sigs.append(self.layout.bits(lambda w: rule.holds(w, *values)))
+                sigs.append(self.layout.bits(lambda w: atom_truth(rule, w, values)))
                 rules.append(r)
                 args.append(list(combo) + [-1] * (self._args.shape[1] - len(combo)))
         if not sigs:
@@ -348,7 +379,9 @@ class Universe:
         full = self.layout.full
         if rule.role == "ask":
             (position,) = prefix
-            return self.layout.utter_if[(position, "da", True)], self.layout.utter_if[(position, "da", False)]
+            flip = self.layout.about[position]  # a statement about a god who judges it is flipped by him
+            return (self.layout.utter_if[(position, "da", True)] ^ flip,
+                    self.layout.utter_if[(position, "da", False)] ^ flip)
         s = {True: np.zeros_like(full), False: np.zeros_like(full)}
         for row, out in zip(itertools.product((False, True), repeat=rule.arity), rule.truth_table):
             if not out:
@@ -369,7 +402,7 @@ class Universe:
             if rule.role == "ask":
                 for p in range(1, self.puzzle.n_positions + 1):
                     s1, s0 = self._fold(rule, (p,), [])
-                    yield _Piece(r, (p,), lo_last, hi_last, s1, s0)
+                    yield _Piece(r, (p,), lo_last, hi_last, s1, s0, p if self.puzzle.views else None)
                 continue
             commutative = rule.arity == 2 and rule.truth_table[1] == rule.truth_table[2]
             for prefix in itertools.product(range(hi_last), repeat=rule.arity - 1):
@@ -449,7 +482,9 @@ class Universe:
         if not batch:
             return 0
         sigs = self.signatures
-        values = np.concatenate([(sigs[p.lo : p.hi] & p.s1) | (~sigs[p.lo : p.hi] & p.s0) for p in batch])
+        children = [sigs[p.lo : p.hi] if p.gather is None else self.layout.gather(sigs[p.lo : p.hi], p.gather)
+                    for p in batch]
+        values = np.concatenate([(c & p.s1) | (~c & p.s0) for c, p in zip(children, batch)])
         fresh = self._seen.keep_new(values)
         if len(fresh):
             starts = np.cumsum([0] + [p.hi - p.lo for p in batch])

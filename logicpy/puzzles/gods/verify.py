@@ -85,6 +85,7 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
 def utterances(puzzle: Puzzle, position: int, question: Question, cw: ConcreteWorld) -> set[str]:
     """What the god at `position`, asked `question` in the concrete world `cw`, may utter."""
     god, lang, free, state = cw.type_at(position), cw.da_means_yes, cw.free_at(position), cw.state_at(position)
+    cw = cw.with_view(puzzle.view_of(position, cw))  # the truth as he judges it
     if not puzzle.self_reference:
         return {puzzle.utter(god, evaluate(question, cw, puzzle.grammar, puzzle), lang, free, state)}
     consistent = {

@@ -28,7 +28,11 @@ def _alternating(truth, da_means_yes, choice, state):
 #: Truthful and lying by turns, each time he is asked; which comes first is hidden.
 ALTERNATING = GodType("alternating", "A", _alternating, states=("truthful", "lying"),
                       after=lambda state, asked: {"truthful": "lying", "lying": "truthful"}[state] if asked else state)
-GODS = (ALWAYS_DA, ALTERNATING)
+#: Truthful about others, lying about himself: statements naming his position, and what he
+#: himself would answer, are judged falsely; the rest truly.
+SELF_LIAR = GodType("self_liar", "S", lambda truth, da_means_yes, choice: word_for(truth, da_means_yes),
+                    lies_about_himself=True)
+GODS = (ALWAYS_DA, ALTERNATING, SELF_LIAR)
 
 
 def test_always_da_is_told_from_truly_by_one_embedded_question():
@@ -56,8 +60,52 @@ def test_alternating_is_told_from_truly():
     assert solve(Puzzle.choices([("truly", "forgetful")], gods=(forgetful,), name="T or G"), 2, 0).status == "none"
 
 
+def test_a_god_who_lies_about_himself():
+    """Asked what he himself would say, he lies about it: Truly and Falsely then both say da."""
+    from logicpy.puzzles.gods.verify import utterances
+
+    puzzle = Puzzle.choices([("truly", "falsely", "self_liar")], gods=GODS, name="T, F or S")
+    said = {}
+    for cw in puzzle.concrete_worlds:
+        said.setdefault(cw.type_at(1), set()).update(utterances(puzzle, 1, ("ask", 1, ("true",)), cw))
+    assert said == {"truly": {"da"}, "falsely": {"da"}, "self_liar": {"ja"}}
+    # About others he tells the truth, about himself he lies.
+    pair = Puzzle.permutations(("truly", "self_liar"), gods=GODS, name="TS")
+    for cw in pair.concrete_worlds:
+        liar = 1 if cw.type_at(1) == "self_liar" else 2
+        other = 3 - liar
+        for target, lies in ((other, False), (liar, True)):
+            truth = (cw.type_at(target) == "truly") != lies
+            assert utterances(pair, liar, ("is", target, "truly"), cw) == {word_for(truth, cw.da_means_yes)}
+    assert solve(Puzzle.choices([("truly", "self_liar")], gods=GODS, name="T or S"), 1, 0).status == "none"
+
+
+views_questions = st.recursive(
+    st.one_of(st.just(("true",)), st.tuples(st.just("is"), st.integers(1, 3), st.sampled_from(["truly", "falsely", "self_liar"])),
+              st.tuples(st.just("answer"), st.sampled_from(["ja", "da"]))),
+    lambda sub: st.one_of(st.tuples(st.just("ask"), st.integers(1, 3), sub), st.tuples(st.just("xor"), sub, sub),
+                          st.tuples(st.just("not"), sub)),
+    max_leaves=4)
+
+
+@given(views_questions, st.integers(1, 3))
+@settings(max_examples=60, deadline=None)
+def test_bitset_utterances_equal_the_plain_ones_with_a_self_liar_and_exploding_heads(q, p):
+    from logicpy.puzzles.gods.verify import utterances
+
+    puzzle = Puzzle.permutations(("truly", "falsely", "self_liar"), gods=GODS, semantics="explode", name="TFS!")
+    u = universe(puzzle, 0)
+    sig = u.signature(q)
+    assert u.layout.truths(sig) == [evaluate(q, w, puzzle.grammar, puzzle) for w in u.layout.worlds]
+    for word in puzzle.utterances:
+        engine = int(u.layout.project(u.layout.utterance(sig.reshape(1, -1), p, word))[0])
+        plain = sum(1 << h for h, world in enumerate(puzzle.hidden_worlds)
+                    if any(word in utterances(puzzle, p, q, cw) for cw in puzzle.concrete_worlds_of(world)))
+        assert engine == plain, (q, p, word)
+
+
 @pytest.mark.parametrize("types", [("truly", "falsely", "always_da"), ("truly", "falsely", "alternating"),
-                                   ("alternating", "falsely", "random")])
+                                   ("alternating", "falsely", "random"), ("truly", "falsely", "self_liar")])
 def test_three_gods_with_a_new_type_in_three_questions(types):
     puzzle = Puzzle.permutations(types, gods=GODS, name="/".join(types))
     result = solve(puzzle, 3, 2)
