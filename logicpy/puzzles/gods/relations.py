@@ -178,7 +178,7 @@ class _Terms:
             top = self.level(k - 1)
             # The first question argument of complexity k-1 is at slot `first`.
             for first in range(len(slots)):
-                options = []
+                options: list[Sequence[Any]] = []
                 for i, kind in enumerate(rule.kinds):
                     if kind != "question":
                         options.append(self.domains[kind])

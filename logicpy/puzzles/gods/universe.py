@@ -86,18 +86,29 @@ class Layout:
             for truth in (True, False)
         }
         # Under self-reference: the bits hypothesising ja (even) and da (odd).
-        self.hypothesis = {u: self.bits(lambda w, u=u: w.answer == u) for u in WORDS}
+        self.hypothesis = {u: self.bits(self._answer_is(u)) for u in WORDS}
         # Gods who lie about themselves: the bits god p reads (his own judgement), the bits
         # judged by p (where statements about p flip), and per p where ask(p, Q) reads Q.
         positions = range(1, puzzle.n_positions + 1)
-        self.judged = {p: self.bits(lambda w, p=p: w.view == puzzle.view_of(p, w)) for p in positions}
-        self.about = {p: self.bits(lambda w, p=p: w.view == p) for p in positions}
+        self.judged = {p: self.bits(self._judged_by_himself(p)) for p in positions}
+        self.about = {p: self.bits(self._judged_by(p)) for p in positions}
         index = {w: i for i, w in enumerate(self.worlds)}
         self._gather_from = {
             p: np.array([index[w.with_view(puzzle.view_of(p, w))] for w in self.worlds], dtype=np.intp)
             for p in positions
         } if puzzle.views else {}
         self._projection = self._projection_tables()
+
+    @staticmethod
+    def _answer_is(u: str) -> Callable[[ConcreteWorld], bool]:
+        return lambda w: w.answer == u
+
+    @staticmethod
+    def _judged_by(p: int) -> Callable[[ConcreteWorld], bool]:
+        return lambda w: w.view == p
+
+    def _judged_by_himself(self, p: int) -> Callable[[ConcreteWorld], bool]:
+        return lambda w: w.view == self.puzzle.view_of(p, w)
 
     def bits(self, predicate: Callable[[ConcreteWorld], bool]) -> np.ndarray:
         """The (n_words,) uint64 vector of worlds where `predicate` holds."""
