@@ -72,7 +72,9 @@ def _add_puzzle_arguments(parser: argparse.ArgumentParser, defaults: bool = True
     group.add_argument("--known", action="append", default=_default([], defaults), metavar="POS=TYPE",
                        help="a position's known type, e.g. 2=random (repeatable)")
     group.add_argument("--semantics", choices=[s.value for s in Semantics],
-                       help="Random's behaviour: free (default), boolos, silent")
+                       help="Random's behaviour: free (default: ja/da at random), boolos (truthful or lying "
+                            "at random), silent (may also stay silent); explode, explode-boolos, explode-silent: "
+                            "the same plus self-referential questions, answered by fixed point (heads may explode)")
     group.add_argument("--rules", metavar="FILE.py|MODULE", help="extra grammar rules: the RULES list of a Python file or module")
     group.add_argument("--gods-file", metavar="FILE.py|MODULE",
                        help="extra god types: the GODS list (of GodType) of a Python file or module; "

@@ -85,17 +85,24 @@ class _Context:
         return tuple(int(layout.project(layout.utterance(sig, position, w))[0]) for w in self.puzzle.utterances)
 
 
+#: Contexts kept, most recently used last; evicting one also empties the subtree tables.
 _CONTEXTS: dict[tuple[Puzzle, int], _Context] = {}
+CONTEXTS_KEPT = 4
 
 
 def _context(puzzle: Puzzle, complexity: Any) -> _Context:
     if isinstance(complexity, bool) or not isinstance(complexity, int) or complexity < 0:
         raise ModeError(f"the complexity bound must be a non-negative integer, got {complexity!r}")
     key = (puzzle, complexity)
-    if key not in _CONTEXTS:
+    ctx = _CONTEXTS.pop(key, None)
+    if ctx is None:
         u = universe(puzzle, complexity)
-        _CONTEXTS[key] = _Context(puzzle, complexity, u, TreeSearch(puzzle, u, move_table(u, complexity)))
-    return _CONTEXTS[key]
+        ctx = _Context(puzzle, complexity, u, TreeSearch(puzzle, u, move_table(u, complexity)))
+    _CONTEXTS[key] = ctx
+    if len(_CONTEXTS) > CONTEXTS_KEPT:
+        del _CONTEXTS[next(iter(_CONTEXTS))]
+        _subtreeo.clear()
+    return ctx
 
 
 def _ground_question(q: Any, puzzle: Puzzle, relation: str) -> tuple:
