@@ -22,6 +22,7 @@ from logicpy.puzzles.gods import (
     KNIGHT_OR_KNAVE,
     RANDOM_NOT_FIRST,
     Leaf,
+    Puzzle,
     Node,
     connective,
     evaluate,
@@ -326,3 +327,40 @@ def test_original_random_silent_and_knight_or_knave_agree():
     assert [w for w, _ in silent.file_tree.branches] == ["ja", "da", "silent"]
     knights = crosscheck_file(original / "knight_or_knave.pl")
     assert knights.ok and knights.file_questions == 25, knights.render()
+
+
+# -- prolog/gods_silent.pl: Random may stay silent, ternary tree/4 ------------------------------
+GODS_SILENT_PL = GODS_PL.with_name("gods_silent.pl")
+SILENT = CLASSIC.with_options(semantics="silent")
+
+
+#: Two Trulys and a Random who may be silent: 2 questions (1 cannot), cheap for Prolog too.
+TTR_SILENT = Puzzle.permutations(("truly", "truly", "random"), semantics="silent", name="TTR silent")
+
+
+@pytest.mark.swi
+def test_gods_silent_pl_agrees_with_logicpy_on_ternary_trees():
+    result = crosscheck_file(GODS_SILENT_PL, TTR_SILENT, 2, 1)
+    assert result.ok, result.render()
+    assert [w for w, _ in result.file_tree.branches] == ["ja", "da", "silent"]
+    one = crosscheck_file(GODS_SILENT_PL, TTR_SILENT, 1, 1)
+    assert one.ok and one.file_tree is None and one.logicpy_tree is None
+
+
+@pytest.mark.slow
+@pytest.mark.swi
+def test_gods_silent_pl_agrees_on_the_classic_puzzle():
+    result = crosscheck_file(GODS_SILENT_PL, SILENT, 3, 1, timeout=300)
+    assert result.ok and result.queries > 3 * 36, result.render()
+
+
+@pytest.mark.swi
+def test_a_silent_random_that_speaks_is_caught(tmp_path):
+    text = GODS_PL.read_text().replace(
+        "    (   God == random, length(Path, Heard), Step is Heard + 1, nth1(Step, RandomAnswers, silent)",
+        "    (   fail")
+    (tmp_path / "gods.pl").write_text(text)
+    (tmp_path / "gods_silent.pl").write_text(GODS_SILENT_PL.read_text())
+    result = crosscheck_file(tmp_path / "gods_silent.pl", TTR_SILENT, 2, 1)
+    assert not result.ok and result.disagreement_count > 0
+    assert any("silent for logicpy" in d for d in result.disagreements)
