@@ -220,16 +220,6 @@ class Semantics(str, Enum):
         """True iff questions may refer to the asked god's own answer (heads may explode)."""
         return self.value.startswith("explode")
 
-    @property
-    def free_answers(self) -> tuple[str, ...]:
-        """The values of Random's free choice at one step."""
-        return self.random.choices
-
-    @property
-    def utterances(self) -> tuple[str, ...]:
-        """What a built-in god can utter: the branches of a question node, in order."""
-        return UTTERANCES if self.self_reference or self.random.can_be_silent else WORDS
-
     def god(self, name: str) -> GodType:
         """The built-in god type called `name` under this semantics."""
         if name == "truly":
