@@ -101,7 +101,7 @@ def _context(puzzle: Puzzle, complexity: Any) -> _Context:
     _CONTEXTS[key] = ctx
     if len(_CONTEXTS) > CONTEXTS_KEPT:
         del _CONTEXTS[next(iter(_CONTEXTS))]
-        _subtreeo.clear()
+        _subtreeo.clear()  # type: ignore[attr-defined]  # `tabled` adds clear()
     return ctx
 
 
