@@ -10,6 +10,7 @@ The original Prolog solver (aduriseti/3gods, `final_solution.pl`) and logicpy's 
     query_position_question(P, Q)      ("ask", P, Q)   the god at P would answer Q with da
     (A, B) / (A ; B) / A xor B         ("and", A, B) / ("or", A, B) / ("xor", A, B)
     (no counterpart)                   ("not", Q), sent as (Q xor true)
+    answer_is(U) (gods_paradox.pl)     ("answer", U)   your answer to this question is U
     tree(q(P, Q), DaTree, JaTree)      Node(P, Q, (("ja", JaTree), ("da", DaTree)))
     tree(q(P, Q), Da, Ja, Silent)      the same plus ("silent", Silent): random_silent.pl
     leaf                               Leaf(assignment): found by replaying the tree
@@ -73,6 +74,8 @@ def question_from_prolog(term: Term, where: str = "question") -> Question:
         return ("true",)
     if term in ("fail", "false"):
         return ("false",)
+    if isinstance(term, tuple) and len(term) == 2 and term[0] == "answer_is":
+        return ("answer", term[1])
     if isinstance(term, tuple) and len(term) == 3:
         functor, a, b = term
         if functor == "at_position_question":
@@ -84,7 +87,7 @@ def question_from_prolog(term: Term, where: str = "question") -> Question:
     shown = f"{term[0]}/{len(term) - 1}" if isinstance(term, tuple) and term else repr(term)
     raise InputError(
         f"{where}: unknown question functor {shown} (the original vocabulary has true, fail, "
-        "at_position_question/2, query_position_question/2, ','/2, ';'/2, xor/2)"
+        "at_position_question/2, query_position_question/2, ','/2, ';'/2, xor/2; gods_paradox.pl adds answer_is/1)"
     )
 
 
@@ -105,6 +108,8 @@ def question_to_prolog(q: Question, where: str = "question") -> Term:
         return ("query_position_question", q[1], question_to_prolog(q[2], f"{where}[2]"))
     if name == "not":
         return ("xor", question_to_prolog(q[1], f"{where}[1]"), "true")
+    if name == "answer":
+        return ("answer_is", q[1])
     if name in _FUNCTORS:
         return (_FUNCTORS[name], question_to_prolog(q[1], f"{where}[1]"), question_to_prolog(q[2], f"{where}[2]"))
     raise InputError(f"{where}: the question operator {name!r} has no counterpart in the original vocabulary")

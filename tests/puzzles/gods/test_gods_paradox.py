@@ -214,3 +214,42 @@ def test_readme_shows_the_real_two_question_tree(capsys):
     shown = readme.split(f"```text\n{command}", 1)[1].split("```", 1)[0]
     assert main(command.split()[2:]) == 0
     assert shown == capsys.readouterr().out
+
+
+# -- a second engine: prolog/gods_paradox.pl, written independently ---------------------------
+def _prolog_world(cw) -> tuple:
+    return ("w", [("pos", p, t, "none" if cw.free_at(p) is None else cw.free_at(p))
+                  for p, t in enumerate(cw.world.assignment, 1)], "da_yes" if cw.da_means_yes else "da_no")
+
+
+def _node_questions(tree):
+    if hasattr(tree, "question"):
+        yield tree.position, tree.question
+        for _, sub in tree.branches:
+            yield from _node_questions(sub)
+
+
+@pytest.mark.swi
+@pytest.mark.parametrize("semantics", ["explode", "explode-silent"])
+def test_gods_paradox_pl_hears_what_logicpy_hears(semantics):
+    """Every question of logicpy's trees, and a few others, in every concrete world: the same utterances."""
+    from pathlib import Path
+
+    from logicpy import swi
+    from logicpy.core.terms import format_term
+    from logicpy.puzzles.gods.crosscheck import question_to_prolog
+
+    puzzle = CLASSIC.with_options(semantics=semantics)
+    asked = list(_node_questions(solve(EXPLODE, 2, 2).tree)) + list(_node_questions(solve(puzzle, 3, 1).tree)) + [
+        (1, ("answer", "ja")), (2, ("not", ("answer", "da"))),
+        (3, ("ask", 1, ("xor", ("answer", "ja"), ("is", 1, "truly")))),
+        (1, ("or", ("answer", "da"), ("ask", 1, ("answer", "ja")))),
+    ]
+    tasks = [(p, question_to_prolog(q), _prolog_world(cw)) for p, q in asked for cw in puzzle.concrete_worlds]
+    module = swi.consult(Path(__file__).resolve().parents[3] / "prolog" / "gods_paradox.pl")
+    goal = (f"findall(Us, (member(t(P, Q, W), {format_term([('t', *t) for t in tasks])}), "
+            "findall(U, utterance(P, Q, W, U), Us0), sort(Us0, Us)), All)")
+    heard = module.query(goal, limit=1)[0]["All"]
+    expected = [sorted(utterances(puzzle, p, q, cw)) for p, q in asked for cw in puzzle.concrete_worlds]
+    assert len(heard) == len(expected) > 300
+    assert [sorted(h) for h in heard] == expected
