@@ -23,7 +23,9 @@
       candidate    candidate(Family, Languages): a family, with the languages still
                    consistent with the answers heard
       tree         leaf | tree(q(P, Q), DaTree, JaTree): ask Q to the god at P, go on with
-                   DaTree on da and with JaTree on ja
+                   DaTree on da and with JaTree on ja; when random may be silent
+                   (gods_silent.pl), tree(q(P, Q), DaTree, JaTree, SilentTree) as in the
+                   original's random_silent.pl, and a random answer may be `silent`
 
     Semantics: truly utters the word for the question's truth, falsely for its negation,
     random utters its predetermined answer for this step; a nested question about what
@@ -34,8 +36,8 @@
     complexity.  Questions with equal signatures are interchangeable everywhere, so the
     deduplication loses nothing.  Asking a question whose signature is the complement of
     an earlier one only mirrors the tree, so such questions are not asked.  A branch is
-    pruned once it holds more families than 2^(questions left), and live sets proved
-    unsolvable are remembered.
+    pruned once it holds more families than 2^(questions left) (3^ when random may be
+    silent), and live sets proved unsolvable are remembered.
 */
 
 :- op(500, xfy, xor).
@@ -45,6 +47,7 @@
 :- dynamic universe_for/3.      % universe_for(NumPos, MaxComplexity, Families): what is built
 :- dynamic universe_mask/1.     % universe_mask(AllOnes): the signature of `true`
 :- dynamic unsolvable/2.        % unsolvable(QuestionsLeft, LiveSet)
+:- dynamic random_may_be_silent/0.  % asserted by gods_silent.pl: random may also say nothing
 
 % --- The world ---
 
@@ -59,6 +62,10 @@ is_language(da_no).
 
 is_random_answer(true).
 is_random_answer(fail).
+is_random_answer(silent) :- random_may_be_silent.
+
+%!  branching(-B): the utterances a question can lead to: 2 (da, ja), or 3 with silence.
+branching(B) :- ( random_may_be_silent -> B = 3 ; B = 2 ).
 
 %!  at_position(?P, ?God, +World): the god at position P is of type God in World.
 at_position(P, God, w(PosList, _)) :-
@@ -101,8 +108,11 @@ query(random, _, Path, _, RandomAnswers) :-
 query_position(P, Q, Path, World, Utterance) :-
     World = w(PosList, Language),
     memberchk(pos(P, God, RandomAnswers), PosList),
-    (   query(God, Q, Path, World, RandomAnswers) -> Logical = true ; Logical = fail ),
-    get_utterance(Logical, Language, Utterance).
+    (   God == random, length(Path, Heard), Step is Heard + 1, nth1(Step, RandomAnswers, silent)
+    ->  Utterance = silent
+    ;   (   query(God, Q, Path, World, RandomAnswers) -> Logical = true ; Logical = fail ),
+        get_utterance(Logical, Language, Utterance)
+    ).
 
 % --- The question grammar ---
 
@@ -285,33 +295,36 @@ pruning_tree(_, _, _, Live, leaf) :-
     length(Live, N), N =< 1, !.
 pruning_tree(Left, MaxC, NumPos, Live, Tree) :-
     Left > 0,
-    length(Live, N), N =< 1 << Left,
+    branching(B),
+    length(Live, N), N =< B ^ Left,
     \+ ( unsolvable(Known, Live), Known >= Left ),
     (   split_tree(Left, MaxC, NumPos, Live, Tree)
     *-> true
     ;   assertz(unsolvable(Left, Live)), fail
     ).
 
-split_tree(Left, MaxC, NumPos, Live, tree(q(P, Q), DaTree, JaTree)) :-
+split_tree(Left, MaxC, NumPos, Live, Tree) :-
     Next is Left - 1,
-    Capacity is 1 << Next,
+    branching(B),
+    Capacity is B ^ Next,
     askable_question(MaxC, Q),
     is_position(NumPos, P),
-    partition_live(Live, P, Q, Da, Ja),
-    Da \== [], Ja \== [],
-    length(Da, NDa), NDa =< Capacity,
-    length(Ja, NJa), NJa =< Capacity,
-    pruning_tree(Next, MaxC, NumPos, Da, DaTree),
-    pruning_tree(Next, MaxC, NumPos, Ja, JaTree).
+    (   B =:= 2
+    ->  Words = [da, ja], Tree = tree(q(P, Q), DaTree, JaTree), Subtrees = [DaTree, JaTree]
+    ;   Words = [da, ja, silent], Tree = tree(q(P, Q), DaTree, JaTree, SilentTree),
+        Subtrees = [DaTree, JaTree, SilentTree]
+    ),
+    maplist(partition_live(Live, P, Q), Words, Branches),
+    \+ member(Live, Branches),                 % every branch must make progress
+    forall(member(Branch, Branches), ( length(Branch, NB), NB =< Capacity )),
+    maplist(pruning_tree(Next, MaxC, NumPos), Branches, Subtrees).
 
-%!  partition_live(+Live, +P, +Q, -Da, -Ja): the families (with languages) that can hear da / ja.
-partition_live([], _, _, [], []).
-partition_live([Gods-Languages|Rest], P, Q, Da, Ja) :-
-    possible_languages(Gods, Languages, P, Q, da, DaLanguages),
-    possible_languages(Gods, Languages, P, Q, ja, JaLanguages),
-    keep_if_any(Gods, DaLanguages, Da, Da1),
-    keep_if_any(Gods, JaLanguages, Ja, Ja1),
-    partition_live(Rest, P, Q, Da1, Ja1).
+%!  partition_live(+Live, +P, +Q, +Utterance, -Branch): the families (with languages) that can hear Utterance.
+partition_live([], _, _, _, []).
+partition_live([Gods-Languages|Rest], P, Q, Utterance, Branch) :-
+    possible_languages(Gods, Languages, P, Q, Utterance, Possible),
+    keep_if_any(Gods, Possible, Branch, Branch1),
+    partition_live(Rest, P, Q, Utterance, Branch1).
 
 keep_if_any(_, [], Tail, Tail) :- !.
 keep_if_any(Gods, Languages, [Gods-Languages|Tail], Tail).
@@ -348,6 +361,10 @@ answer_path(tree(q(P, Q), DaTree, JaTree), World, Path, Answers) :-
     query_position(P, Q, Path, World, U),
     (   U == da -> Next = DaTree ; Next = JaTree ),
     answer_path(Next, World, [U|Path], Answers).
+answer_path(tree(q(P, Q), DaTree, JaTree, SilentTree), World, Path, Answers) :-
+    query_position(P, Q, Path, World, U),
+    (   U == da -> Next = DaTree ; U == ja -> Next = JaTree ; Next = SilentTree ),
+    answer_path(Next, World, [U|Path], Answers).
 
 % --- Printing ---
 
@@ -363,11 +380,16 @@ solve_and_print_riddle :-
 print_tree(leaf, Indent) :-
     format("~wthe gods are known~n", [Indent]).
 print_tree(tree(q(P, Q), DaTree, JaTree), Indent) :-
+    print_tree(tree(q(P, Q), DaTree, JaTree, none), Indent).
+print_tree(tree(q(P, Q), DaTree, JaTree, SilentTree), Indent) :-
     question_text(Q, Text),
     format("~wAsk god ~w: ~s?~n", [Indent, P, Text]),
     atom_concat(Indent, '    ', Deeper),
     format("~w  da:~n", [Indent]), print_tree(DaTree, Deeper),
-    format("~w  ja:~n", [Indent]), print_tree(JaTree, Deeper).
+    format("~w  ja:~n", [Indent]), print_tree(JaTree, Deeper),
+    (   SilentTree == none -> true
+    ;   format("~w  silent:~n", [Indent]), print_tree(SilentTree, Deeper)
+    ).
 
 %!  question_text(+Question, -Text): Question in English.
 question_text(true, "true").

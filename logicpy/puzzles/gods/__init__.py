@@ -7,12 +7,14 @@ each put to one god.
 
 Vocabulary (concept -> Python):
 
-- type: "truly", "falsely", "random" (`TYPES`).
+- type: "truly", "falsely", "random" (`TYPES`), and any `GodType` a puzzle adds (a name,
+  a letter, and how it answers given the question's truth, the language and its free choice).
 - `Puzzle`: a frozen dataclass: the number of positions, the candidate type assignments
   (built by `Puzzle.permutations` / `Puzzle.choices`, with per-position allowed types or
   known positions), the `Semantics`, the `Grammar` and the possible languages.
 - `Semantics`: how Random answers: "free" (the seed's), "boolos" (randomly truthful or
-  lying), "silent" (may also stay silent: ternary trees).
+  lying), "silent" (may also stay silent: ternary trees); "explode", "explode-silent",
+  "explode-boolos" add self-referential questions answered by fixed point (ternary trees).
 - `World`: a hidden world, what we want to learn: assignment + language (da means yes/no).
 - `ConcreteWorld`: a World plus Random's free answer at ONE step (fresh at every step).
 - `Question`: a term such as ("ask", 1, ("is", 2, "random")); `Rule`, `Grammar`: the
@@ -23,7 +25,8 @@ Vocabulary (concept -> Python):
 
 Use: `solve(CLASSIC)` -> `Result` (status, verified trees, statistics); `verify(puzzle,
 tree)`; `report(puzzle)`; renderers `render_text`, `render_mermaid`, `tree_to_json` and
-`tree_from_json`; relations `questiono`, `evaluateo`, `replyo`, `worldo`, `godo`.
+`tree_from_json`; relations `questiono`, `evaluateo`, `replyo`, `worldo`, `godo`, and the
+tree search as relations: `signatureo`, `distinguishingo`, `treeo`.
 """
 
 from .grammar import (
@@ -41,18 +44,20 @@ from .grammar import (
     question_from_json,
     question_to_json,
 )
-from .model import TYPES, ConcreteWorld, Puzzle, Semantics, World
+from .model import TYPES, ConcreteWorld, GodType, Puzzle, Semantics, World
 from .relations import evaluateo, godo, questiono, replyo, worldo
 from .solve import Report, Result, least_complexity, least_questions, report, solve
 from .tree import Leaf, Node, Tree, render_mermaid, render_text, tree_depth, tree_from_json, tree_to_json
+from .tree_relations import distinguishingo, signatureo, tree_from_term, tree_to_term, treeo
 from .universe import Universe, universe
 from .verify import Verification, verify
 
 __all__ = [
-    "TYPES", "Semantics", "World", "ConcreteWorld", "Puzzle",
+    "TYPES", "GodType", "Semantics", "World", "ConcreteWorld", "Puzzle",
     "Rule", "Grammar", "Question", "atom", "connective", "ASK", "CLASSIC_GRAMMAR", "SEED_GRAMMAR",
     "complexity", "english", "evaluate", "question_to_json", "question_from_json",
     "questiono", "evaluateo", "replyo", "worldo", "godo",
+    "signatureo", "distinguishingo", "treeo", "tree_to_term", "tree_from_term",
     "Universe", "universe",
     "Tree", "Node", "Leaf", "tree_depth", "tree_to_json", "tree_from_json", "render_text", "render_mermaid",
     "Verification", "verify",

@@ -5,7 +5,9 @@
     logicpy gods crosscheck FILE.pl ...          (engineer D's module, logicpy.puzzles.gods.crosscheck)
 
 Exit status: 0 when a tree was found (or verified), 1 when none exists within the bounds
-(or the tree fails), 2 on bad input.
+(or the tree fails), 2 on bad input; `crosscheck` also 3 when the Prolog side ran past
+its time limit (inconclusive). The status is kept when the output pipe closes early
+(`| head`), so a failed verify never looks like success under `pipefail`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -21,7 +24,7 @@ from typing import Any, Callable
 from ...errors import InputError, read_input_file
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
-from .model import TYPES, Puzzle, Semantics
+from .model import TYPES, GodType, Puzzle, Semantics
 from .solve import DEFAULT_COMPLEXITY, report, solve
 from .tree import render_mermaid, render_text, tree_from_json
 from .verify import verify
@@ -69,8 +72,13 @@ def _add_puzzle_arguments(parser: argparse.ArgumentParser, defaults: bool = True
     group.add_argument("--known", action="append", default=_default([], defaults), metavar="POS=TYPE",
                        help="a position's known type, e.g. 2=random (repeatable)")
     group.add_argument("--semantics", choices=[s.value for s in Semantics],
-                       help="Random's behaviour: free (default), boolos, silent")
+                       help="Random's behaviour: free (default: ja/da at random), boolos (truthful or lying "
+                            "at random), silent (may also stay silent); explode, explode-boolos, explode-silent: "
+                            "the same plus self-referential questions, answered by fixed point (heads may explode)")
     group.add_argument("--rules", metavar="FILE.py|MODULE", help="extra grammar rules: the RULES list of a Python file or module")
+    group.add_argument("--gods-file", metavar="FILE.py|MODULE",
+                       help="extra god types: the GODS list (of GodType) of a Python file or module; "
+                            "name them in --types/--allow/--known")
 
 
 def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
@@ -80,7 +88,8 @@ def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True)
     search.add_argument("--complexity", type=int, default=_default(DEFAULT_COMPLEXITY, defaults),
                         help=f"question complexity at most (default: {DEFAULT_COMPLEXITY})")
     search.add_argument("--all", action="store_true", help="count all distinct trees and show some")
-    search.add_argument("--limit", type=int, default=_default(3, defaults), help="trees shown with --all (default: 3)")
+    search.add_argument("--limit", type=int, default=_default(None, defaults), metavar="N",
+                        help="trees shown with --all (default: 3; with --json 100)")
     search.add_argument("--report", action="store_true",
                         help="least questions (complexity <= --complexity) and least complexity for that many")
     output = parser.add_argument_group("output")
@@ -110,32 +119,46 @@ def _crosscheck_missing(args: argparse.Namespace) -> int:
 
 
 # -- building the puzzle from options ----------------------------------------------------------
-def load_rules(source: str) -> tuple[Rule, ...]:
-    """The `RULES` of a Python file or importable module (InputError naming the source otherwise)."""
+def _load_module(source: str, option: str) -> Any:
+    """A Python file or importable module given on the command line (InputError naming it otherwise)."""
     try:
         if source.endswith(".py") or Path(source).is_file():
             path = Path(source)
             if not path.is_file():
-                raise InputError(f"--rules: no such file {source}")
-            spec = importlib.util.spec_from_file_location(f"_logicpy_rules_{path.stem}", path)
+                raise InputError(f"{option}: no such file {source}")
+            spec = importlib.util.spec_from_file_location(f"_logicpy_{option.strip('-')}_{path.stem}", path)
             if spec is None or spec.loader is None:
-                raise InputError(f"--rules: {source} cannot be loaded as a Python module")
+                raise InputError(f"{option}: {source} cannot be loaded as a Python module")
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(source)
+            return module
+        return importlib.import_module(source)
     except InputError:
         raise
     except Exception as exc:
-        raise InputError(f"--rules {source}: cannot load: {type(exc).__name__}: {exc}") from None
-    rules = getattr(module, "RULES", None)
-    if rules is None:
-        raise InputError(f"--rules {source}: defines no RULES list")
-    rules = tuple(rules)
-    for i, rule in enumerate(rules):
-        if not isinstance(rule, Rule):
-            raise InputError(f"--rules {source}: RULES[{i}] is not a Rule (build it with atom() or connective())")
-    return rules
+        raise InputError(f"{option} {source}: cannot load: {type(exc).__name__}: {exc}") from None
+
+
+def _load_list(source: str, option: str, name: str, kind: type, build: str) -> tuple:
+    """The list called `name` in `source`, each item a `kind` (InputError naming the item otherwise)."""
+    items = getattr(_load_module(source, option), name, None)
+    if items is None:
+        raise InputError(f"{option} {source}: defines no {name} list")
+    items = tuple(items)
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise InputError(f"{option} {source}: {name}[{i}] is not a {kind.__name__} (build it with {build})")
+    return items
+
+
+def load_rules(source: str) -> tuple[Rule, ...]:
+    """The `RULES` of a Python file or importable module (InputError naming the source otherwise)."""
+    return _load_list(source, "--rules", "RULES", Rule, "atom() or connective()")
+
+
+def load_gods(source: str) -> tuple[GodType, ...]:
+    """The `GODS` (god types) of a Python file or importable module."""
+    return _load_list(source, "--gods-file", "GODS", GodType, "GodType(name, letter, answer)")
 
 
 def _parse_position(text: str, option: str) -> int:
@@ -145,11 +168,11 @@ def _parse_position(text: str, option: str) -> int:
         raise InputError(f"{option}: position {text!r} is not an integer") from None
 
 
-def _split_types(text: str, option: str) -> list[str]:
+def _split_types(text: str, option: str, names: tuple[str, ...] = TYPES) -> list[str]:
     types = [t.strip().lower() for t in text.split(",") if t.strip()]
     for t in types:
-        if t not in TYPES:
-            raise InputError(f"{option}: unknown god type {t!r} (choose from {', '.join(TYPES)})")
+        if t not in names:
+            raise InputError(f"{option}: unknown god type {t!r} (choose from {', '.join(names)})")
     return types
 
 
@@ -158,17 +181,19 @@ def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
     grammar: Grammar = CLASSIC_GRAMMAR
     if args.rules:
         grammar = grammar.extend(*load_rules(args.rules))
+    gods = load_gods(args.gods_file) if getattr(args, "gods_file", None) else ()
+    names = TYPES + tuple(g.name for g in gods)
     custom = args.gods is not None or args.types or args.allow or args.known
     if args.puzzle and custom:
         raise InputError("--puzzle cannot be combined with --gods/--types/--allow/--known")
     if not custom:
         base = PUZZLES[args.puzzle or "classic"]
-        changes: dict[str, Any] = {"grammar": grammar}
+        changes: dict[str, Any] = {"grammar": grammar, "gods": gods}
         if args.semantics:
             changes["semantics"] = args.semantics
         return base.with_options(**changes)
     if args.types:
-        types = _split_types(args.types, "--types")
+        types = _split_types(args.types, "--types", names)
         if args.gods is not None and args.gods != len(types):
             raise InputError(f"--gods {args.gods} does not match the {len(types)} types of --types")
     else:
@@ -178,25 +203,27 @@ def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
         types = [TYPES[i % 3] for i in range(n)]
     allowed = {}
     for item in args.allow:
-        pos, sep, names = item.partition(":")
+        pos, sep, kinds = item.partition(":")
         if not sep:
             raise InputError(f"--allow {item!r}: expected POS:TYPES, e.g. 1:truly,falsely")
-        allowed[_parse_position(pos, "--allow")] = _split_types(names, f"--allow {item}")
+        allowed[_parse_position(pos, "--allow")] = _split_types(kinds, f"--allow {item}", names)
     known = {}
     for item in args.known:
         pos, sep, name = item.partition("=")
         if not sep:
             raise InputError(f"--known {item!r}: expected POS=TYPE, e.g. 2=random")
-        (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}") or [""]
+        (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}", names) or [""]
     return Puzzle.permutations(
         types, allowed=allowed, known=known, semantics=args.semantics or "free", grammar=grammar,
-        name=_custom_name(types, allowed, known),
+        name=_custom_name(types, allowed, known, gods), gods=gods,
     )
 
 
-def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[int, str]) -> str:
+def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[int, str],
+                 gods: tuple[GodType, ...] = ()) -> str:
     """A readable name for a puzzle built from options, e.g. "TFR, 1 known truly"."""
-    parts = ["".join(t[0].upper() for t in types)]
+    letters = {g.name: g.letter for g in gods}
+    parts = ["".join(letters.get(t, t[0].upper()) for t in types)]
     parts += [f"{p} one of {'/'.join(ts)}" for p, ts in sorted(allowed.items())]
     parts += [f"{p} known {t}" for p, t in sorted(known.items())]
     return ", ".join(parts)
@@ -231,54 +258,82 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         if args.report:
             return _run_report(puzzle, args)
+        limit = args.limit if args.limit is not None else (100 if args.json else 3)
+        if limit < 0:
+            raise InputError(f"--limit must be >= 0, got {limit}")
         result = solve(puzzle, args.questions, args.complexity, "all" if args.all else "one",
-                       limit=args.limit if not args.json else max(args.limit, 100), progress=progress)
+                       limit=limit, progress=progress)
     finally:
         if bar:
             bar.stop()
     timing = ", ".join(f"{k} {v:.3f} s" for k, v in result.seconds.items())
-    print(f"time: {timing}", file=sys.stderr)
+    status = 0 if result.count else 1
+    out: list[str] = []
     if args.json:
-        print(json.dumps(result.to_json(), indent=1))
+        out.append(json.dumps(result.to_json(), indent=1))
     elif args.mermaid:
         if result.tree is None:
             print(result.verdict, file=sys.stderr)
         else:
-            print(render_mermaid(result.tree, puzzle))
+            out.append(render_mermaid(result.tree, puzzle))
     else:
-        print(result.verdict)
-        print(f"puzzle: {puzzle}")
+        out += [result.verdict, f"puzzle: {puzzle}"]
         for i, tree in enumerate(result.trees, 1):
             if len(result.trees) > 1:
-                print(f"\ntree {i}:")
-            print(render_text(tree, puzzle))
-            print(verify(puzzle, tree, args.questions))
+                out.append(f"\ntree {i}:")
+            out += [render_text(tree, puzzle), str(verify(puzzle, tree, args.questions))]
         if args.stats:
-            print(f"universe: {list(result.level_counts)} new signatures per complexity level, "
-                  f"{result.moves} distinct moves")
-            print(f"search: {vars(result.search)}")
-    return 0 if result.trees else 1
+            out.append(f"universe: {list(result.level_counts)} new signatures per complexity level, "
+                       f"{result.moves} distinct moves")
+            out.append(f"search: {vars(result.search)}")
+    print(f"time: {timing}", file=sys.stderr)
+    return emit(out, status)
+
+
+def emit(lines: list[str], status: int) -> int:
+    """Print `lines` to stdout and return `status`, also when the reader closed the pipe early.
+
+    A closed pipe (`| head`) is not an error, but it must not turn a failure into success.
+    """
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+    return status
 
 
 def _run_report(puzzle: Puzzle, args: argparse.Namespace) -> int:
     outcome = report(puzzle, max_complexity=args.complexity, max_questions=max(args.questions, 1) + 3)
+    status = 0 if outcome.least_questions is not None else 1
     if args.json:
-        print(json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
-                          "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
-                          "least_complexity": outcome.least_complexity}))
-    else:
-        print(outcome)
-    return 0 if outcome.least_questions is not None else 1
+        return emit([json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
+                                 "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
+                                 "least_complexity": outcome.least_complexity})], status)
+    return emit([str(outcome)], status)
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    """`logicpy gods verify TREE.json`: replay every tree in the file."""
-    puzzle = puzzle_from_args(args)
+    """`logicpy gods verify TREE.json`: replay every tree in the file.
+
+    A result file (`logicpy gods --json`) names its semantics; it is used unless
+    `--semantics` is given.
+    """
     text = read_input_file(args.file)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{args.file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    saved = data.get("puzzle") if isinstance(data, dict) else None
+    if not args.semantics and isinstance(saved, dict) and isinstance(saved.get("semantics"), str):
+        args.semantics = Semantics.parse(saved["semantics"]).value
+    puzzle = puzzle_from_args(args)
     if isinstance(data, dict) and "trees" in data:
         items = [(f"{args.file}: $.trees[{i}]", t) for i, t in enumerate(data["trees"])]
     else:
@@ -286,13 +341,14 @@ def run_verify(args: argparse.Namespace) -> int:
     if not items:
         raise InputError(f"{args.file}: no tree to verify")
     failed = 0
+    out = []
     for where, item in items:
         try:
             tree = tree_from_json(item, puzzle)
         except InputError as exc:
             raise InputError(f"{args.file}: {exc}") from None
         check = verify(puzzle, tree)
-        print(f"{where.split(': ', 1)[1] if len(items) > 1 else args.file}: {check}")
+        out.append(f"{where.split(': ', 1)[1] if len(items) > 1 else args.file}: {check}")
         failed += not check.ok
-    return 1 if failed else 0
+    return emit(out, 1 if failed else 0)
 

@@ -10,10 +10,13 @@ The original Prolog solver (aduriseti/3gods, `final_solution.pl`) and logicpy's 
     query_position_question(P, Q)      ("ask", P, Q)   the god at P would answer Q with da
     (A, B) / (A ; B) / A xor B         ("and", A, B) / ("or", A, B) / ("xor", A, B)
     (no counterpart)                   ("not", Q), sent as (Q xor true)
+    answer_is(U) (gods_paradox.pl)     ("answer", U)   your answer to this question is U
     tree(q(P, Q), DaTree, JaTree)      Node(P, Q, (("ja", JaTree), ("da", DaTree)))
+    tree(q(P, Q), Da, Ja, Silent)      the same plus ("silent", Silent): random_silent.pl
     leaf                               Leaf(assignment): found by replaying the tree
     w([pos(P, G, RandomAnswers)], L)   a hidden world + Random's answer at each step
-                                       (L is da_yes or da_no; an answer is true or fail)
+                                       (L is da_yes or da_no; an answer is true, fail,
+                                       or silent under the silent semantics)
 
 `crosscheck_file` runs both directions of the check: the file's own tree, converted and
 replayed by logicpy's `verify`; and logicpy's tree, whose every question is put to the
@@ -26,14 +29,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from ...core.terms import Term, format_term
 from ...errors import InputError, PrologError, PrologTimeout
-from .grammar import Question, english, evaluate
+from .grammar import CLASSIC_GRAMMAR, Question, english, evaluate
 from .model import ConcreteWorld, Puzzle, Semantics, World, type_letters
 from .tree import Leaf, Node, Tree, render_text, tree_to_json
 from .verify import verify
@@ -53,6 +55,8 @@ __all__ = [
 #: Original connective functors and logicpy's names for them.
 _CONNECTIVES = {",": "and", ";": "or", "xor": "xor"}
 _FUNCTORS = {name: functor for functor, name in _CONNECTIVES.items()}
+#: The semantics the original files have: final_solution.pl's free Random, random_silent.pl's.
+ORIGINAL_SEMANTICS = (Semantics.FREE, Semantics.SILENT)
 #: At most this many disagreements are kept in a result (the count is always exact).
 SHOWN_DISAGREEMENTS = 20
 
@@ -70,6 +74,8 @@ def question_from_prolog(term: Term, where: str = "question") -> Question:
         return ("true",)
     if term in ("fail", "false"):
         return ("false",)
+    if isinstance(term, tuple) and len(term) == 2 and term[0] == "answer_is":
+        return ("answer", term[1])
     if isinstance(term, tuple) and len(term) == 3:
         functor, a, b = term
         if functor == "at_position_question":
@@ -81,7 +87,7 @@ def question_from_prolog(term: Term, where: str = "question") -> Question:
     shown = f"{term[0]}/{len(term) - 1}" if isinstance(term, tuple) and term else repr(term)
     raise InputError(
         f"{where}: unknown question functor {shown} (the original vocabulary has true, fail, "
-        "at_position_question/2, query_position_question/2, ','/2, ';'/2, xor/2)"
+        "at_position_question/2, query_position_question/2, ','/2, ';'/2, xor/2; gods_paradox.pl adds answer_is/1)"
     )
 
 
@@ -102,6 +108,8 @@ def question_to_prolog(q: Question, where: str = "question") -> Term:
         return ("query_position_question", q[1], question_to_prolog(q[2], f"{where}[2]"))
     if name == "not":
         return ("xor", question_to_prolog(q[1], f"{where}[1]"), "true")
+    if name == "answer":
+        return ("answer_is", q[1])
     if name in _FUNCTORS:
         return (_FUNCTORS[name], question_to_prolog(q[1], f"{where}[1]"), question_to_prolog(q[2], f"{where}[2]"))
     raise InputError(f"{where}: the question operator {name!r} has no counterpart in the original vocabulary")
@@ -109,16 +117,18 @@ def question_to_prolog(q: Question, where: str = "question") -> Term:
 
 # -- trees -----------------------------------------------------------------------------
 def tree_to_prolog(tree: Tree, where: str = "$") -> Term:
-    """The original-vocabulary tree term: tree(q(P, Q), DaTree, JaTree) or leaf."""
+    """The original-vocabulary tree term: tree(q(P, Q), DaTree, JaTree), tree/4 with a
+    silent branch last (random_silent.pl), or leaf."""
     if isinstance(tree, Leaf):
         return "leaf"
-    if set(w for w, _ in tree.branches) != {"ja", "da"}:
-        raise InputError(f"{where}: the original trees are binary (da/ja); this node has {[w for w, _ in tree.branches]}")
+    words = [w for w, _ in tree.branches]
+    if sorted(words) not in (["da", "ja"], ["da", "ja", "silent"]):
+        raise InputError(f"{where}: the original trees are da/ja or da/ja/silent; this node has {words}")
+    order = ["da", "ja", "silent"] if "silent" in words else ["da", "ja"]
     return (
         "tree",
         ("q", tree.position, question_to_prolog(tree.question, f"{where}.question")),
-        tree_to_prolog(tree.branch("da"), f"{where}.da"),
-        tree_to_prolog(tree.branch("ja"), f"{where}.ja"),
+        *(tree_to_prolog(tree.branch(w), f"{where}.{w}") for w in order),
     )
 
 
@@ -131,6 +141,7 @@ def tree_from_prolog(term: Term, puzzle: Puzzle, where: str = "$") -> tuple[Tree
     (it is given the first of them, which `verify` then refutes).
     """
     shape = _shape_from_prolog(term, where)
+    _check_arity(shape, puzzle, where)
     reached: dict[str, set[tuple[str, ...]]] = {}
     for world in puzzle.hidden_worlds:
         for path, _ in _leaves_reached(shape, world, puzzle):
@@ -149,11 +160,24 @@ def tree_from_prolog(term: Term, puzzle: Puzzle, where: str = "$") -> tuple[Tree
     return fill(shape, where), tuple(problems)
 
 
+def _check_arity(tree: Tree, puzzle: Puzzle, where: str) -> None:
+    """InputError naming the first node whose branches are not the semantics' utterances."""
+    if isinstance(tree, Leaf):
+        return
+    words = tuple(w for w, _ in tree.branches)
+    if sorted(words) != sorted(puzzle.utterances):
+        functor = "tree/4 (with a silent branch)" if len(words) == 3 else "tree/3"
+        raise InputError(f"{where}: the file's tree has {functor} nodes, but the {puzzle.semantics.value} semantics "
+                         f"has the answers {'/'.join(puzzle.utterances)} (is --semantics right for this file?)")
+    for w, sub in tree.branches:
+        _check_arity(sub, puzzle, f"{where}.{w}")
+
+
 def _shape_from_prolog(term: Term, where: str) -> Tree:
     """The tree with every leaf unnamed (Leaf(None)); errors name the bad node's path."""
     if term == "leaf":
         return Leaf(None)
-    if isinstance(term, tuple) and len(term) == 4 and term[0] == "tree":
+    if isinstance(term, tuple) and len(term) in (4, 5) and term[0] == "tree":
         ask = term[1]
         if not (isinstance(ask, tuple) and len(ask) == 3 and ask[0] == "q"):
             raise InputError(f"{where}: expected q(Position, Question) in a tree node, got {format_term(ask)}")
@@ -163,9 +187,13 @@ def _shape_from_prolog(term: Term, where: str) -> Tree:
         question = question_from_prolog(ask[2], f"{where}.question")
         da = _shape_from_prolog(term[2], f"{where}.da")
         ja = _shape_from_prolog(term[3], f"{where}.ja")
-        return Node(position, question, (("ja", ja), ("da", da)))
+        if len(term) == 4:
+            return Node(position, question, (("ja", ja), ("da", da)))
+        silent = _shape_from_prolog(term[4], f"{where}.silent")
+        return Node(position, question, (("ja", ja), ("da", da), ("silent", silent)))
     shown = f"{term[0]}/{len(term) - 1}" if isinstance(term, tuple) and term else format_term(term)
-    raise InputError(f"{where}: unknown tree functor {shown} (expected tree(q(P, Q), DaTree, JaTree) or leaf)")
+    raise InputError(f"{where}: unknown tree functor {shown} (expected tree(q(P, Q), DaTree, JaTree), "
+                     "tree(q(P, Q), DaTree, JaTree, SilentTree) or leaf)")
 
 
 def _leaves_reached(tree: Tree, world: World, puzzle: Puzzle, path: str = "$") -> Iterator[tuple[str, Leaf]]:
@@ -182,22 +210,22 @@ def _leaves_reached(tree: Tree, world: World, puzzle: Puzzle, path: str = "$") -
 
 def _utterance(node: Node, cw: ConcreteWorld, puzzle: Puzzle) -> str:
     """logicpy's utterance of the god asked at `node` in the concrete world `cw`."""
-    truth = evaluate(node.question, cw, puzzle.grammar, puzzle.semantics)
-    return puzzle.semantics.utter(cw.type_at(node.position), truth, cw.da_means_yes, cw.free_at(node.position))
+    truth = evaluate(node.question, cw, puzzle.grammar, puzzle)
+    return puzzle.utter(cw.type_at(node.position), truth, cw.da_means_yes, cw.free_at(node.position))
 
 
 # -- worlds ----------------------------------------------------------------------------
-def world_to_prolog(world: World, random_answers: dict[int, list[bool]]) -> Term:
+def world_to_prolog(world: World, random_answers: dict[int, list[bool | str]]) -> Term:
     """The original's world term: w([pos(P, Type, RandomAnswers), ...], da_yes | da_no).
 
     `random_answers` maps each Random's position to its answers so far (True = the
-    answer means yes); other gods get [].
+    answer means yes, "silent" = none); other gods get [].
 
     >>> format_term(world_to_prolog(World(("random", "truly"), False), {1: [True, False]}))
     'w([pos(1,random,[true,fail]),pos(2,truly,[])],da_no)'
     """
     positions = [
-        ("pos", p, t, ["true" if a else "fail" for a in random_answers.get(p, [])])
+        ("pos", p, t, [a if isinstance(a, str) else "true" if a else "fail" for a in random_answers.get(p, [])])
         for p, t in enumerate(world.assignment, 1)
     ]
     return ("w", positions, "da_yes" if world.da_means_yes else "da_no")
@@ -234,13 +262,13 @@ def _queries(tree: Tree, puzzle: Puzzle) -> list[_Query]:
     truth of each sub-question, with logicpy's answers."""
     queries: list[_Query] = []
 
-    def walk(t: Tree, world: World, node_path: str, heard: list[str], answers: dict[int, list[bool]]) -> None:
+    def walk(t: Tree, world: World, node_path: str, heard: list[str], answers: dict[int, list[bool | str]]) -> None:
         if isinstance(t, Leaf):
             return
         for cw in puzzle.concrete_worlds_of(world):
             word = _utterance(t, cw, puzzle)
             step = {
-                p: answers.get(p, []) + [(cw.free_at(p) == "da") == cw.da_means_yes]
+                p: answers.get(p, []) + [_random_answer(cw.free_at(p), cw.da_means_yes)]
                 for p in range(1, puzzle.n_positions + 1) if cw.free_at(p) is not None
             }
             path_term = list(reversed(heard))  # the original's Path: latest answer first
@@ -251,7 +279,7 @@ def _queries(tree: Tree, puzzle: Puzzle) -> list[_Query]:
                 ("u", t.position, asked, path_term, world_term), word,
             ))
             for sub in _subquestions(t.question):
-                truth = evaluate(sub, cw, puzzle.grammar, puzzle.semantics)
+                truth = evaluate(sub, cw, puzzle.grammar, puzzle)
                 queries.append(_Query(
                     node_path, str(cw), f"[{english(sub, puzzle.grammar)}] is",
                     ("e", question_to_prolog(sub), path_term, world_term), "true" if truth else "fail",
@@ -261,6 +289,11 @@ def _queries(tree: Tree, puzzle: Puzzle) -> list[_Query]:
     for world in puzzle.hidden_worlds:
         walk(tree, world, "$", [], {})
     return queries
+
+
+def _random_answer(free: str, da_means_yes: bool) -> bool | str:
+    """Random's free utterance as the original stores it: True iff it means yes, or "silent"."""
+    return "silent" if free == "silent" else (free == "da") == da_means_yes
 
 
 # -- the check -------------------------------------------------------------------------
@@ -287,14 +320,26 @@ class CrossCheck:
     disagreements: tuple[str, ...]
     disagreement_count: int
     notes: tuple[str, ...] = field(default=())
+    timed_out: bool = False
 
     @property
     def ok(self) -> bool:
         """True iff both find a tree or both find none, the file's tree verifies, and every query agrees."""
         return (
-            (self.file_tree is None) == (self.logicpy_tree is None)
+            not self.timed_out
+            and (self.file_tree is None) == (self.logicpy_tree is None)
             and not self.file_problems and self.disagreement_count == 0
         )
+
+    @property
+    def inconclusive(self) -> bool:
+        """True iff the file's search ran past the time limit and nothing else disagrees."""
+        return self.timed_out and not self.file_problems and self.disagreement_count == 0
+
+    @property
+    def verdict(self) -> str:
+        """"agree", "DISAGREE" or "INCONCLUSIVE" (the file's search ran past the time limit)."""
+        return "agree" if self.ok else "INCONCLUSIVE" if self.inconclusive else "DISAGREE"
 
     def render(self, show_tree: bool = False) -> str:
         """Readable text: what was checked and the verdict of each direction."""
@@ -303,7 +348,9 @@ class CrossCheck:
             f"{self.path}: {p.name or 'puzzle'} ({_count(p.n_positions, 'god')}, "
             f"{_count(self.questions, 'question')}, complexity <= {self.complexity})"
         ]
-        if self.file_tree is None:
+        if self.timed_out:
+            lines.append(f"  the file's tree ({self.entry}): not known, its search ran past the time limit")
+        elif self.file_tree is None:
             lines.append(f"  the file's tree ({self.entry}): none found")
         elif self.file_problems:
             lines.append(f"  the file's tree ({self.entry}), replayed by logicpy: REFUTED")
@@ -323,7 +370,7 @@ class CrossCheck:
         else:
             lines.append(f"  logicpy's tree through the file's {self.evaluator}: agree on {self.queries} queries")
         lines += [f"  note: {n}" for n in self.notes]
-        lines.append("result: agree" if self.ok else "result: DISAGREE")
+        lines.append(f"result: {self.verdict}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -334,6 +381,7 @@ class CrossCheck:
             "questions": self.questions,
             "complexity": self.complexity,
             "ok": self.ok,
+            "verdict": self.verdict.lower(),
             "file_tree": {
                 "entry": self.entry,
                 "tree": None if self.file_tree is None else tree_to_json(self.file_tree),
@@ -375,18 +423,25 @@ def crosscheck_file(
     from . import CLASSIC, solve
 
     puzzle = CLASSIC if puzzle is None else puzzle
-    if puzzle.semantics is not Semantics.FREE or set(puzzle.languages) != {True, False}:
+    if puzzle.semantics not in ORIGINAL_SEMANTICS or set(puzzle.languages) != {True, False} or puzzle.gods:
         raise InputError(
-            f"puzzle {puzzle.name!r}: the original vocabulary has only the free Random and an unknown language"
+            f"puzzle {puzzle.name!r}: the original vocabulary has only the free Random (final_solution.pl) or "
+            f"the Random that may be silent (random_silent.pl), the three built-in gods, and an unknown language; "
+            f"got semantics {puzzle.semantics.value}"
         )
     module = swi.consult(path)
     notes = [f"{m.kind} while loading: {m}" for m in module.warnings]
+    if _defines(module, "is_distinguishing_question/3") and not _defines(module, "find_pruning_tree/7"):
+        return crosscheck_questions(module, complexity, timeout, notes)  # type: ignore[return-value]
 
-    entry, term = _file_tree(module, puzzle, questions, complexity, timeout, notes)
+    entry, term, timed_out = _file_tree(module, puzzle, questions, complexity, timeout, notes)
     file_tree, verified = None, ""
     problems: tuple[str, ...] = ()
     if term is not None:
-        file_tree, problems = tree_from_prolog(term, puzzle)
+        try:
+            file_tree, problems = tree_from_prolog(term, puzzle)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
         check = verify(puzzle, file_tree, questions)
         verified = str(check)
         problems = problems + check.problems
@@ -399,8 +454,149 @@ def crosscheck_file(
         evaluator, queries, shown, count = _compare_utterances(module, puzzle, logicpy_tree, timeout)
     return CrossCheck(
         str(path), puzzle, questions, complexity, entry, file_tree, tuple(problems), verified,
-        logicpy_tree, evaluator, queries, shown, count, tuple(notes),
+        logicpy_tree, evaluator, queries, shown, count, tuple(notes), timed_out,
     )
+
+
+# -- knight_or_knave.pl: distinguishing questions, one god at position `a` -------------------
+#: knight_or_knave.pl's puzzle: one god, Truly or Falsely, who answers yes (success) or no;
+#: as logicpy sees it, a known language in which da means yes, and its grammar (no not/xor).
+KNIGHT_OR_KNAVE_FILE = Puzzle.choices(
+    [("truly", "falsely")], languages=(True,), name="knight-or-knave (known language)",
+    grammar=CLASSIC_GRAMMAR.without("not", "xor"),
+)
+#: How many of the file's distinguishing questions are compared.
+FILE_QUESTIONS = 25
+
+
+@dataclass(frozen=True)
+class QuestionCheck:
+    """The outcome of `crosscheck_questions`: distinguishing questions compared both ways.
+
+    file_questions: the file's first questions with its answers for Truly and Falsely,
+    each compared with logicpy's; logicpy_questions: logicpy's distinguishing questions
+    (one per behaviour, complexity <= `complexity`) put to the file's
+    `is_distinguishing_question/3`.
+    """
+
+    path: str
+    complexity: int
+    file_questions: int
+    logicpy_questions: int
+    disagreements: tuple[str, ...]
+    disagreement_count: int
+    notes: tuple[str, ...] = ()
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True iff every question agrees and nothing timed out."""
+        return not self.disagreement_count and not self.timed_out
+
+    @property
+    def inconclusive(self) -> bool:
+        """True iff the file ran past the time limit and nothing disagrees."""
+        return self.timed_out and not self.disagreement_count
+
+    @property
+    def verdict(self) -> str:
+        """"agree", "DISAGREE" or "INCONCLUSIVE"."""
+        return "agree" if self.ok else "INCONCLUSIVE" if self.inconclusive else "DISAGREE"
+
+    def render(self, show_tree: bool = False) -> str:
+        """Readable text: both directions and the verdict."""
+        lines = [
+            f"{self.path}: knight or knave (1 god, distinguishing questions, is_distinguishing_question/3)",
+            f"  the file's first {self.file_questions} distinguishing questions, answers for Truly and Falsely "
+            "checked by logicpy",
+            f"  logicpy's {self.logicpy_questions} distinguishing questions (complexity <= {self.complexity}) "
+            "put to the file",
+        ]
+        if self.disagreement_count:
+            lines.append(f"  DISAGREE on {self.disagreement_count}")
+            lines += [f"    {d}" for d in self.disagreements]
+        lines += [f"  note: {n}" for n in self.notes]
+        lines.append(f"result: {self.verdict}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"file": self.path, "puzzle": KNIGHT_OR_KNAVE_FILE.name, "complexity": self.complexity,
+                "ok": self.ok, "verdict": self.verdict.lower(), "file_questions": self.file_questions,
+                "logicpy_questions": self.logicpy_questions, "disagreements": self.disagreement_count,
+                "shown": list(self.disagreements), "notes": list(self.notes)}
+
+
+def _says_yes(puzzle: Puzzle, god: str, question: Question) -> bool:
+    """Whether the god (of the one-position, known-language puzzle) says yes, i.e. da."""
+    (cw,) = [w for w in puzzle.concrete_worlds if w.type_at(1) == god]
+    return puzzle.utter(god, evaluate(question, cw, puzzle.grammar, puzzle), cw.da_means_yes, None) == "da"
+
+
+def _position_a(term: Term, to_file: bool) -> Term:
+    """Swap knight_or_knave.pl's position `a` and logicpy's position 1 in a question term."""
+    if isinstance(term, tuple) and term and term[0] in ("at_position_question", "query_position_question"):
+        position = ("a" if term[1] == 1 else term[1]) if to_file else (1 if term[1] == "a" else term[1])
+        rest = term[2] if term[0] == "at_position_question" else _position_a(term[2], to_file)
+        return (term[0], position, rest)
+    if isinstance(term, tuple) and term and term[0] in _CONNECTIVES:
+        return (term[0], _position_a(term[1], to_file), _position_a(term[2], to_file))
+    return term
+
+
+def crosscheck_questions(module: Any, complexity: int = 1, timeout: float = 60.0,
+                         notes: list[str] | None = None) -> QuestionCheck:
+    """Compare a file's `is_distinguishing_question(Q, AnswerForTruly, AnswerForFalsely)` with logicpy.
+
+    Both ways: the file's first `FILE_QUESTIONS` answers are converted and evaluated by
+    logicpy (each answer must be what Truly resp. Falsely says, and they must differ);
+    logicpy's distinguishing questions, one per behaviour up to `complexity`, must be
+    accepted by the file with the same answers.
+    """
+    from .universe import universe
+
+    notes = list(notes or [])
+    puzzle = KNIGHT_OR_KNAVE_FILE
+    wrong: list[str] = []
+    timed_out = False
+
+    def compare(question: Question, answers: dict[str, str], who: str) -> None:
+        for god, key in (("truly", "AT"), ("falsely", "AF")):
+            mine = "true" if _says_yes(puzzle, god, question) else "fail"
+            if answers.get(key) != mine:
+                wrong.append(f"{who} [{english(question, puzzle.grammar)}]: {god} says yes is {mine} for "
+                             f"logicpy, {answers.get(key, 'no answer')} for the file")
+
+    try:
+        found = module.query("is_distinguishing_question(Q, AT, AF)", limit=FILE_QUESTIONS, timeout=timeout,
+                             capture_output=True)
+    except PrologTimeout:
+        found, timed_out = [], True
+        notes.append(f"the file's question search ran past {timeout:g} s (--timeout): inconclusive")
+    for answer in found:
+        q = question_from_prolog(_position_a(answer["Q"], to_file=False))
+        compare(q, answer, "the file's question")
+        if answer["AT"] == answer["AF"]:
+            wrong.append(f"the file's question [{english(q, puzzle.grammar)}] is not distinguishing")
+
+    u = universe(puzzle, complexity)
+    mine = [u.term(i) for i in u.ids_through(complexity)]
+    distinguishing = [q for q in mine if _says_yes(puzzle, "truly", q) != _says_yes(puzzle, "falsely", q)]
+    for q in distinguishing:
+        term = _position_a(question_to_prolog(q), to_file=True)
+        try:
+            answers = module.query(f"is_distinguishing_question({format_term(term)}, AT, AF)", limit=1,
+                                   timeout=timeout, capture_output=True)
+        except PrologTimeout:
+            timed_out = True
+            notes.append(f"the file ran past {timeout:g} s on logicpy's question: inconclusive")
+            break
+        if not answers:
+            wrong.append(f"logicpy's question [{english(q, puzzle.grammar)}] is not distinguishing for the file")
+        else:
+            compare(q, answers[0], "logicpy's question")
+    return QuestionCheck(module.path, complexity, len(found), len(distinguishing),
+                         tuple(wrong[:SHOWN_DISAGREEMENTS]), len(wrong), tuple(notes), timed_out)
 
 
 def _defines(module: Any, indicator: str) -> bool:
@@ -419,8 +615,12 @@ def _generator(puzzle: Puzzle) -> tuple[str, list[str]] | None:
 
 def _file_tree(
     module: Any, puzzle: Puzzle, questions: int, complexity: int, timeout: float, notes: list[str]
-) -> tuple[str, Term | None]:
-    """Which entry point was used, and the file's tree term (None if it finds none)."""
+) -> tuple[str, Term | None, bool]:
+    """Which entry point was used, the file's tree term (None if it finds none), and whether it timed out.
+
+    `find_pruning_tree/7` reads the question universe the file's `generate_universe/4`
+    asserts (`distinct_q/3` in the original), so that is called first when defined.
+    """
     n = puzzle.n_positions
     generator = _generator(puzzle)
     if generator is not None and _defines(module, "is_distinguishing_tree_bounded/6") \
@@ -435,6 +635,8 @@ def _file_tree(
             for a in puzzle.assignments
         )
         goal = f"find_pruning_tree({questions}, {questions}, {complexity}, {n}, [{families}], [{families}], Tree)"
+        if _defines(module, "generate_universe/4"):
+            goal = f"generate_universe({n}, {complexity}, [{families}], {questions}), {goal}"
     else:
         raise InputError(
             f"{module.path}: defines neither is_distinguishing_tree_bounded/6 (with the puzzle's family "
@@ -443,9 +645,9 @@ def _file_tree(
     try:
         answers = module.query(goal, limit=1, timeout=timeout, capture_output=True)
     except PrologTimeout:
-        notes.append(f"the file's search ran past {timeout:g} s")
-        return entry, None
-    return entry, (answers[0]["Tree"] if answers else None)
+        notes.append(f"the file's search ran past {timeout:g} s (--timeout): inconclusive, not a disagreement")
+        return entry, None, True
+    return entry, (answers[0]["Tree"] if answers else None), False
 
 
 def _compare_utterances(
@@ -481,6 +683,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     puzzles = {p.name: p for p in (CLASSIC, KNIGHT_OR_KNAVE, FOUR_GODS, RANDOM_NOT_FIRST, KNOWN_TRULY_FIRST)}
     parser.add_argument("files", nargs="+", metavar="FILE.pl", help="Prolog files in the original vocabulary")
     parser.add_argument("--puzzle", choices=sorted(puzzles), default="classic", help="which puzzle (default: classic)")
+    parser.add_argument("--semantics", choices=[s.value for s in ORIGINAL_SEMANTICS], default="free",
+                        help="free (final_solution.pl, default) or silent (random_silent.pl: ternary trees)")
     parser.add_argument("--questions", type=int, default=3, help="questions per branch (default: 3)")
     parser.add_argument("--complexity", type=int, default=1, help="question complexity bound (default: 1)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds the file may search (default: 60)")
@@ -489,16 +693,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(crosscheck_puzzles=puzzles)
 
 
+#: Exit status when a file's search ran past --timeout and nothing disagreed.
+INCONCLUSIVE = 3
+
+
 def run(args: argparse.Namespace) -> int:
-    """Cross-check each file; 0 if all agree, 1 if any disagrees (errors raise LogicpyError)."""
-    puzzle = args.crosscheck_puzzles[args.puzzle]
+    """Cross-check each file; 0 if all agree, 1 if any disagrees, 3 if any is inconclusive (timed out)."""
+    from .cli import emit
+
+    puzzle = args.crosscheck_puzzles[args.puzzle].with_options(semantics=args.semantics)
     results = []
+    out = []
     for file in args.files:
         result = crosscheck_file(file, puzzle, args.questions, args.complexity, args.timeout)
         results.append(result)
         if not args.json:
-            print(result.render(show_tree=args.show_tree))
+            out.append(result.render(show_tree=args.show_tree))
     if args.json:
-        json.dump([r.to_json() for r in results], sys.stdout, indent=2)
-        print()
-    return 0 if all(r.ok for r in results) else 1
+        out.append(json.dumps([r.to_json() for r in results], indent=2))
+    if all(r.ok for r in results):
+        status = 0
+    elif all(r.ok or r.inconclusive for r in results):
+        status = INCONCLUSIVE
+    else:
+        status = 1
+    return emit(out, status)

@@ -12,6 +12,11 @@ evaluator below, English and JSON.
   maps the children's truths to a truth (complexity 1 + max of the children).
 - `ask` is built in: "would the god at p answer Q with da" (its truth depends on the
   semantics).
+- `answer` (self-reference, under the `explode*` semantics): ("answer", "ja") is "your
+  answer to this question is ja": true in a concrete world iff the answer hypothesised
+  for the god actually asked is ja. Inside an embedded `ask` it still means the asked
+  god's answer to the whole question, so a question's truth depends on one
+  hypothesised answer, and the god answers by fixed point (see `model.GodType`).
 
 Extending is one line:
 
@@ -25,10 +30,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from ...errors import InputError
-from .model import ConcreteWorld, Semantics
+from .model import WORDS, ConcreteWorld, type_title
 
 __all__ = [
     "Rule",
@@ -37,11 +42,13 @@ __all__ = [
     "atom",
     "connective",
     "ASK",
+    "ANSWER",
     "CLASSIC_GRAMMAR",
     "SEED_GRAMMAR",
     "complexity",
     "english",
     "evaluate",
+    "atom_truth",
     "check_question",
     "question_to_json",
     "question_from_json",
@@ -50,7 +57,13 @@ __all__ = [
 #: A question term: a tuple headed by its rule name.
 Question = tuple
 
-KINDS = ("position", "type", "question")
+KINDS = ("position", "type", "word", "question")
+
+
+class Speaker(Protocol):
+    """What `evaluate` needs of a puzzle (or a semantics): the utterance of a god type."""
+
+    def utter(self, god_type: str, truth: bool, da_means_yes: bool, free: Any, state: Any = None) -> str: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,7 +109,7 @@ class Rule:
 
 
 def atom(name: str, kinds: Sequence[str], predicate: Callable[..., bool], template: str) -> Rule:
-    """An atomic rule: `predicate(world, *args)` over position/type arguments.
+    """An atomic rule: `predicate(world, *args)` over position/type/word arguments.
 
     >>> lying = atom("lying", ["position"], lambda w, p: w.type_at(p) == "falsely", "god {0} lies")
     >>> lying.role
@@ -105,7 +118,7 @@ def atom(name: str, kinds: Sequence[str], predicate: Callable[..., bool], templa
     kinds = tuple(kinds)
     _check_rule_shape(name, kinds, template)
     if "question" in kinds:
-        raise InputError(f"rule {name!r}: an atom takes position/type arguments only, got {kinds}")
+        raise InputError(f"rule {name!r}: an atom takes position/type/word arguments only, got {kinds}")
     return Rule(name, kinds, template, predicate)
 
 
@@ -141,6 +154,8 @@ def _check_rule_shape(name: str, kinds: tuple[str, ...], template: str) -> None:
 
 #: "Would the god at p answer Q with da": built in, its meaning comes from the semantics.
 ASK = Rule("ask", ("position", "question"), "god {0} would answer da to [{1}]", None)
+#: "Your answer to this question is w": the asked god's own answer, hypothesised (self-reference).
+ANSWER = atom("answer", ("word",), lambda w, word: w.answer == word, "your answer to this question is {0}")
 
 
 @dataclass(frozen=True)
@@ -222,6 +237,9 @@ def check_question(q: Any, grammar: Grammar, n_positions: int, types: Sequence[s
         elif kind == "type":
             if arg not in types:
                 raise InputError(f"{here}: type must be one of {', '.join(types)}, got {arg!r}")
+        elif kind == "word":
+            if arg not in WORDS:
+                raise InputError(f"{here}: word must be one of {', '.join(WORDS)}, got {arg!r}")
         else:
             check_question(arg, grammar, n_positions, types, here)
 
@@ -237,19 +255,26 @@ def complexity(q: Question, grammar: Grammar) -> int:
     return 1 + max(complexity(c, grammar) for c in children) if children else 0
 
 
-def english(q: Question, grammar: Grammar) -> str:
+def english(q: Question, grammar: Grammar, _inside_ask: bool = False) -> str:
     """The question in English, from the rules' templates.
+
+    Inside an embedded `ask`, "this question" (self-reference) still means the whole
+    question put to the god asked, and is spelled so.
 
     >>> english(("ask", 1, ("is", 2, "random")), CLASSIC_GRAMMAR)
     'god 1 would answer da to [god 2 is Random]'
+    >>> english(("ask", 1, ("answer", "ja")), CLASSIC_GRAMMAR.extend(ANSWER))
+    'god 1 would answer da to [your answer to the whole question is ja]'
     """
     rule = grammar.rule(q[0])
+    if rule is ANSWER and _inside_ask:
+        return f"your answer to the whole question is {q[1]}"
     parts = []
     for kind, arg in zip(rule.kinds, q[1:]):
         if kind == "type":
-            parts.append(arg.capitalize())
+            parts.append(type_title(arg))
         elif kind == "question":
-            text = english(arg, grammar)
+            text = english(arg, grammar, _inside_ask or rule.role == "ask")
             child = grammar.rule(arg[0])
             wrap = rule.role == "connective" and child.role == "connective" and child.arity > 1
             parts.append(f"({text})" if wrap else text)
@@ -258,17 +283,32 @@ def english(q: Question, grammar: Grammar) -> str:
     return rule.template.format(*parts)
 
 
-def evaluate(q: Question, world: ConcreteWorld, grammar: Grammar, semantics: Semantics) -> bool:
-    """The truth of `q` in a concrete world: the plain recursive evaluator (no bitsets)."""
+def evaluate(q: Question, world: ConcreteWorld, grammar: Grammar, speaker: Speaker) -> bool:
+    """The truth of `q` in a concrete world: the plain recursive evaluator (no bitsets).
+
+    `speaker` (a `Puzzle`, or a `Semantics` for the built-in gods) says what a god
+    utters; under self-reference `world.answer` is the asked god's hypothesised answer.
+    """
     rule = grammar.rule(q[0])
     if rule.role == "ask":
         position, sub = q[1], q[2]
-        truth = evaluate(sub, world, grammar, semantics)
-        said = semantics.utter(world.type_at(position), truth, world.da_means_yes, world.free_at(position))
-        return said == "da"
+        judged_by = speaker.view_of(position, world) if hasattr(speaker, "view_of") else None
+        truth = evaluate(sub, world.with_view(judged_by), grammar, speaker)
+        said = speaker.utter(world.type_at(position), truth, world.da_means_yes, world.free_at(position),
+                             world.state_at(position))
+        return (said == "da") != (world.view == position)
     if rule.role == "atom":
-        return rule.holds(world, *q[1:])
-    return rule.holds(*(evaluate(c, world, grammar, semantics) for c in q[1:]))
+        return atom_truth(rule, world, q[1:])
+    return rule.holds(*(evaluate(c, world, grammar, speaker) for c in q[1:]))
+
+
+def atom_truth(rule: Rule, world: ConcreteWorld, args: Sequence[Any]) -> bool:
+    """An atom's truth in a concrete world, as judged there: an atom naming the position of a
+    god who lies about himself (`world.view`) is judged false when true and true when false."""
+    truth = rule.holds(world, *args)
+    if world.view is not None and any(k == "position" and a == world.view for k, a in zip(rule.kinds, args)):
+        return not truth
+    return truth
 
 
 def question_to_json(q: Question) -> list:

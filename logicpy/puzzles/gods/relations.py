@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from kanren.core import GoalType, Zzz
 
-from ...core import Table, conde, eq, lall, membero, var
-from ...errors import ModeError
-from .grammar import Grammar
-from .model import TYPES, Puzzle
+from unification import isvar, reify, unify
+
+from ...core import Table, conde, eq, lall, var
+from ...errors import InputError, ModeError
+from .grammar import Grammar, evaluate
+from .model import WORDS, Puzzle
 
 __all__ = ["questiono", "evaluateo", "replyo", "worldo", "godo"]
 
@@ -40,24 +42,36 @@ def _puzzle(puzzle: Puzzle | None) -> Puzzle:
 
 
 class _Tables:
-    """The fact tables of one puzzle, each derived from one definition."""
+    """The fact tables of one puzzle, each derived from one definition.
+
+    Under self-reference a concrete world also holds the asked god's hypothesised answer
+    (the fifth element of its term), as in the universe.
+    """
 
     def __init__(self, puzzle: Puzzle):
+        if puzzle.stateful or puzzle.views:
+            raise InputError(f"puzzle {puzzle.name!r}: the relations do not model gods with a memory or "
+                             "who lie about themselves (their world term has neither); solve and verify do")
         worlds = puzzle.concrete_worlds
+        if puzzle.self_reference:
+            worlds = tuple(w.with_answer(u) for w in worlds for u in WORDS)
         terms = [w.to_term() for w in worlds]
+        self.concrete = worlds
+        self.terms = terms
+        self.index = {_key(t): i for i, t in enumerate(terms)}
         positions = range(1, puzzle.n_positions + 1)
         sem = puzzle.semantics
         self.worlds = Table.from_rows("world", [(t,) for t in terms], 1)
         self.gods = Table.from_rows("god", [(p, w.type_at(p), t) for w, t in zip(worlds, terms) for p in positions], 3)
         replies = [
-            (p, truth, t, sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)))
+            (p, truth, t, puzzle.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p), w.state_at(p)))
             for w, t in zip(worlds, terms) for p in positions for truth in (True, False)
         ]
         self.replies = Table.from_rows("reply", replies, 4)
         self.rules: dict[str, Table] = {}
         for rule in puzzle.grammar.rules:
             if rule.role == "atom":
-                domains = [positions if k == "position" else puzzle.types for k in rule.kinds]
+                domains = [positions if k == "position" else WORDS if k == "word" else puzzle.types for k in rule.kinds]
                 rows = [
                     (*args, t, rule.holds(w, *args))
                     for args in itertools.product(*domains) for w, t in zip(worlds, terms)
@@ -105,11 +119,14 @@ def questiono(
     grammar: Grammar | None = None,
     n_positions: int | None = None,
     types: Sequence[str] | None = None,
+    puzzle: Puzzle | None = None,
 ) -> GoalType:
     """questiono(?q, +max_complexity): True iff q is a question of complexity <= max_complexity.
 
-    Defaults are the classic puzzle's grammar, 3 positions and 3 types. Terminates for
-    any q since the bound is an integer.
+    The grammar, positions and types are the puzzle's (`puzzle=`, default the classic
+    one); `grammar`, `n_positions` and `types` override them one by one. Terminates for
+    any q since the bound is an integer. Questions come in complexity order, atoms
+    first; a partly bound q is filled in part by part (its bound parts are not enumerated).
 
     >>> from logicpy.core import run, var
     >>> q = var()
@@ -118,24 +135,88 @@ def questiono(
     """
     if isinstance(max_complexity, bool) or not isinstance(max_complexity, int):
         raise ModeError(f"questiono: max_complexity must be an integer bound, got {max_complexity!r}")
-    classic = _puzzle(None)
-    grammar = grammar or classic.grammar
-    n_positions = n_positions or classic.n_positions
-    types = tuple(types or TYPES)
-    domains = {"position": list(range(1, n_positions + 1)), "type": list(types)}
+    base = _puzzle(puzzle)
+    terms = _terms(grammar or base.grammar, n_positions or base.n_positions, tuple(types or base.types))
 
-    def clause(rule):
-        args = [var(kind) for kind in rule.kinds]
-        goals = [eq(q, (rule.name, *args))]
-        for kind, a in zip(rule.kinds, args):
+    def questiono_goal(S):
+        for term in terms.matching(reify(q, S), max_complexity):
+            S_next = unify(q, term, S)
+            if S_next is not False:
+                yield S_next
+
+    return questiono_goal
+
+
+class _Terms:
+    """Question terms of one grammar and domain, generated lazily level by level.
+
+    Levels below the one being generated are kept as lists (the children); the top level
+    streams. `matching(pattern, c)` generates only terms that can match a partly bound
+    pattern, filling it part by part.
+    """
+
+    def __init__(self, grammar: Grammar, n_positions: int, types: tuple[str, ...]):
+        self.grammar = grammar
+        self.domains: dict[str, tuple] = {"position": tuple(range(1, n_positions + 1)), "type": types, "word": WORDS}
+        self._levels: list[list[tuple]] = []
+
+    def level(self, k: int) -> list[tuple]:
+        """Every term of complexity exactly k (kept)."""
+        while len(self._levels) <= k:
+            self._levels.append(list(self._exact(len(self._levels))))
+        return self._levels[k]
+
+    def _exact(self, k: int) -> Iterator[tuple]:
+        for rule in self.grammar.rules:
+            slots = [i for i, kind in enumerate(rule.kinds) if kind == "question"]
+            if bool(slots) != (k > 0):
+                continue
+            if not slots:
+                yield from ((rule.name, *args) for args in itertools.product(*(self.domains[k_] for k_ in rule.kinds)))
+                continue
+            below = [t for j in range(k - 1) for t in self.level(j)]
+            top = self.level(k - 1)
+            # The first question argument of complexity k-1 is at slot `first`.
+            for first in range(len(slots)):
+                options: list[Sequence[Any]] = []
+                for i, kind in enumerate(rule.kinds):
+                    if kind != "question":
+                        options.append(self.domains[kind])
+                    else:
+                        n = slots.index(i)
+                        options.append(below if n < first else top if n == first else below + top)
+                yield from ((rule.name, *args) for args in itertools.product(*options))
+
+    def upto(self, c: int) -> Iterator[tuple]:
+        """Every term of complexity <= c, in complexity order (the last level streamed)."""
+        for k in range(c + 1):
+            yield from (self.level(k) if k < c else self._exact(k))
+
+    def matching(self, pattern: Any, c: int) -> Iterator[tuple]:
+        """Terms of complexity <= c that may unify with `pattern` (a reified, partly bound term)."""
+        if isvar(pattern):
+            yield from self.upto(c)
+            return
+        if not (isinstance(pattern, tuple) and pattern and isinstance(pattern[0], str)):
+            return
+        if pattern[0] not in self.grammar.names:
+            raise InputError(f"questiono: unknown question operator {pattern[0]!r} "
+                             f"(grammar has: {', '.join(self.grammar.names)})")
+        rule = self.grammar.rule(pattern[0])
+        if len(pattern) - 1 != rule.arity or ("question" in rule.kinds and c < 1):
+            return
+        options = []
+        for kind, arg in zip(rule.kinds, pattern[1:]):
             if kind == "question":
-                goals.append(Zzz(questiono, a, max_complexity - 1, grammar, n_positions, types))
+                options.append(list(self.matching(arg, c - 1)))
             else:
-                goals.append(membero(a, domains[kind]))
-        return goals
+                options.append([v for v in self.domains[kind] if isvar(arg) or arg == v])
+        yield from ((rule.name, *args) for args in itertools.product(*options))
 
-    clauses = [clause(r) for r in grammar.rules if r.role == "atom" or max_complexity > 0]
-    return conde(*clauses)
+
+@lru_cache(maxsize=16)
+def _terms(grammar: Grammar, n_positions: int, types: tuple[str, ...]) -> _Terms:
+    return _Terms(grammar, n_positions, types)
 
 
 def _evalo(q: Any, world: Any, truth: Any, tables: _Tables, grammar: Grammar) -> GoalType:
@@ -168,7 +249,9 @@ def evaluateo(q: Any, world: Any, truth: Any, puzzle: Puzzle | None = None) -> G
 
     An unbound world ranges over the puzzle's concrete worlds (finite). Terminates when q
     is ground or bounded by `questiono` first; with q unbound it enumerates without end
-    (take `run(n, ...)`).
+    (take `run(n, ...)`). A ground q is evaluated directly by the rules' meanings (the
+    plain evaluator), a partly bound one clause by clause; an unknown operator, or a
+    ground world that is not one of the puzzle's, is an InputError naming it.
 
     >>> from logicpy.core import run, var
     >>> t = var()
@@ -177,7 +260,57 @@ def evaluateo(q: Any, world: Any, truth: Any, puzzle: Puzzle | None = None) -> G
     """
     p = _puzzle(puzzle)
     tables = _tables(p)
-    return lall(tables.worlds(world), _evalo(q, world, truth, tables, p.grammar))
+
+    def evaluateo_goal(S):
+        q_now, world_now = reify(q, S), reify(world, S)
+        _check_parts(q_now, p)
+        worlds = tables.terms
+        if _ground(world_now):
+            key = _key(world_now)
+            if key not in tables.index:
+                raise InputError(f"evaluateo: {world_now!r} is not a concrete world of puzzle "
+                                 f"{p.name or '?'} ({p.n_positions} gods, types {', '.join(p.types)})")
+            worlds = [tables.terms[tables.index[key]]]
+        if not _ground(q_now):
+            yield from lall(tables.worlds(world), _evalo(q, world, truth, tables, p.grammar))(S)
+            return
+        for term in worlds:
+            value = evaluate(q_now, tables.concrete[tables.index[_key(term)]], p.grammar, p)
+            S_next = unify((world, truth), (term, value), S)
+            if S_next is not False:
+                yield S_next
+
+    return evaluateo_goal
+
+
+def _ground(term: Any) -> bool:
+    if isvar(term):
+        return False
+    if isinstance(term, (tuple, list)):
+        return all(_ground(t) for t in term)
+    return True
+
+
+def _key(term: Any) -> Any:
+    """A hashable form of a ground term (lists become tuples)."""
+    return tuple(_key(t) for t in term) if isinstance(term, (tuple, list)) else term
+
+
+def _check_parts(q: Any, puzzle: Puzzle, where: str = "question") -> None:
+    """InputError for the first bound part of q that no rule of the grammar can match."""
+    if isvar(q):
+        return
+    if not (isinstance(q, tuple) and q and isinstance(q[0], str)):
+        raise InputError(f"evaluateo: {where} must be a question term like ('is', 1, 'random'), got {q!r}")
+    if q[0] not in puzzle.grammar.names:
+        raise InputError(f"evaluateo: {where}: unknown question operator {q[0]!r} "
+                         f"(grammar has: {', '.join(puzzle.grammar.names)})")
+    rule = puzzle.grammar.rule(q[0])
+    if len(q) - 1 != rule.arity:
+        raise InputError(f"evaluateo: {where}: {q[0]!r} takes {rule.arity} argument(s), got {len(q) - 1}")
+    for i, (kind, arg) in enumerate(zip(rule.kinds, q[1:]), 1):
+        if kind == "question":
+            _check_parts(arg, puzzle, f"{where}[{i}]")
 
 
 def replyo(position: Any, q: Any, world: Any, word: Any, puzzle: Puzzle | None = None) -> GoalType:
@@ -191,6 +324,9 @@ def replyo(position: Any, q: Any, world: Any, word: Any, puzzle: Puzzle | None =
     (1,)
     """
     p = _puzzle(puzzle)
+    if p.self_reference:
+        raise InputError(f"replyo: puzzle {p.name!r} answers by fixed point (self-reference), which the "
+                         "relations do not model; use verify.utterances")
     tables = _tables(p)
     inner = var("t")
-    return lall(tables.worlds(world), _evalo(q, world, inner, tables, p.grammar), tables.replies(position, inner, world, word))
+    return lall(evaluateo(q, world, inner, p), tables.replies(position, inner, world, word))

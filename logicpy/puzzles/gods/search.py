@@ -17,16 +17,17 @@ node, so this loses no solvable case).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
 
-from .model import Puzzle
+from .model import SILENT, WORDS, Puzzle
 from .tree import Leaf, Node, Tree
 from .universe import Universe
 
-__all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table"]
+__all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table", "counting_bound"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,71 @@ class MoveTable:
 
     def __len__(self) -> int:
         return len(self.qids)
+
+
+def _forced(puzzle: Puzzle, god: str, da_means_yes: bool, state: object = None) -> frozenset[str]:
+    """The utterances a god of this type gives to EVERY question in some run (e.g. free Random's ja and da).
+
+    A question reaches the god only through its truth, which may depend on his own free
+    choice (a question can ask what he would say) and, under self-reference, on the
+    hypothesised answer; so this ranges over every function from those to a truth.
+    """
+    choices = puzzle.god(god).choices
+
+    def answer(truth: bool, da_yes: bool, choice: object) -> str:
+        return puzzle.god(god).say(truth, da_yes, choice, state)
+
+    keys = [(c, u) for c in choices for u in (WORDS if puzzle.self_reference else (None,))]
+    forced: set[str] | None = None
+    for truths in itertools.product((True, False), repeat=len(keys)):
+        truth = dict(zip(keys, truths))
+        possible: set[str] = set()
+        for c in choices:
+            if puzzle.self_reference:
+                possible |= {u for u in WORDS if answer(truth[(c, u)], da_means_yes, c) == u} or {SILENT}
+            else:
+                possible.add(answer(truth[(c, None)], da_means_yes, c))
+        forced = possible if forced is None else forced & possible
+    return frozenset(forced or ())
+
+
+def counting_bound(puzzle: Puzzle, questions: int) -> str | None:
+    """Why no tree of `questions` questions can exist by counting alone, or None if counting allows one.
+
+    Whatever the first question, it is put to one god p. An assignment in which p can give
+    the utterance u to every question lands in branch u; the others land in at least one
+    branch; each branch can then separate at most base^(questions-1) assignments. This
+    holds for every grammar and complexity, so no universe is needed to apply it.
+    """
+    n = puzzle.n_assignments
+    if n <= 1:
+        return None
+    words = puzzle.utterances
+    base = len(words)
+    if questions == 0:
+        return f"counting bound: {n} assignments and no question to tell them apart"
+    if n > base**questions:
+        return (f"counting bound: {n} assignments cannot fit in the {base**questions} leaves "
+                f"of {questions} question(s) with answers {'/'.join(words)}")
+    cap = base ** (questions - 1)
+    wild: dict[str, set[str]] = {}
+    for p in range(1, puzzle.n_positions + 1):
+        mandatory = dict.fromkeys(words, 0)
+        rest = 0
+        for a in puzzle.assignments:
+            forced = set().union(*(_forced(puzzle, a[p - 1], lang, state) for lang in puzzle.languages
+                                   for state in puzzle.god(a[p - 1]).states))
+            for u in forced:
+                mandatory[u] += 1
+            rest += not forced
+            if forced:
+                wild.setdefault(a[p - 1], set()).update(forced)
+        if max(mandatory.values()) <= cap and rest <= sum(cap - m for m in mandatory.values()):
+            return None
+    who = "; ".join(f"where he is {t} he may answer {'/'.join(u for u in words if u in f)} to any question"
+                    for t, f in sorted(wild.items()))
+    return (f"counting bound: whichever god is asked first, in every assignment {who}, so some branch "
+            f"keeps more than the {cap} assignment(s) that {questions - 1} more question(s) can separate")
 
 
 def _row_keys(rows: np.ndarray, bits: int) -> np.ndarray:
@@ -58,7 +124,7 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     if complexity in cache:
         return cache[complexity]
     layout = u.layout
-    words = u.puzzle.semantics.utterances
+    words = u.puzzle.utterances
     n = len(u.ids_through(complexity))
     sigs = u.signatures[:n]
     positions = range(1, u.puzzle.n_positions + 1)
@@ -79,6 +145,43 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     return table
 
 
+class _BitMap:
+    """A map from sets of source bits to sets of target bits, one target mask per source bit.
+
+    Applied byte by byte through 256-entry tables, to Python ints and to uint64 arrays.
+    """
+
+    def __init__(self, targets: list[int]):
+        self.tables: list[np.ndarray] = []
+        for byte in range((len(targets) + 7) // 8):
+            table = np.zeros(256, dtype=np.uint64)
+            for value in range(256):
+                mask = 0
+                for bit in range(8):
+                    i = byte * 8 + bit
+                    if value >> bit & 1 and i < len(targets):
+                        mask |= targets[i]
+                table[value] = mask
+            self.tables.append(table)
+        self._lists = [[int(x) for x in t] for t in self.tables]
+
+    def of_int(self, bits: int) -> int:
+        """The image of one set."""
+        out, i = 0, 0
+        while bits:
+            out |= self._lists[i][bits & 255]
+            bits >>= 8
+            i += 1
+        return out
+
+    def of_array(self, bits: np.ndarray) -> np.ndarray:
+        """The image of every set in a uint64 array."""
+        out = np.zeros_like(bits)
+        for i, table in enumerate(self.tables):
+            out |= table[((bits >> np.uint64(8 * i)) & np.uint64(255)).astype(np.intp)]
+        return out
+
+
 @dataclass
 class SearchStats:
     """Counters of one search: nodes expanded, moves recursed into, moves pruned by counting."""
@@ -97,9 +200,12 @@ class TreeSearch:
         self.moves = moves
         self.base = len(moves.words)
         self.n_assignments = puzzle.n_assignments
-        self.n_languages = len(puzzle.languages)
         self.all_live = (1 << len(puzzle.hidden_worlds)) - 1
         self.stats = SearchStats()
+        self._assignment_of = _BitMap([1 << puzzle.assignments.index(h.assignment) for h in puzzle.hidden_worlds])
+        # Gods with a memory move on after each question: the live set is carried along.
+        self._moved = {p: _BitMap([1 << j for j in puzzle.transitions[p]]) for p in range(1, puzzle.n_positions + 1)} \
+            if puzzle.stateful else {}
         self._together = self._inseparable()
         self._one: dict[tuple[int, int], Tree | None] = {}
         self._options: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
@@ -108,25 +214,20 @@ class TreeSearch:
     # -- sets of hidden worlds -------------------------------------------------------------
     def assignments(self, live: int) -> int:
         """The set (bit mask) of type assignments among the live hidden worlds."""
-        low = (1 << self.n_assignments) - 1
-        out = 0
-        for lang in range(self.n_languages):
-            out |= (live >> (lang * self.n_assignments)) & low
-        return out
+        return self._assignment_of.of_int(live)
 
     def _assignment_counts(self, sets: np.ndarray) -> np.ndarray:
-        low = np.uint64((1 << self.n_assignments) - 1)
-        out = np.zeros_like(sets)
-        for lang in range(self.n_languages):
-            out |= (sets >> np.uint64(lang * self.n_assignments)) & low
-        return np.bitwise_count(out)
+        return np.bitwise_count(self._assignment_of.of_array(sets))
 
     def _inseparable(self) -> list[int]:
         """Per hidden world h, the worlds that share a branch with h under EVERY move.
 
         Two such worlds can follow a common path through any tree, so a live set holding
-        two of them with different assignments can never be solved.
+        two of them with different assignments can never be solved. (Not so when gods
+        have a memory: a later state may tell them apart, so no pair is assumed.)
         """
+        if self._moved:
+            return [1 << h for h in range(len(self.puzzle.hidden_worlds))]
         together = []
         one = np.uint64(1)
         for h in range(len(self.puzzle.hidden_worlds)):
@@ -161,6 +262,9 @@ class TreeSearch:
         branches = self.moves.sets & np.uint64(live)
         counts = self._assignment_counts(branches)
         fits = (counts <= self.base ** (left - 1)).all(axis=1)
+        for p, moved in self._moved.items():
+            rows = self.moves.positions == p
+            branches[rows] = moved.of_array(branches[rows])
         progress = (branches != np.uint64(live)).all(axis=1)
         self.stats.moves_pruned += int(np.count_nonzero(~fits))
         index = np.flatnonzero(fits & progress)

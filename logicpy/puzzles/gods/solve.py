@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError, LogicpyError
-from .search import SearchStats, TreeSearch, move_table
+from .search import SearchStats, TreeSearch, counting_bound, move_table
 from .tree import Tree, render_text, tree_to_json
 from .universe import Progress, universe
 from .verify import verify
@@ -31,7 +31,10 @@ class Result:
 
     status: "found" (find="one"), "unique" or "found" (find="all", by count), or "none":
     no tree exists with at most `questions` questions of complexity <= `complexity` —
-    an exhaustive proof, since the signature universe loses no question behaviour.
+    an exhaustive proof, since the signature universe loses no question behaviour (or a
+    counting bound, when `moves` is 0 and `reason` says so: then no universe was built).
+    `least_complexity`: find="one" tries complexity 0, 1, ... in turn, so this is the
+    least complexity at which a tree exists (None if none was found).
     """
 
     puzzle: Puzzle
@@ -46,6 +49,7 @@ class Result:
     search: SearchStats
     seconds: dict[str, float] = field(default_factory=dict)
     reason: str = ""
+    least_complexity: int | None = None
 
     @property
     def tree(self) -> Tree | None:
@@ -57,6 +61,8 @@ class Result:
         """One line: what was found, within which bounds."""
         bounds = f"<= {self.questions} questions of complexity <= {self.complexity}"
         if self.status == "none":
+            if not self.moves:
+                return f"no solution: no question tree with {bounds} exists ({self.reason})"
             why = f"; {self.reason}" if self.reason else ""
             return (f"no solution: no question tree with {bounds} exists "
                     f"(exhaustive over {self.moves} distinct moves{why})")
@@ -64,7 +70,15 @@ class Result:
             shown = "" if len(self.trees) == self.count else f" (showing {len(self.trees)})"
             kind = "unique solution" if self.status == "unique" else f"{self.count} solutions"
             return f"{kind}: {self.count} distinct tree(s) with {bounds}{shown}"
-        return f"solution found: a question tree with {bounds}"
+        least = ""
+        if self.least_complexity is not None and self.least_complexity < self.complexity:
+            least = f" (the least complexity that works is {self.least_complexity})"
+        return f"solution found: a question tree with {bounds}{least}"
+
+    def __repr__(self) -> str:
+        return (f"Result({self.puzzle.name or 'puzzle'!r}, questions={self.questions}, "
+                f"complexity={self.complexity}, find={self.find!r}, status={self.status!r}, "
+                f"count={self.count}, trees={len(self.trees)})")
 
     def __str__(self) -> str:
         return "\n".join([self.verdict, *(render_text(t, self.puzzle) for t in self.trees[:1])])
@@ -87,6 +101,7 @@ class Result:
             "search": vars(self.search),
             "seconds": self.seconds,
             "reason": self.reason,
+            "least_complexity": self.least_complexity,
         }
 
 
@@ -98,6 +113,8 @@ def _puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
         "semantics": puzzle.semantics.value,
         "languages": ["da_yes" if lang else "da_no" for lang in puzzle.languages],
         "grammar": list(puzzle.grammar.names),
+        "gods": [{"name": g.name, "letter": g.letter, "description": g.description} for g in puzzle.gods],
+        "utterances": list(puzzle.utterances),
     }
 
 
@@ -125,20 +142,35 @@ def solve(
     if not isinstance(complexity, int) or complexity < 0:
         raise InputError(f"complexity must be a non-negative integer, got {complexity!r}")
     seconds: dict[str, float] = {}
-    start = time.process_time()
-    u = universe(puzzle, complexity, progress)
-    moves = move_table(u, complexity)
-    seconds["universe"] = time.process_time() - start
-    start = time.process_time()
-    search = TreeSearch(puzzle, u, moves)
-    if find == "one":
-        tree = search.one(search.all_live, questions)
-        trees: tuple[Tree, ...] = () if tree is None else (tree,)
-        count = len(trees)
-    else:
-        count = search.count(search.all_live, questions)
-        trees = tuple(itertools.islice(search.trees(search.all_live, questions), limit))
-    seconds["search"] = time.process_time() - start
+    bound = counting_bound(puzzle, questions)
+    if bound:
+        return Result(puzzle, questions, complexity, find, "none", (), 0, (), 0, SearchStats(), seconds, bound)
+    # find="one" tries the lower complexities first: the least that works is what users
+    # want, and a higher level (costly to build) is never built when a lower one suffices.
+    levels = range(complexity + 1) if find == "one" else [complexity]
+    trees: tuple[Tree, ...] = ()
+    count = 0
+    for level in levels:
+        start = time.process_time()
+        u = universe(puzzle, level, progress)
+        moves = move_table(u, level)
+        seconds["universe"] = seconds.get("universe", 0.0) + time.process_time() - start
+        start = time.process_time()
+        search = TreeSearch(puzzle, u, moves)
+        if progress:
+            progress(f"search complexity {level}", 0, 1)
+        if find == "one":
+            tree = search.one(search.all_live, questions)
+            trees = () if tree is None else (tree,)
+            count = len(trees)
+        else:
+            count = search.count(search.all_live, questions)
+            trees = tuple(itertools.islice(search.trees(search.all_live, questions), limit))
+        if progress:
+            progress(f"search complexity {level}", 1, 1)
+        seconds["search"] = seconds.get("search", 0.0) + time.process_time() - start
+        if count:
+            break
     start = time.process_time()
     for t in trees:
         check = verify(puzzle, t, questions)
@@ -154,6 +186,7 @@ def solve(
     return Result(
         puzzle, questions, complexity, find, status, trees, count,
         tuple(u.level_counts()[: complexity + 1]), len(moves), search.stats, seconds, reason,
+        level if count and find == "one" else None,
     )
 
 
@@ -170,10 +203,7 @@ def least_questions(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, ma
 
 def least_complexity(puzzle: Puzzle, questions: int = 3, max_complexity: int = 3) -> int | None:
     """The least complexity that lets `questions` questions solve `puzzle`; None up to max_complexity."""
-    for c in range(max_complexity + 1):
-        if solve(puzzle, questions, c).status != "none":
-            return c
-    return None
+    return solve(puzzle, questions, max_complexity).least_complexity
 
 
 @dataclass(frozen=True)
@@ -185,6 +215,10 @@ class Report:
     max_questions: int
     least_questions: int | None
     least_complexity: int | None
+
+    def __repr__(self) -> str:
+        return (f"Report({self.puzzle.name or 'puzzle'!r}, least_questions={self.least_questions}, "
+                f"least_complexity={self.least_complexity}, max_complexity={self.max_complexity})")
 
     def __str__(self) -> str:
         name = self.puzzle.name or "puzzle"

@@ -14,7 +14,7 @@ from typing import Any, Union
 
 from ...errors import InputError
 from .grammar import Question, english, question_from_json, question_to_json
-from .model import Puzzle, type_letters
+from .model import Puzzle, type_letters, type_title
 
 __all__ = [
     "Leaf",
@@ -88,7 +88,7 @@ def tree_from_json(data: Any, puzzle: Puzzle, where: str = "$") -> Tree:
             if t not in puzzle.types:
                 raise InputError(f"{where}.answer[{i}]: type must be one of {', '.join(puzzle.types)}, got {t!r}")
         return Leaf(tuple(answer))
-    words = puzzle.semantics.utterances
+    words = puzzle.utterances
     expected = {"ask", "question", *words}
     if set(data) != expected:
         missing = sorted(expected - set(data))
@@ -113,7 +113,7 @@ def render_text(tree: Tree, puzzle: Puzzle) -> str:
 def _answer_text(leaf: Leaf) -> str:
     if leaf.answer is None:
         return "no world reaches this branch"
-    gods = ", ".join(f"god {i} is {t.capitalize()}" for i, t in enumerate(leaf.answer, 1))
+    gods = ", ".join(f"god {i} is {type_title(t)}" for i, t in enumerate(leaf.answer, 1))
     return f"answer {type_letters(leaf.answer)} ({gods})"
 
 

@@ -23,6 +23,7 @@ signature occurs once.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -30,8 +31,8 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ...errors import InputError
-from .grammar import Question, Rule
-from .model import TYPES, ConcreteWorld, Puzzle
+from .grammar import Question, Rule, atom_truth
+from .model import UTTERANCES, WORDS, ConcreteWorld, Puzzle
 
 __all__ = ["Layout", "LevelStats", "Universe", "universe", "DIRECT_TABLE_MAX_WORLDS"]
 
@@ -40,6 +41,8 @@ DIRECT_TABLE_MAX_WORLDS = 26
 #: Candidate questions one level may evaluate (complexity 3 of the classic puzzle: 7.5 million,
 #: about 0.4 s); a level estimated above this is refused instead of running for hours.
 MAX_LEVEL_CANDIDATES = 2_000_000_000
+#: Memory a level may need at most (its estimate is an upper bound): half the machine's RAM.
+MAX_LEVEL_BYTES = (os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 2 if hasattr(os, "sysconf") else 8 << 30
 #: Candidates are deduplicated in batches of about this many signatures.
 BATCH = 1 << 20
 
@@ -49,31 +52,63 @@ Progress = Callable[[str, int, int], None]
 class Layout:
     """Bit layout of one step's concrete worlds, and the masks the semantics induce.
 
-    Worlds are numbered as `puzzle.concrete_worlds`, grouped by hidden world.
+    Worlds are numbered as `puzzle.concrete_worlds`, grouped by hidden world. Under
+    self-reference every concrete world appears twice, as bits 2k and 2k+1: with the
+    asked god's answer hypothesised to be ja, then da (a signature is then the truth
+    given each hypothesis, and every rule stays pointwise).
     """
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        self.worlds: tuple[ConcreteWorld, ...] = puzzle.concrete_worlds
+        # Each concrete world once per judge (when a god lies about himself: the truth as
+        # judged by the god at each position, None = truly) and per hypothesised answer
+        # (under self-reference), the answer innermost so that ja/da pairs are adjacent bits.
+        views = (None, *range(1, puzzle.n_positions + 1)) if puzzle.views else (None,)
+        answers: tuple[str | None, ...] = WORDS if puzzle.self_reference else (None,)
+        self.worlds: tuple[ConcreteWorld, ...] = tuple(
+            cw.with_view(v).with_answer(u) for cw in puzzle.concrete_worlds for v in views for u in answers)
         self.n_worlds = len(self.worlds)
         self.n_words = (self.n_worlds + 63) // 64
         self.n_hidden = len(puzzle.hidden_worlds)
         self.full = self.bits(lambda w: True)
         hidden_index = {h: i for i, h in enumerate(puzzle.hidden_worlds)}
         self.hidden_of_world = np.array([hidden_index[w.world] for w in self.worlds], dtype=np.int64)
-        # Per position p and utterance u: worlds where a true (false) question makes god p utter u.
-        sem = puzzle.semantics
 
+        # Per position p, utterance u and truth: worlds where god p, answering a question
+        # of that truth, utters u.
         def utters(p: int, u: str, truth: bool) -> Callable[[ConcreteWorld], bool]:
-            return lambda w: sem.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p)) == u
+            return lambda w: puzzle.utter(w.type_at(p), truth, w.da_means_yes, w.free_at(p), w.state_at(p)) == u
 
         self.utter_if = {
             (p, u, truth): self.bits(utters(p, u, truth))
             for p in range(1, puzzle.n_positions + 1)
-            for u in sem.utterances
+            for u in UTTERANCES
             for truth in (True, False)
         }
+        # Under self-reference: the bits hypothesising ja (even) and da (odd).
+        self.hypothesis = {u: self.bits(self._answer_is(u)) for u in WORDS}
+        # Gods who lie about themselves: the bits god p reads (his own judgement), the bits
+        # judged by p (where statements about p flip), and per p where ask(p, Q) reads Q.
+        positions = range(1, puzzle.n_positions + 1)
+        self.judged = {p: self.bits(self._judged_by_himself(p)) for p in positions}
+        self.about = {p: self.bits(self._judged_by(p)) for p in positions}
+        index = {w: i for i, w in enumerate(self.worlds)}
+        self._gather_from = {
+            p: np.array([index[w.with_view(puzzle.view_of(p, w))] for w in self.worlds], dtype=np.intp)
+            for p in positions
+        } if puzzle.views else {}
         self._projection = self._projection_tables()
+
+    @staticmethod
+    def _answer_is(u: str) -> Callable[[ConcreteWorld], bool]:
+        return lambda w: w.answer == u
+
+    @staticmethod
+    def _judged_by(p: int) -> Callable[[ConcreteWorld], bool]:
+        return lambda w: w.view == p
+
+    def _judged_by_himself(self, p: int) -> Callable[[ConcreteWorld], bool]:
+        return lambda w: w.view == self.puzzle.view_of(p, w)
 
     def bits(self, predicate: Callable[[ConcreteWorld], bool]) -> np.ndarray:
         """The (n_words,) uint64 vector of worlds where `predicate` holds."""
@@ -87,11 +122,42 @@ class Layout:
         """The signature as one bool per world."""
         return [bool((int(signature[i // 64]) >> (i % 64)) & 1) for i in range(self.n_worlds)]
 
+    def gather(self, signatures: np.ndarray, position: int) -> np.ndarray:
+        """Each bit replaced by the same world's bit as god `position` judges it (for ask(position, Q)).
+
+        The identity unless some god lies about himself.
+        """
+        source = self._gather_from.get(position)
+        if source is None:
+            return signatures
+        rows = np.ascontiguousarray(signatures).view(np.uint8).reshape(len(signatures), -1)
+        bits = np.unpackbits(rows, axis=1, bitorder="little")[:, source]
+        out = np.zeros((len(signatures), 64 * self.n_words), dtype=np.uint8)
+        out[:, : self.n_worlds] = bits
+        return np.packbits(out, axis=1, bitorder="little").view(np.uint64).reshape(len(signatures), self.n_words)
+
     def utterance(self, signatures: np.ndarray, position: int, word: str) -> np.ndarray:
-        """Worlds where god `position`, asked questions with these signatures, utters `word`."""
-        s1 = self.utter_if[(position, word, True)]
-        s0 = self.utter_if[(position, word, False)]
-        return (signatures & s1) | (~signatures & s0)
+        """World bits where god `position`, asked questions with these signatures, may utter `word`.
+
+        Without self-reference this is pointwise. With it, the god may say u only if his
+        answer to the question's truth given u is u (bit 2k for ja, 2k+1 for da); he is
+        silent (marked on bit 2k) when neither word qualifies.
+        """
+        judged = self.judged[position]  # he answers the question as he judges it
+
+        def says(u: str) -> np.ndarray:
+            return ((signatures & self.utter_if[(position, u, True)])
+                    | (~signatures & self.utter_if[(position, u, False)])) & judged
+
+        if not self.puzzle.self_reference:
+            return says(word)
+        ja = says("ja") & self.hypothesis["ja"]
+        da = says("da") & self.hypothesis["da"]
+        if word == "ja":
+            return ja
+        if word == "da":
+            return da
+        return ~(ja | (da >> np.uint64(1))) & self.hypothesis["ja"] & judged
 
     def _projection_tables(self) -> list[tuple[int, int, np.ndarray]]:
         """Per byte of a signature: (word, shift, table byte -> hidden-world mask)."""
@@ -194,6 +260,7 @@ class _Piece:
     hi: int
     s1: np.ndarray
     s0: np.ndarray
+    gather: int | None = None  # ask(p, ·): the children as god p judges them
 
 
 class Universe:
@@ -249,21 +316,22 @@ class Universe:
         args = []
         for kind, a in zip(rule.kinds, self._args[qid]):
             a = int(a)
-            args.append(a if kind == "position" else TYPES[a] if kind == "type" else self.term(a))
+            args.append(self._domains[kind][a] if kind in self._domains else self.term(a))
         return (rule.name, *args)
 
     def signature(self, q: Question) -> np.ndarray:
         """The signature of any question (evaluated structurally with the same masks)."""
         rule = self.grammar.rule(q[0])
         if rule.role == "atom":
-            return self.layout.bits(lambda w: rule.holds(w, *q[1:]))
+            return self.layout.bits(lambda w: atom_truth(rule, w, q[1:]))
         if rule.role == "ask":
             prefix, prefix_sigs = (q[1],), []
+            last = self.layout.gather(self.signature(q[-1]).reshape(1, -1), q[1])[0]
         else:
             prefix = q[1:-1]
             prefix_sigs = [self.signature(c) for c in prefix]
+            last = self.signature(q[-1])
         s1, s0 = self._fold(rule, prefix, prefix_sigs)
-        last = self.signature(q[-1])
         return (last & s1) | (~last & s0)
 
     def contains(self, signature: np.ndarray) -> bool:
@@ -289,17 +357,24 @@ class Universe:
         self._args[self.size : self.size + n, : args.shape[1]] = args
         self.size += n
 
+    @property
+    def _domains(self) -> dict[str, tuple]:
+        """Per atom argument kind, its values; an argument is stored as its index here."""
+        return {"position": tuple(range(self.puzzle.n_positions + 1)), "type": self.puzzle.type_names, "word": WORDS}
+
     def _build_atoms(self) -> None:
         start = time.process_time()
+        names = self.puzzle.type_names
         domains = {"position": range(1, self.puzzle.n_positions + 1),
-                   "type": [TYPES.index(t) for t in self.puzzle.types]}
+                   "type": [names.index(t) for t in self.puzzle.types],
+                   "word": range(len(WORDS))}
         sigs, rules, args = [], [], []
         for r, rule in enumerate(self.rules):
             if rule.role != "atom":
                 continue
             for combo in itertools.product(*(domains[k] for k in rule.kinds)):
-                values = [TYPES[a] if k == "type" else a for k, a in zip(rule.kinds, combo)]
-                sigs.append(self.layout.bits(lambda w: rule.holds(w, *values)))
+                values = [self._domains[k][a] if k != "position" else a for k, a in zip(rule.kinds, combo)]
+                sigs.append(self.layout.bits(lambda w: atom_truth(rule, w, values)))
                 rules.append(r)
                 args.append(list(combo) + [-1] * (self._args.shape[1] - len(combo)))
         if not sigs:
@@ -315,7 +390,9 @@ class Universe:
         full = self.layout.full
         if rule.role == "ask":
             (position,) = prefix
-            return self.layout.utter_if[(position, "da", True)], self.layout.utter_if[(position, "da", False)]
+            flip = self.layout.about[position]  # a statement about a god who judges it is flipped by him
+            return (self.layout.utter_if[(position, "da", True)] ^ flip,
+                    self.layout.utter_if[(position, "da", False)] ^ flip)
         s = {True: np.zeros_like(full), False: np.zeros_like(full)}
         for row, out in zip(itertools.product((False, True), repeat=rule.arity), rule.truth_table):
             if not out:
@@ -336,7 +413,7 @@ class Universe:
             if rule.role == "ask":
                 for p in range(1, self.puzzle.n_positions + 1):
                     s1, s0 = self._fold(rule, (p,), [])
-                    yield _Piece(r, (p,), lo_last, hi_last, s1, s0)
+                    yield _Piece(r, (p,), lo_last, hi_last, s1, s0, p if self.puzzle.views else None)
                 continue
             commutative = rule.arity == 2 and rule.truth_table[1] == rule.truth_table[2]
             for prefix in itertools.product(range(hi_last), repeat=rule.arity - 1):
@@ -350,12 +427,25 @@ class Universe:
                 s1, s0 = self._fold(rule, prefix, [sigs[a] for a in prefix])
                 yield _Piece(r, prefix, lo, hi_last, s1, s0)
 
+    def estimate_bytes(self, level: int) -> int:
+        """An upper bound on the memory building `level` takes: every candidate might be new.
+
+        Per kept signature: its words, rule and arguments, stored arrays doubled while
+        they grow, and its key in the sorted dedup set (or the fixed direct table).
+        """
+        new = min(self._estimate_candidates(level), (1 << min(self.layout.n_worlds, 62)) - self.size)
+        per = 2 * (8 * self.layout.n_words + 2 + 4 * self._args.shape[1])
+        seen = (1 << self.layout.n_worlds) if self._seen.direct else 2 * 8 * self.layout.n_words * new
+        return new * per + (0 if self._seen.direct else seen)
+
     def _build_level(self, level: int, progress: Progress | None) -> None:
         estimate = self._estimate_candidates(level)
-        if estimate > MAX_LEVEL_CANDIDATES:
+        memory = self.estimate_bytes(level)
+        if estimate > MAX_LEVEL_CANDIDATES or memory > MAX_LEVEL_BYTES:
             raise InputError(
-                f"complexity {level} would mean about {estimate:.2g} candidate questions for this puzzle "
-                f"(the limit is {MAX_LEVEL_CANDIDATES:.0e}); the exact universe can be built here "
+                f"complexity {level} would mean about {estimate:.2g} candidate questions and up to "
+                f"{memory / 2**30:.1f} GiB for this puzzle (the limits are {MAX_LEVEL_CANDIDATES:.0e} and "
+                f"{MAX_LEVEL_BYTES / 2**30:.1f} GiB); the exact universe can be built here "
                 f"through complexity {level - 1}")
         start = time.process_time()
         before = self.size
@@ -403,7 +493,9 @@ class Universe:
         if not batch:
             return 0
         sigs = self.signatures
-        values = np.concatenate([(sigs[p.lo : p.hi] & p.s1) | (~sigs[p.lo : p.hi] & p.s0) for p in batch])
+        children = [sigs[p.lo : p.hi] if p.gather is None else self.layout.gather(sigs[p.lo : p.hi], p.gather)
+                    for p in batch]
+        values = np.concatenate([(c & p.s1) | (~c & p.s0) for c, p in zip(children, batch)])
         fresh = self._seen.keep_new(values)
         if len(fresh):
             starts = np.cumsum([0] + [p.hi - p.lo for p in batch])

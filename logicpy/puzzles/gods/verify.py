@@ -1,9 +1,11 @@
 """Independent verification: replay a tree in every hidden world and every run of Random.
 
 This uses only the plain recursive evaluator (`grammar.evaluate`), never the bitset
-engine: at each node, for every free answer Random may give at that step, the god's
-utterance is computed and its branch followed; every leaf reached must name the true
-assignment.
+engine: at each node, for every free choice the gods may make at that step, the asked
+god's utterances are computed and their branches followed; every leaf reached must name
+the true assignment. Under self-reference the utterances come from the fixed point,
+tried answer by answer: the god may say u iff his answer to the question's truth given
+u is u, and is silent if no word qualifies.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from dataclasses import dataclass
 
 from ...errors import InputError
 from .grammar import check_question, evaluate
-from .model import Puzzle, World, type_letters
+from .grammar import Question
+from .model import SILENT, WORDS, ConcreteWorld, Puzzle, World, type_letters
 from .tree import Leaf, Tree
 
-__all__ = ["Verification", "verify"]
+__all__ = ["Verification", "verify", "utterances"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
             arrivals += 1
             if t.answer is None:
                 problems.append(f"{path}: world {world} reaches a leaf marked unreachable")
-            elif tuple(t.answer) != world.assignment:
+            elif tuple(t.answer) != tuple(world.assignment):
                 problems.append(f"{path}: world {world} ends at answer {type_letters(t.answer)}")
             return
         if questions is not None and asked >= questions:
@@ -63,18 +66,30 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
         if not 1 <= t.position <= puzzle.n_positions:
             problems.append(f"{path}.ask: no god at position {t.position}")
             return
-        heard = set()
+        heard: set[str] = set()
         for cw in puzzle.concrete_worlds_of(world):
-            truth = evaluate(t.question, cw, puzzle.grammar, puzzle.semantics)
-            heard.add(puzzle.semantics.utter(cw.type_at(t.position), truth, cw.da_means_yes, cw.free_at(t.position)))
+            heard |= utterances(puzzle, t.position, t.question, cw)
         for word in sorted(heard):
             try:
                 sub = t.branch(word)
             except KeyError:
                 problems.append(f"{path}: world {world} can hear {word!r} but the node has no such branch")
                 continue
-            replay(sub, world, f"{path}.{word}", asked + 1)
+            replay(sub, puzzle.after(world, t.position), f"{path}.{word}", asked + 1)
 
     for world in puzzle.hidden_worlds:
         replay(tree, world, "$", 0)
     return Verification(not problems, len(puzzle.hidden_worlds), arrivals, tuple(problems))
+
+
+def utterances(puzzle: Puzzle, position: int, question: Question, cw: ConcreteWorld) -> set[str]:
+    """What the god at `position`, asked `question` in the concrete world `cw`, may utter."""
+    god, lang, free, state = cw.type_at(position), cw.da_means_yes, cw.free_at(position), cw.state_at(position)
+    cw = cw.with_view(puzzle.view_of(position, cw))  # the truth as he judges it
+    if not puzzle.self_reference:
+        return {puzzle.utter(god, evaluate(question, cw, puzzle.grammar, puzzle), lang, free, state)}
+    consistent = {
+        u for u in WORDS
+        if puzzle.utter(god, evaluate(question, cw.with_answer(u), puzzle.grammar, puzzle), lang, free, state) == u
+    }
+    return consistent or {SILENT}

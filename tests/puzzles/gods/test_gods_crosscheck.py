@@ -22,6 +22,7 @@ from logicpy.puzzles.gods import (
     KNIGHT_OR_KNAVE,
     RANDOM_NOT_FIRST,
     Leaf,
+    Puzzle,
     Node,
     connective,
     evaluate,
@@ -128,10 +129,29 @@ def test_unreachable_leaf_is_none():
     assert problems == ("$.da: this leaf holds 2 type assignments (T, F)",)
 
 
-def test_ternary_trees_are_refused():
-    silent = Node(1, ("true",), (("ja", Leaf(None)), ("da", Leaf(None)), ("silent", Leaf(None))))
-    with pytest.raises(InputError, match="binary"):
-        tree_to_prolog(silent)
+def test_ternary_trees_are_random_silent_pl_tree_4():
+    """random_silent.pl's tree(q(P, Q), Da, Ja, Silent): read, named by replay, written back."""
+    silent_puzzle = CLASSIC.with_options(semantics="silent")
+    tree = solve(silent_puzzle, 3, 1).tree
+    term = tree_to_prolog(tree)
+    assert term[0] == "tree" and len(term) == 5
+    back, problems = tree_from_prolog(term, silent_puzzle)
+    assert back == tree and problems == ()
+    odd = Node(1, ("true",), (("ja", Leaf(None)), ("silent", Leaf(None))))
+    with pytest.raises(InputError, match="da/ja or da/ja/silent"):
+        tree_to_prolog(odd)
+
+
+def test_a_tree_of_the_wrong_arity_for_the_semantics_is_named():
+    with pytest.raises(InputError, match=r"tree/4 \(with a silent branch\) nodes, but the free semantics"):
+        tree_from_prolog(("tree", ("q", 1, "true"), "leaf", "leaf", "leaf"), CLASSIC)
+    with pytest.raises(InputError, match="tree/3 nodes, but the silent semantics"):
+        tree_from_prolog(("tree", ("q", 1, "true"), "leaf", "leaf"), CLASSIC.with_options(semantics="silent"))
+
+
+def test_semantics_the_original_cannot_express_are_refused():
+    with pytest.raises(InputError, match="got semantics explode"):
+        crosscheck_file(GODS_PL, CLASSIC.with_options(semantics="explode"))
 
 
 # -- crosscheck_file through SWI-Prolog --------------------------------------------------
@@ -253,3 +273,94 @@ def test_original_final_solution_agrees():
     original = Path(os.environ["LOGICPY_3GODS_DIR"]) / "final_solution.pl"
     result = crosscheck_file(original, CLASSIC, 3, 1, timeout=120)
     assert result.ok, result.render()
+
+
+# -- knight_or_knave.pl's is_distinguishing_question/3 -------------------------------------
+#: A file in knight_or_knave.pl's vocabulary, written here: one god at position `a`, whose
+#: world is his type; success of query_position/3 means he says yes.
+KNIGHT_OR_KNAVE_PL = """
+is_god(truly). is_god(falsely).
+query(truly, Q, W) :- evaluate(Q, W).
+query(falsely, Q, W) :- \\+ evaluate(Q, W).
+query_position(a, Q, W) :- query(W, Q, W).
+evaluate((A, B), W) :- evaluate(A, W), evaluate(B, W).
+evaluate((A ; B), W) :- ( evaluate(A, W) ; evaluate(B, W) ).
+evaluate(at_position_question(a, G), W) :- G == W.
+evaluate(query_position_question(a, Q), W) :- query_position(a, Q, W).
+evaluate(true, _).
+is_question(true). is_question(fail).
+is_question(at_position_question(a, G)) :- is_god(G).
+is_question(query_position_question(a, Q)) :- is_question(Q).
+is_distinguishing_question(Q, T, F) :-
+    is_question(Q),
+    ( query_position(a, Q, truly) -> T = true ; T = fail ),
+    ( query_position(a, Q, falsely) -> F = true ; F = fail ),
+    T \\= F.
+"""
+
+
+@pytest.mark.swi
+def test_distinguishing_questions_are_compared_both_ways(tmp_path, capsys):
+    path = tmp_path / "knight_or_knave.pl"
+    path.write_text(KNIGHT_OR_KNAVE_PL)
+    result = crosscheck_file(path)
+    assert result.ok and result.file_questions == 25 and result.logicpy_questions == 2
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run(parser.parse_args([str(path)])) == 0
+    assert capsys.readouterr().out.rstrip().endswith("result: agree")
+    # A Falsely who tells the truth about himself: caught on the file's own questions.
+    broken = tmp_path / "broken.pl"
+    broken.write_text(KNIGHT_OR_KNAVE_PL.replace("query(falsely, Q, W) :- \\+ evaluate(Q, W).",
+                                                 "query(falsely, Q, W) :- \\+ evaluate(Q, W), Q \\= at_position_question(a, _)."
+                                                 "\nquery(falsely, at_position_question(a, G), W) :- G == W."))
+    bad = crosscheck_file(broken)
+    assert not bad.ok and bad.disagreement_count > 0 and "DISAGREE" in bad.render()
+
+
+@pytest.mark.swi
+@pytest.mark.skipif(not os.environ.get("LOGICPY_3GODS_DIR"), reason="set LOGICPY_3GODS_DIR to a checkout of aduriseti/3gods")
+def test_original_random_silent_and_knight_or_knave_agree():
+    original = Path(os.environ["LOGICPY_3GODS_DIR"])
+    silent = crosscheck_file(original / "random_silent.pl", CLASSIC.with_options(semantics="silent"), 3, 1, timeout=300)
+    assert silent.ok and silent.entry == "is_distinguishing_tree_bounded/6", silent.render()
+    assert [w for w, _ in silent.file_tree.branches] == ["ja", "da", "silent"]
+    knights = crosscheck_file(original / "knight_or_knave.pl")
+    assert knights.ok and knights.file_questions == 25, knights.render()
+
+
+# -- prolog/gods_silent.pl: Random may stay silent, ternary tree/4 ------------------------------
+GODS_SILENT_PL = GODS_PL.with_name("gods_silent.pl")
+SILENT = CLASSIC.with_options(semantics="silent")
+
+
+#: Two Trulys and a Random who may be silent: 2 questions (1 cannot), cheap for Prolog too.
+TTR_SILENT = Puzzle.permutations(("truly", "truly", "random"), semantics="silent", name="TTR silent")
+
+
+@pytest.mark.swi
+def test_gods_silent_pl_agrees_with_logicpy_on_ternary_trees():
+    result = crosscheck_file(GODS_SILENT_PL, TTR_SILENT, 2, 1)
+    assert result.ok, result.render()
+    assert [w for w, _ in result.file_tree.branches] == ["ja", "da", "silent"]
+    one = crosscheck_file(GODS_SILENT_PL, TTR_SILENT, 1, 1)
+    assert one.ok and one.file_tree is None and one.logicpy_tree is None
+
+
+@pytest.mark.slow
+@pytest.mark.swi
+def test_gods_silent_pl_agrees_on_the_classic_puzzle():
+    result = crosscheck_file(GODS_SILENT_PL, SILENT, 3, 1, timeout=300)
+    assert result.ok and result.queries > 3 * 36, result.render()
+
+
+@pytest.mark.swi
+def test_a_silent_random_that_speaks_is_caught(tmp_path):
+    text = GODS_PL.read_text().replace(
+        "    (   God == random, length(Path, Heard), Step is Heard + 1, nth1(Step, RandomAnswers, silent)",
+        "    (   fail")
+    (tmp_path / "gods.pl").write_text(text)
+    (tmp_path / "gods_silent.pl").write_text(GODS_SILENT_PL.read_text())
+    result = crosscheck_file(tmp_path / "gods_silent.pl", TTR_SILENT, 2, 1)
+    assert not result.ok and result.disagreement_count > 0
+    assert any("silent for logicpy" in d for d in result.disagreements)

@@ -53,9 +53,31 @@ def test_classic_needs_complexity_1():
 
 
 def test_two_questions_cannot_solve_the_classic_puzzle_up_to_complexity_3():
+    """6 assignments > 4 leaves: said at once, and the complexity-3 universe is not built."""
     result = solve(CLASSIC, questions=2, complexity=3)
-    assert result.status == "none"
-    assert result.level_counts == (11, 69, 2156, 844364)
+    assert result.status == "none" and result.moves == 0 and result.level_counts == ()
+    assert "6 assignments cannot fit in the 4 leaves" in result.verdict
+    assert "exhaustive" not in result.verdict
+
+
+def _search_alone(puzzle, questions, complexity):
+    """The tree search without the counting pre-check (to confirm it agrees)."""
+    from logicpy.puzzles.gods import universe
+    from logicpy.puzzles.gods.search import TreeSearch, move_table
+
+    u = universe(puzzle, complexity)
+    search = TreeSearch(puzzle, u, move_table(u, complexity))
+    return search.one(search.all_live, questions)
+
+
+def test_the_exhaustive_search_agrees_with_the_counting_bound():
+    assert _search_alone(CLASSIC, 2, 2) is None
+    assert _search_alone(CLASSIC.with_options(semantics="silent"), 2, 2) is None
+
+
+@pytest.mark.slow
+def test_the_exhaustive_search_agrees_with_the_counting_bound_at_complexity_3():
+    assert _search_alone(CLASSIC, 2, 3) is None
 
 
 def test_knight_or_knave_one_question():
@@ -85,12 +107,12 @@ def test_variant_semantics_solved_in_three_not_two(semantics):
     assert result.status == "found" and verify(puzzle, result.tree, 3).ok
 
 
-@pytest.mark.slow
-def test_silent_random_does_not_allow_two_questions_up_to_complexity_3():
-    """Uzquiano's answer to Rabern & Rabern: three answers per question are still not enough."""
+def test_silent_random_does_not_allow_two_questions_at_any_complexity():
+    """Three answers per question are not enough when Random may give all three: a counting proof."""
     puzzle = CLASSIC.with_options(semantics="silent")
     result = solve(puzzle, questions=2, complexity=3)
-    assert result.status == "none" and result.level_counts[-1] == 844364
+    assert result.status == "none" and result.moves == 0
+    assert "where he is random he may answer ja/da/silent to any question" in result.reason
 
 
 def test_silent_random_gives_ternary_trees():
