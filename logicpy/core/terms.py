@@ -28,7 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, MutableMapping
+from typing import Any, Iterator, Mapping, MutableMapping, NoReturn
 
 from cons import cons
 from cons.core import ConsPair
@@ -231,71 +231,102 @@ def _float_text(x: float) -> str:
     return text
 
 
-def format_term(term: Term, names: MutableMapping[Var, str] | None = None, *, numbered: bool = False) -> str:
+def format_term(
+    term: Term, names: MutableMapping[Var, str] | None = None, *, numbered: bool = False, max_depth: int | None = None
+) -> str:
     """`term` as Prolog text in canonical syntax, quoting atoms where needed.
 
     Variables are written by their display name (`var("x")` → `X`), or `_G<n>`;
     pass a dict as `names` to fix or collect the names used. With `numbered=True`
     every variable is named `_G0`, `_G1`, ... in order of first appearance, so two
-    terms equal up to renaming of variables give the same text.
+    terms equal up to renaming of variables give the same text. Terms of any depth
+    are written (there is no recursion); with `max_depth`, a term nested deeper
+    (compounds and lists inside each other) raises `TermError` instead.
 
     >>> print(format_term(("point", 1, "New York", [String("x"), Fraction(1, 3)], var("z"))))
     point(1,'New York',["x",1r3],Z)
     """
     namer = _Namer(names, numbered)
     out: list[str] = []
-    try:
-        _write(term, namer, out, "term")
-    except RecursionError:
-        raise TermError("term: nested deeper than Python's recursion limit") from None
+    _write(term, namer, out, max_depth)
     return "".join(out)
 
 
-def _write(term: Term, namer: _Namer, out: list[str], path: str) -> None:
-    if isinstance(term, bool):
-        out.append("true" if term else "false")
-    elif isinstance(term, str):
-        out.append(_atom_text(term))
-    elif isinstance(term, int):
-        out.append(str(term))
-    elif isinstance(term, float):
-        check_term(term, path)
-        out.append(_float_text(term))
-    elif isinstance(term, Fraction):
-        out.append(str(term.numerator) if term.denominator == 1 else f"{term.numerator}r{term.denominator}")
-    elif isinstance(term, String):
-        out.append(_quote(term.text, '"'))
-    elif isinstance(term, list):
-        out.append("[")
-        for i, item in enumerate(term):
-            if i:
-                out.append(",")
-            _write(item, namer, out, f"{path}[{i}]")
-        out.append("]")
-    elif isinstance(term, tuple):
-        if not term or not isinstance(term[0], str) or (term[0] == "[|]" and len(term) == 3):
-            check_term(term, path)
-        out.append(_atom_text(term[0]) + "(")
-        for i, item in enumerate(term[1:], start=1):
-            if i > 1:
-                out.append(",")
-            _write(item, namer, out, f"{path}[{i}]")
-        out.append(")")
-    elif isinstance(term, Var):
-        out.append(namer(term))
-    elif type(term) is ConsPair:
-        check_term(term, path)
-        items, tail = _unroll(term)
-        out.append("[")
-        for i, item in enumerate(items):
-            if i:
-                out.append(",")
-            _write(item, namer, out, f"{path}.list[{i}]")
-        out.append("|")
-        _write(tail, namer, out, f"{path}.tail")
-        out.append("]")
-    else:
-        check_term(term, path)
+def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> None:
+    """Append the text of `term` to `out`, keeping the open compounds and lists on a stack.
+
+    A frame is [arguments, index of the next one, index of the first, closing text,
+    the tail of a partial list (or None), True for a partial list].
+    """
+    frames: list[list] = []
+    append = out.append
+    while True:
+        if isinstance(term, str):
+            append(_atom_text(term))
+        elif isinstance(term, bool):
+            append("true" if term else "false")
+        elif isinstance(term, int):
+            append(str(term))
+        elif isinstance(term, float) and math.isfinite(term):
+            append(_float_text(term))
+        elif isinstance(term, Fraction):
+            append(str(term.numerator) if term.denominator == 1 else f"{term.numerator}r{term.denominator}")
+        elif isinstance(term, String):
+            append(_quote(term.text, '"'))
+        elif isinstance(term, list) and not term:
+            append("[]")
+        elif isinstance(term, (list, tuple)) or type(term) is ConsPair:
+            if isinstance(term, list):
+                frame = [term, 0, 0, "]", None, False]
+                append("[")
+            elif isinstance(term, tuple):
+                if not term or not isinstance(term[0], str) or (term[0] == "[|]" and len(term) == 3):
+                    _check(term, _where(frames))
+                frame = [term, 1, 1, ")", None, False]
+                append(_atom_text(term[0]) + "(")
+            else:
+                items, tail = _unroll(term)
+                if not isinstance(tail, (Var, str, int, float, Fraction, String)) or isinstance(tail, bool):
+                    _check(term, _where(frames))
+                frame = [items, 0, 0, "]", tail, True]
+                append("[")
+            if max_depth is not None and len(frames) >= max_depth:
+                raise TermError(f"{_where(frames)}: nested more than {max_depth:,} deep "
+                                "(compounds and lists inside each other)")
+            frames.append(frame)
+        elif isinstance(term, Var):  # after the compounds: this test hashes its argument
+            append(namer(term))
+        else:
+            _check(term, _where(frames))
+        while frames:  # the next argument to write; close what is complete
+            frame = frames[-1]
+            args, i = frame[0], frame[1]
+            if i < len(args):
+                if i > frame[2]:
+                    append(",")
+                frame[1] = i + 1
+                term = args[i]
+                break
+            if frame[5] and i == len(args):
+                append("|")
+                frame[1] = i + 1
+                term = frame[4]
+                break
+            append(frame[3])
+            frames.pop()
+        else:
+            return
+
+
+def _where(frames: list[list]) -> str:
+    """The writer's place in the term, as Python indexing from `term` (as `check_term` names it)."""
+    path = "term"
+    for args, i, _, _, _, partial in frames:
+        if not partial:
+            path += f"[{i - 1}]"
+        else:
+            path += ".tail" if i > len(args) else f".list[{i - 1}]"
+    return path
 
 
 _TOKEN = re.compile(
@@ -322,15 +353,13 @@ def parse_term(text: str, variables: MutableMapping[str, Var] | None = None) -> 
 
     Operators are not parsed: write `+(1,2)`, not `1+2`. Named variables are looked
     up in (and added to) `variables`, so the same name is the same `Var`; `_` is
-    always fresh. Malformed text raises `TermError` naming the position.
+    always fresh. Terms of any depth are read (there is no recursion). Malformed
+    text raises `TermError` naming the position.
 
     >>> parse_term("f('A b', [1, 2|T], \\"s\\", 2r4, -(1))")  # doctest: +ELLIPSIS
     ('f', 'A b', ConsPair(1, ConsPair(2, ~T_...)), String(text='s'), Fraction(1, 2), ('-', 1))
     """
-    try:
-        return _Parser(text, {} if variables is None else variables).parse()
-    except RecursionError:
-        raise TermError(f"cannot read Prolog term {text[:80]!r}...: nested deeper than Python's recursion limit") from None
+    return _Parser(text, {} if variables is None else variables).parse()
 
 
 class _Parser:
@@ -354,7 +383,7 @@ class _Parser:
         while True:
             yield "end", "", len(text)
 
-    def _fail(self, pos: int, why: str):
+    def _fail(self, pos: int, why: str) -> NoReturn:
         raise TermError(f"cannot read Prolog term at character {pos} of {self.text[:200]!r}: {why}")
 
     def _peek(self) -> tuple[str, str, int]:
@@ -380,6 +409,41 @@ class _Parser:
         return term
 
     def _term(self) -> Term:
+        """Read one term, keeping the compounds and lists still open on a stack (no recursion).
+
+        A frame is [what is open: "(" for a compound, "[" for a list, "|" for a partial
+        list's tail; the functor or the list's position; the arguments read so far].
+        """
+        frames: list[list] = []
+        while True:
+            term = self._start()
+            if isinstance(term, _Open):
+                frames.append([term.bracket, term.name, []])
+                continue
+            while frames:  # the term read completes an argument; close what is complete
+                frame = frames[-1]
+                if frame[0] == "|":
+                    self._expect("]")
+                    frames.pop()
+                    term = _make_partial(frame[2], term, frame[1], self)
+                    continue
+                frame[2].append(term)
+                kind, text, pos = self._next()
+                if text == ",":
+                    break
+                closers = ")" if frame[0] == "(" else "]|"
+                if kind != "punct" or text not in closers:
+                    self._fail(pos, f"expected ',' or {' or '.join(map(repr, closers))}, found {text or 'end of text'!r}")
+                if text == "|":
+                    frame[0] = "|"
+                    break
+                frames.pop()
+                term = (frame[1], *frame[2]) if frame[0] == "(" else frame[2]
+            else:
+                return term
+
+    def _start(self) -> Term:
+        """An atomic term, a complete empty compound or list, or `_Open` for one with arguments to read."""
         kind, text, pos = self._next()
         if kind == "number":
             return self._number(text, pos)
@@ -396,44 +460,26 @@ class _Parser:
             name = _unquote(text, pos, self) if kind == "qatom" else text
             if kind == "punct" and text in "|,":
                 self._fail(pos, f"unexpected {text!r}")
-            if self._peek()[1] == "(" and self._peek()[2] == pos + len(text):
-                self._next()
-                return (name, *self._arguments(")"))
-            return name
+            return self._maybe_compound(name, pos + len(text), name)
         if kind == "punct" and text == "[":
             if self._peek()[1] == "]":
                 self._next()
-                return self._maybe_compound("[]", pos, [])
-            items = self._arguments("]|")
-            if self.last[1] == "|":
-                tail = self._term()
-                self._expect("]")
-                return _make_partial(items, tail, pos, self)
-            return items
+                return self._maybe_compound("[]", pos + 2, [])
+            return _Open("[", pos)
         if kind == "punct" and text == "{":
             self._expect("}")
-            return self._maybe_compound("{}", pos, "{}")
+            return self._maybe_compound("{}", pos + 2, "{}")
         self._fail(pos, f"unexpected {text or 'end of text'!r}")
 
-    def _maybe_compound(self, name: str, pos: int, plain: Term) -> Term:
-        if self._peek()[1] == "(" and self._peek()[2] == pos + len(name):
+    def _maybe_compound(self, name: str, end: int, plain: Term) -> Term:
+        """`name(` right at `end` opens a compound (`name()` is one without arguments); else `plain`."""
+        if self._peek()[1] == "(" and self._peek()[2] == end:
             self._next()
-            return (name, *self._arguments(")"))
+            if self._peek()[1] == ")":
+                self._next()
+                return (name,)
+            return _Open("(", name)
         return plain
-
-    def _arguments(self, closers: str) -> list[Term]:
-        args = []
-        if closers == ")" and self._peek()[1] == ")":
-            self._next()
-            return args
-        while True:
-            args.append(self._term())
-            kind, text, pos = self._next()
-            if text == ",":
-                continue
-            if text in closers and kind == "punct":
-                return args
-            self._fail(pos, f"expected ',' or {' or '.join(map(repr, closers))}, found {text or 'end of text'!r}")
 
     def _number(self, text: str, pos: int) -> Term:
         sign = -1 if text.startswith("-") else 1
@@ -446,6 +492,15 @@ class _Parser:
         if "." in body or "e" in body or "E" in body:
             return sign * float(body)
         return sign * int(body)
+
+
+class _Open:
+    """A compound (`bracket` "(", `name` its functor) or list ("[", `name` its position) whose arguments follow."""
+
+    __slots__ = ("bracket", "name")
+
+    def __init__(self, bracket: str, name: Any):
+        self.bracket, self.name = bracket, name
 
 
 _UNESCAPE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
