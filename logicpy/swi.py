@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unification import Var
+from unification import Var  # type: ignore[import-untyped]
 
 from logicpy.core.terms import String, Term, format_term, parse_term
 from logicpy.errors import (

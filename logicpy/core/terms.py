@@ -258,7 +258,8 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
     A frame is [arguments, index of the next one, index of the first, closing text,
     the tail of a partial list (or None), True for a partial list].
     """
-    frames: list[list] = []
+    frames: list[list[Any]] = []
+    frame: list[Any]
     append = out.append
     while True:
         if isinstance(term, str):
@@ -378,7 +379,7 @@ class _Parser:
             if not m:
                 self._fail(pos, f"unexpected character {text[pos]!r}")
             if m.lastgroup != "space":
-                yield m.lastgroup, m.group(), pos
+                yield str(m.lastgroup), m.group(), pos
             pos = m.end()
         while True:
             yield "end", "", len(text)
