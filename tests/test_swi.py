@@ -320,10 +320,12 @@ def test_deep_terms_cross_both_ways_or_are_refused_by_depth():
 
         out = {{}}
         x = var("x")
+        swi.query("assertz((nest(0, z) :- !)), assertz((nest(N, f(T)) :- M is N - 1, nest(M, T))), "
+                  "assertz((conj(0, a) :- !)), assertz((conj(N, (a, T)) :- M is N - 1, conj(M, T)))")
         # Prolog to Python: a 10,000-deep f(f(...)), a 10,000-goal conjunction, a 100,000-element list
-        t = swi.query("length(L, 10000), foldl([_,A,f(A)]>>true, L, z, T)", limit=1)[0]["T"]
+        t = swi.query("nest(10000, T)")[0]["T"]
         out["f"] = depth(t, "f")
-        c = swi.query("length(L, 10000), foldl([_,A,(a,A)]>>true, L, a, C)", limit=1)[0]["C"]
+        c = swi.query("conj(10000, C)")[0]["C"]
         out["conj"] = depth(c, ",")
         out["list"] = swi.query("numlist(1, 100000, L)")[0]["L"] == list(range(1, 100001))
         # Python to Prolog: the same terms as goals or data, measured by Prolog
@@ -332,8 +334,7 @@ def test_deep_terms_cross_both_ways_or_are_refused_by_depth():
         out["conj_run"] = swi.query(c) == [{{}}]
         out["list_sent"] = swi.query(("sum_list", list(range(100000)), x))[0][x]
         # past the limit, either way: refused with the depth and the limit
-        for name, goal in [("answer", "length(L, 200000), foldl([_,A,f(A)]>>true, L, z, T)"),
-                           ("error", "length(L, 200000), foldl([_,A,f(A)]>>true, L, z, T), throw(T)")]:
+        for name, goal in [("answer", "nest(200000, T)"), ("error", "nest(200000, T), throw(T)")]:
             try:
                 swi.query(goal, limit=1)
             except TermError as exc:
@@ -346,9 +347,9 @@ def test_deep_terms_cross_both_ways_or_are_refused_by_depth():
                 swi.query(goal)
             except TermError as exc:
                 out[name] = str(exc)
-        # an error term 50,000 deep is within the limit: it comes through whole
+        # an error term 20,000 deep (past the old crash) is within the limit: it comes through whole
         try:
-            swi.query("length(L, 50000), foldl([_,A,f(A)]>>true, L, z, T), throw(T)", limit=1)
+            swi.query("nest(20000, T), throw(T)")
         except PrologError as exc:
             out["error_term"] = depth(exc.term, "f")
         out["after"] = swi.query("X = 1")
@@ -358,7 +359,7 @@ def test_deep_terms_cross_both_ways_or_are_refused_by_depth():
     out = json.loads(result.stdout)
     assert out["f"] == [10_000, "z"] and out["conj"] == [10_000, "a"] and out["list"] is True
     assert out["f_sent"] == 2 * 10_000 and out["conj_run"] is True and out["list_sent"] == sum(range(100_000))
-    assert out["answer"].startswith("the answer's binding of T of the query length(L, 200000)")
+    assert out["answer"].startswith("the answer's binding of T of the query nest(200000, T)")
     assert out["answer"].endswith("is nested 200,000 deep; terms deeper than 100,000 do not cross the bridge "
                                   "(SWI-Prolog writes and reads terms by C recursion, and its C stack would overflow)")
     assert "the error term of the query" in out["error"] and "nested 200,000 deep" in out["error"]
@@ -366,7 +367,7 @@ def test_deep_terms_cross_both_ways_or_are_refused_by_depth():
     assert out["sent"].endswith("nested more than 100,000 deep (compounds and lists inside each other)")
     assert out["text"] == ("the goal text nests brackets 100,001 deep; terms deeper than 100,000 do not cross "
                            "the bridge (SWI-Prolog reads them by C recursion)")
-    assert out["error_term"] == [50_000, "z"] and out["after"] == [{"X": 1}]
+    assert out["error_term"] == [20_000, "z"] and out["after"] == [{"X": 1}]
 
 
 @pytest.mark.swi
