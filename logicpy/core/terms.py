@@ -320,14 +320,13 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
 
 
 def _where(frames: list[list]) -> str:
-    """The writer's place in the term, as Python indexing from `term` (as `check_term` names it)."""
-    path = "term"
-    for args, i, _, _, _, partial in frames:
-        if not partial:
-            path += f"[{i - 1}]"
-        else:
-            path += ".tail" if i > len(args) else f".list[{i - 1}]"
-    return path
+    """The writer's place in the term, as Python indexing from `term` (as `check_term` names it);
+    past 12 steps, the first 8 and the last 3."""
+    steps = [(".tail" if i > len(args) else f".list[{i - 1}]") if partial else f"[{i - 1}]"
+             for args, i, _, _, _, partial in frames]
+    if len(steps) > 12:
+        steps = [*steps[:8], f"...({len(steps) - 11:,} more)...", *steps[-3:]]
+    return "term" + "".join(steps)
 
 
 _TOKEN = re.compile(

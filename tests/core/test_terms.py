@@ -200,6 +200,9 @@ def test_deep_terms_are_written_and_read_without_recursion():
     assert format_term(term, max_depth=2 * n + 2) == format_term(term)
     with pytest.raises(TermError, match=r"term\[2\]\[2\].*nested more than 3 deep"):
         format_term(term, max_depth=3)
+    with pytest.raises(TermError, match=r"^term\[2\]\[2\]\[2\]\[2\]\[2\]\[2\]\[2\]\[2\]\.\.\.\(989 more\)\.\.\.\[2\]\[2\]\[2\]: "
+                                        r"nested more than 1,000 deep"):
+        format_term(term, max_depth=1000)
 
 
 def term_var(term):
