@@ -585,7 +585,12 @@ def consult(path: str | Path, module: str | None = None) -> PrologModule:
     if not file.is_file():
         raise InputError(f"{path}: no such Prolog file")
     name = module or str(file)
-    reply = _serve(("consult", str(file), name), f"consulting {file}")
+    try:
+        reply = _serve(("consult", str(file), name), f"consulting {file}")
+    except (PrologError, KeyboardInterrupt) as exc:  # halted, aborted or interrupted part-way
+        if not isinstance(exc, PrologUnavailable):
+            _serve(("unload", str(file)), f"unloading {file}")
+        raise
     messages = [Message(kind, file_, line, text.text.strip()) for (_, kind, file_, line, text) in reply[1]]
     refused = [m for m in messages if m.kind == "refused"]
     if refused:  # load_files/2 itself refused: nothing was loaded or changed
