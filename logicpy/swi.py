@@ -369,7 +369,7 @@ class _Engine:
             )
             if not self._call_goal(load):
                 raise PrologUnavailable(f"could not load logicpy's bridge module into SWI-Prolog: {INSTALL_HINT}")
-            self.serve = lib.PL_predicate(b"serve", 3, b"logicpy_bridge")
+            self.serve_predicate = lib.PL_predicate(b"serve", 3, b"logicpy_bridge")
         except BaseException as exc:
             started.error = exc
             started.done.release()
@@ -402,7 +402,7 @@ class _Engine:
             args = lib.PL_new_term_refs(3)
             lib.PL_put_int64(args, job.number)
             lib.PL_put_chars(args + 1, _PL_STRING | _REP_UTF8, len(data), data)
-            qid = lib.PL_open_query(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION, self.serve, args)
+            qid = lib.PL_open_query(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION, self.serve_predicate, args)
             try:
                 if not lib.PL_next_solution(qid):
                     if self._text(lib.PL_exception(qid), _CVT_ATOM) == "$aborted":
