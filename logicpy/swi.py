@@ -101,7 +101,7 @@ canonical(Term, VariableNames, Text) :-
 %   term, then the answers of a query. While it runs, Job is the engine's current job.
 serve(Job, RequestText, ReplyText) :-
     nb_setval(logicpy_job, Job),
-    catch(( term_string(Request, RequestText), handle(Request, Reply0, Answers0) ),
+    catch(( interrupt_pending(Job), term_string(Request, RequestText), handle(Request, Reply0, Answers0) ),
           E, ( error_reply(E, Reply0), Answers0 = [] )),
     nb_setval(logicpy_job, none),
     (   nb_current(logicpy_halt_cancelled, Status)
@@ -130,10 +130,20 @@ shown_error(error(Formal, context(Frame, Extra)), error(Formal, context(_, Extra
 shown_error(E, E).
 
 %!  interrupt(+Job) is det.
-%   Run in the engine by thread_signal/2 when Python's caller got Ctrl-C: stops Job,
-%   if it is still the one running (a late signal finds the next job or none).
+%   Run in the engine by thread_signal/2 when Python's caller got Ctrl-C: stops Job if
+%   it is running, marks it if it has not started (a late signal finds a later job: no-op).
 interrupt(Job) :-
-    (   nb_current(logicpy_job, Job) -> throw(logicpy_interrupted) ; true ).
+    (   nb_current(logicpy_job, Job)
+    ->  throw(logicpy_interrupted)
+    ;   nb_setval(logicpy_interrupt_pending, Job)  % Job has not started yet
+    ).
+
+% The signal can arrive just before its job starts: the job then stops at once.
+interrupt_pending(Job) :-
+    (   nb_current(logicpy_interrupt_pending, Job)
+    ->  nb_delete(logicpy_interrupt_pending), throw(logicpy_interrupted)
+    ;   true
+    ).
 
 % halt/0,1 stops the query, not Python: in clauses loaded from now on (goal expansion),
 % and called in module user (redefined there). Any other call reaches system:halt/1,

@@ -3,6 +3,7 @@ each pyswip 0.3.3 pitfall the bridge closes (the issue's list, one test per pitf
 
 from __future__ import annotations
 
+import itertools
 import json
 import signal
 import subprocess
@@ -465,3 +466,38 @@ def test_residual_constraints_are_returned_not_dropped():
     x_lv = var("x")
     answers = swi.query((",", ("dif", x_lv, 1), ("member", x_lv, [1, 2])))
     assert answers == [{x_lv: 2}] and answers.residual == [[]]
+
+
+@pytest.mark.swi
+def test_an_interrupt_before_its_query_starts_stops_it_and_a_late_one_stops_nothing(monkeypatch):
+    # Ctrl-C can reach the engine just before the interrupted query begins, or after it ended.
+    swi.query("true")
+    engine = swi._engine
+    monkeypatch.setattr(engine, "_numbers", itertools.count(10**9))
+    assert engine._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({10**9}))")
+    with pytest.raises(KeyboardInterrupt):
+        swi.query("X = 1")  # job 10**9: stopped before it ran
+    assert engine._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({10**9}))")  # late
+    assert swi.query("X = 2") == [{"X": 2}]  # job 10**9 + 1 runs
+
+
+@pytest.mark.slow
+@pytest.mark.swi
+def test_terms_exactly_at_the_depth_limit_cross_both_ways():
+    result = _run_python(f"""
+        from logicpy import swi
+        from logicpy.core.terms import var
+        swi.query("assertz((nest(0, z) :- !)), assertz((nest(N, f(T)) :- M is N - 1, nest(M, T)))")
+        def depth(term):
+            n = 0
+            while isinstance(term, tuple):
+                n, term = n + 1, term[1]
+            return n, term
+        print(depth(swi.query("nest({swi.MAX_DEPTH}, T)")[0]["T"]))
+        x, deep = var("x"), "z"
+        for _ in range({swi.MAX_DEPTH - 1}):
+            deep = ("f", deep)
+        print(depth(swi.query(("=", x, deep))[0][x]))  # the goal =(X, ...) is MAX_DEPTH deep
+    """, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == [f"({swi.MAX_DEPTH}, 'z')", f"({swi.MAX_DEPTH - 1}, 'z')"]
