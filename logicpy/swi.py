@@ -242,18 +242,25 @@ answer_text(Bindings, Text) :-
     ;   throw(error(representation_error(cyclic_term), context(logicpy_answer/1, 'logicpy terms are acyclic')))
     ),
     copy_term(Bindings, Plain, Residual),   % constraints (dif/2, clpfd) as goals
-    forall(member(Name = Value, Plain), checked(binding(Name), Value)),
-    forall(member(Goal, Residual), checked(residual, Goal)),
+    checked_bindings(Plain),
+    maplist(checked(residual), Residual),
     include(unbound_binding, Plain, Names),
     canonical(answer(Plain, Residual), Names, Text).
 
 unbound_binding(_ = Value) :- var(Value).
+
+checked_bindings([]).
+checked_bindings([Name = Value|Bindings]) :-
+    checked(binding(Name), Value),
+    checked_bindings(Bindings).
 
 %!  checked(+What, +Term) is det.
 %   Throws logicpy_refused(What, Why) unless Term can be written here and read in Python:
 %   Why is too_deep(Depth, Limit) past max_depth/1 (SWI writes by C recursion), or, in
 %   an answer, cannot_cross(Kind, Text) for a dict or a blob that is not an atom (a
 %   stream, a clause reference, ...). An error term may hold blobs: Python keeps its text.
+checked(_, Term) :-
+    \+ compound(Term), \+ ( blob(Term, Type), \+ text_blob(Type) ), !.  % nothing to measure
 checked(What, Term) :-
     (   What == error -> Strict = false ; Strict = true ),
     catch(depth(Term, Strict, Depth), logicpy_cannot_cross(Kind, Culprit), true),

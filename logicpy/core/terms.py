@@ -368,7 +368,7 @@ class _Parser:
         self.variables = variables
         self.tokens = self._scan(text)
         self.ahead = next(self.tokens)
-        self.last = self.ahead
+        self.opened: tuple[str, Any] = ("", None)
 
     def _scan(self, text: str) -> Iterator[tuple[str, str, int]]:
         """Tokens (kind, text, position), lazily, then ("end", "", len(text)) forever."""
@@ -377,8 +377,9 @@ class _Parser:
             m = _TOKEN.match(text, pos)
             if not m:
                 self._fail(pos, f"unexpected character {text[pos]!r}")
-            if m.lastgroup != "space":
-                yield str(m.lastgroup), m.group(), pos
+            kind = m.lastgroup
+            if kind != "space":
+                yield str(kind), m.group(), pos
             pos = m.end()
         while True:
             yield "end", "", len(text)
@@ -390,9 +391,9 @@ class _Parser:
         return self.ahead
 
     def _next(self) -> tuple[str, str, int]:
-        self.last = self.ahead
+        token = self.ahead
         self.ahead = next(self.tokens)
-        return self.last
+        return token
 
     def _expect(self, value: str) -> None:
         kind, text, pos = self._next()
@@ -411,39 +412,47 @@ class _Parser:
     def _term(self) -> Term:
         """Read one term, keeping the compounds and lists still open on a stack (no recursion).
 
-        A frame is [what is open: "(" for a compound, "[" for a list, "|" for a partial
-        list's tail; the functor or the list's position; the arguments read so far].
+        The innermost open one is `bracket` ("(" for a compound, "[" for a list, "|" for
+        a partial list's tail), `head` (the functor, or the list's position) and `args`
+        (the arguments read so far); the ones around it wait on `outer`.
         """
-        frames: list[list] = []
+        outer: list[tuple[str, Any, list]] = []
+        bracket: str = ""
+        head: Any = None
+        args: list | None = None
         while True:
             term = self._start()
-            if isinstance(term, _Open):
-                frames.append([term.bracket, term.name, []])
+            if term is _OPENED:
+                if args is not None:
+                    outer.append((bracket, head, args))
+                (bracket, head), args = self.opened, []
                 continue
-            while frames:  # the term read completes an argument; close what is complete
-                frame = frames[-1]
-                if frame[0] == "|":
+            while args is not None:  # the term read completes an argument; close what is complete
+                if bracket == "|":
                     self._expect("]")
-                    frames.pop()
-                    term = _make_partial(frame[2], term, frame[1], self)
-                    continue
-                frame[2].append(term)
-                kind, text, pos = self._next()
-                if text == ",":
-                    break
-                closers = ")" if frame[0] == "(" else "]|"
-                if kind != "punct" or text not in closers:
-                    self._fail(pos, f"expected ',' or {' or '.join(map(repr, closers))}, found {text or 'end of text'!r}")
-                if text == "|":
-                    frame[0] = "|"
-                    break
-                frames.pop()
-                term = (frame[1], *frame[2]) if frame[0] == "(" else frame[2]
+                    term = _make_partial(args, term, head, self)
+                else:
+                    args.append(term)
+                    kind, text, pos = self._next()
+                    if text == ",":
+                        break
+                    if bracket == "(" and text == ")" and kind == "punct":
+                        term = (head, *args)
+                    elif bracket == "[" and text == "]" and kind == "punct":
+                        term = args
+                    elif bracket == "[" and text == "|" and kind == "punct":
+                        bracket = "|"
+                        break
+                    else:
+                        closers = "')'" if bracket == "(" else "']' or '|'"
+                        self._fail(pos, f"expected ',' or {closers}, found {text or 'end of text'!r}")
+                bracket, head, args = outer.pop() if outer else ("", None, None)
             else:
                 return term
 
     def _start(self) -> Term:
-        """An atomic term, a complete empty compound or list, or `_Open` for one with arguments to read."""
+        """An atomic term or a complete empty compound or list; or, for one with arguments
+        to read, `_OPENED`, with its bracket and functor (or position) in `self.opened`."""
         kind, text, pos = self._next()
         if kind == "number":
             return self._number(text, pos)
@@ -460,12 +469,16 @@ class _Parser:
             name = _unquote(text, pos, self) if kind == "qatom" else text
             if kind == "punct" and text in "|,":
                 self._fail(pos, f"unexpected {text!r}")
+            ahead = self.ahead
+            if ahead[1] != "(" or ahead[2] != pos + len(text):
+                return name  # an atom (tested here: the commonest case)
             return self._maybe_compound(name, pos + len(text), name)
         if kind == "punct" and text == "[":
             if self._peek()[1] == "]":
                 self._next()
                 return self._maybe_compound("[]", pos + 2, [])
-            return _Open("[", pos)
+            self.opened = ("[", pos)
+            return _OPENED
         if kind == "punct" and text == "{":
             self._expect("}")
             return self._maybe_compound("{}", pos + 2, "{}")
@@ -473,12 +486,14 @@ class _Parser:
 
     def _maybe_compound(self, name: str, end: int, plain: Term) -> Term:
         """`name(` right at `end` opens a compound (`name()` is one without arguments); else `plain`."""
-        if self._peek()[1] == "(" and self._peek()[2] == end:
+        _, text, pos = self.ahead
+        if text == "(" and pos == end:
             self._next()
-            if self._peek()[1] == ")":
+            if self.ahead[1] == ")":
                 self._next()
                 return (name,)
-            return _Open("(", name)
+            self.opened = ("(", name)
+            return _OPENED
         return plain
 
     def _number(self, text: str, pos: int) -> Term:
@@ -494,13 +509,8 @@ class _Parser:
         return sign * int(body)
 
 
-class _Open:
-    """A compound (`bracket` "(", `name` its functor) or list ("[", `name` its position) whose arguments follow."""
-
-    __slots__ = ("bracket", "name")
-
-    def __init__(self, bracket: str, name: Any):
-        self.bracket, self.name = bracket, name
+_OPENED = object()
+"""What `_Parser._start` returns after opening a compound or list whose arguments follow."""
 
 
 _UNESCAPE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
