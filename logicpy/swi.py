@@ -5,21 +5,32 @@ bridge as text in canonical Prolog syntax (`logicpy.core.terms.format_term` one 
 `parse_term` the other), so none of pyswip's own conversions are used: they crash on
 integers of 2^63 or more and on rationals, return strings as bytes, turn a Python str
 into a Prolog string instead of an atom, and hand out `Functor` objects whose `==`
-crashes the process. Every call goes through one Prolog predicate, `serve/2` of the
+crashes the process. Every call goes through one Prolog predicate, `serve/3` of the
 module below, which reads a request term and always answers with a reply term: goals
 run inside `catch/3` (never the tracer), under `call_with_time_limit/2` when a time
 limit is given, and print messages of a consulted file are collected, not printed.
+
+All Prolog work runs on one engine thread with a C stack of `C_STACK_BYTES`: SWI writes
+and reads terms by C recursion, and embedded (pyswip starts it with `--nosignals`) it has
+no guard against overflowing the C stack, so a deep term killed the process. The bridge
+measures every term before it is written or read (`MAX_DEPTH`, a quarter of what that
+stack holds), and the calling thread only waits, so Ctrl-C reaches it and is passed to
+the engine. `halt/0,1` end the query, not Python.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
+import itertools
+import queue
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unification import Var
+from unification import Var  # type: ignore[import-untyped]
 
 from logicpy.core.terms import String, Term, format_term, parse_term
 from logicpy.errors import (
@@ -32,11 +43,19 @@ from logicpy.errors import (
     TermError,
 )
 
-__all__ = ["available", "consult", "query", "PrologModule", "Answers", "Message"]
+__all__ = ["available", "consult", "query", "PrologModule", "Answers", "Message", "MAX_DEPTH"]
 
 INSTALL_HINT = (
     "install SWI-Prolog (Debian: apt-get install swi-prolog-nox) and pyswip (pip install 'logicpy[prolog]')"
 )
+
+#: The deepest term (compounds and lists inside each other) that crosses the bridge either way.
+MAX_DEPTH = 100_000
+
+#: The C stack of the engine thread. SWI-Prolog writes a term with about 470 bytes of C
+#: stack per level and reads one with about 600: this stack holds some 570,000 levels
+#: written and 440,000 read (measured), four times `MAX_DEPTH`. Only touched pages are used.
+C_STACK_BYTES = 256 * 2**20
 
 _BRIDGE_SOURCE = r"""
 :- module(logicpy_bridge, []).
@@ -48,6 +67,8 @@ _BRIDGE_SOURCE = r"""
 :- multifile user:message_hook/3.
 :- dynamic user:message_hook/3.
 
+max_depth(@MAX_DEPTH@).
+
 % While a file loads, its errors and warnings are recorded instead of printed.
 user:message_hook(Term, Kind, Lines) :-
     logicpy_bridge:collecting,
@@ -56,7 +77,7 @@ user:message_hook(Term, Kind, Lines) :-
     logicpy_bridge:lines_text(Lines, Text),
     assertz(logicpy_bridge:collected(Kind, File, Line, Text)).
 
-location(error(_, file(File, Line, _, _)), File, Line) :- !.
+location(error(_, Context), File, Line) :- nonvar(Context), Context = file(File, Line, _, _), !.
 location(_, File, Line) :- source_location(File, Line), !.
 location(_, '', 0).
 
@@ -74,27 +95,86 @@ canonical(Term, VariableNames, Text) :-
         write_term(Term, [quoted(true), ignore_ops(true), dotlists(false),
                           brace_terms(false), variable_names(VariableNames)])).
 
-%!  serve(+RequestText, -ReplyText) is det.
-%   The one entry point of the bridge: never fails, never throws. The reply is one
-%   line per term (quoted text never holds a raw newline): the reply term, then the
-%   answers of a query.
-serve(RequestText, ReplyText) :-
-    catch(( term_string(Request, RequestText), handle(Request, Reply, Answers) ),
-          E, ( error_reply(E, Reply), Answers = [] )),
+%!  serve(+Job, +RequestText, -ReplyText) is det.
+%   The one entry point of the bridge: never fails, and throws only '$aborted' (abort/0).
+%   The reply is one line per term (quoted text never holds a raw newline): the reply
+%   term, then the answers of a query. While it runs, Job is the engine's current job.
+serve(Job, RequestText, ReplyText) :-
+    nb_setval(logicpy_job, Job),
+    catch(( interrupt_pending(Job), term_string(Request, RequestText), handle(Request, Reply0, Answers0) ),
+          E, ( error_reply(E, Reply0), Answers0 = [] )),
+    nb_setval(logicpy_job, none),
+    (   nb_current(logicpy_halt_cancelled, Status)
+    ->  nb_delete(logicpy_halt_cancelled), Reply = halted(Status), Answers = []
+    ;   Reply = Reply0, Answers = Answers0
+    ),
     canonical(Reply, [], Head),
     atomic_list_concat([Head|Answers], '\n', ReplyAtom),
     atom_string(ReplyAtom, ReplyText).
 
-error_reply(E, error(TermText, Message)) :-
-    canonical(E, [], TermText),
-    shown_error(E, Shown),
-    message_text(Shown, Message).
+error_reply(logicpy_interrupted, interrupted) :- !.
+error_reply(error(logicpy_halt(Status), _), halted(Status)) :- !.
+error_reply(logicpy_refused(What, Why), refused(What, Why)) :- !.
+error_reply(E, Reply) :-
+    (   \+ acyclic_term(E)
+    ->  Reply = refused(error, cyclic)
+    ;   catch(( checked(error, E), shown_error(E, Shown), message_text(Shown, Message),
+                canonical(E, [], TermText), Reply = error(TermText, Message) ),
+              logicpy_refused(What, Why), Reply = refused(What, Why))
+    ).
 
 % The bridge's own frames (findall, catch) are no use in a message.
 shown_error(error(Formal, context(Frame, Extra)), error(Formal, context(_, Extra))) :-
     nonvar(Frame),
     ( Frame = '$bags':_ ; Frame = system:catch/3 ), !.
 shown_error(E, E).
+
+%!  interrupt(+Job) is det.
+%   Run in the engine by thread_signal/2 when Python's caller got Ctrl-C: stops Job if
+%   it is running, marks it if it has not started (a late signal finds a later job: no-op).
+interrupt(Job) :-
+    (   nb_current(logicpy_job, Job)
+    ->  throw(logicpy_interrupted)
+    ;   nb_setval(logicpy_interrupt_pending, Job)  % Job has not started yet
+    ).
+
+% The signal can arrive just before its job starts: the job then stops at once.
+interrupt_pending(Job) :-
+    (   nb_current(logicpy_interrupt_pending, Job)
+    ->  nb_delete(logicpy_interrupt_pending), throw(logicpy_interrupted)
+    ;   true
+    ).
+
+% halt/0,1 stops the query, not Python: in clauses loaded from now on (goal expansion),
+% and called in module user (redefined there). Any other call reaches system:halt/1,
+% which the at_halt/1 hook cancels (halt then fails, and the reply says it was called).
+:- multifile user:goal_expansion/2.
+:- dynamic user:goal_expansion/2.
+user:goal_expansion(halt, logicpy_bridge:halt_in_query(0)).
+user:goal_expansion(halt(Status), logicpy_bridge:halt_in_query(Status)).
+:- user:redefine_system_predicate(halt).
+:- user:redefine_system_predicate(halt(_)).
+user:halt :- logicpy_bridge:halt_in_query(0).
+user:halt(Status) :- logicpy_bridge:halt_in_query(Status).
+halt_in_query(Status) :-
+    (   nb_current(logicpy_job, Job), Job \== none
+    ->  (   source_location(File, Line)  % a directive of a file being loaded
+        ->  Context = file(File, Line, -1, _)
+        ;   true
+        ),
+        throw(error(logicpy_halt(Status), Context))
+    ;   system:halt(Status)
+    ).
+:- at_halt(logicpy_bridge:cancel_halt_in_query).
+cancel_halt_in_query :-
+    (   nb_current(logicpy_job, Job), Job \== none
+    ->  nb_setval(logicpy_halt_cancelled, unknown),
+        cancel_halt('the SWI-Prolog bridge does not end the Python process')
+    ;   true
+    ).
+:- multifile prolog:error_message//1.
+prolog:error_message(logicpy_halt(Status)) -->
+    [ 'halt(~w) was called: the SWI-Prolog bridge does not end the Python process'-[Status] ].
 
 handle(Request, Reply, []) :-
     Request \= query(_, _, _, _, _, _, _), !,
@@ -126,10 +206,15 @@ handle(consult(File, Module), consulted(Messages)) :-
 handle(ping, pong).
 handle(unload(File), done) :-
     unload_file(File).
+% An exception out of load_files/2: kind `refused` when it refused the file (nothing
+% was loaded), else `error`; Ctrl-C goes on to stop the request.
+record(logicpy_interrupted) :- !,
+    throw(logicpy_interrupted).
 record(E) :-
     location(E, File, Line),
     message_text(E, Text),
-    assertz(collected(error, File, Line, Text)).
+    (   E = error(permission_error(load, source, _), _) -> Kind = refused ; Kind = error ),
+    assertz(collected(Kind, File, Line, Text)).
 
 shown_bindings(all, Bindings, Bindings).
 shown_bindings(public, Bindings, Shown) :-
@@ -157,23 +242,98 @@ answer_text(Bindings, Text) :-
     ;   throw(error(representation_error(cyclic_term), context(logicpy_answer/1, 'logicpy terms are acyclic')))
     ),
     copy_term(Bindings, Plain, Residual),   % constraints (dif/2, clpfd) as goals
+    checked_bindings(Plain),
+    maplist(checked(residual), Residual),
     include(unbound_binding, Plain, Names),
     canonical(answer(Plain, Residual), Names, Text).
 
 unbound_binding(_ = Value) :- var(Value).
-"""
+
+checked_bindings([]).
+checked_bindings([Name = Value|Bindings]) :-
+    checked(binding(Name), Value),
+    checked_bindings(Bindings).
+
+%!  checked(+What, +Term) is det.
+%   Throws logicpy_refused(What, Why) unless Term can be written here and read in Python:
+%   Why is too_deep(Depth, Limit) past max_depth/1 (SWI writes by C recursion), or, in
+%   an answer, cannot_cross(Kind, Text) for a dict or a blob that is not an atom (a
+%   stream, a clause reference, ...). An error term may hold blobs: Python keeps its text.
+checked(_, Term) :-
+    \+ compound(Term), \+ ( blob(Term, Type), \+ text_blob(Type) ), !.  % nothing to measure
+checked(What, Term) :-
+    (   What == error -> Strict = false ; Strict = true ),
+    catch(depth(Term, Strict, Depth), logicpy_cannot_cross(Kind, Culprit), true),
+    max_depth(Limit),
+    (   nonvar(Kind)
+    ->  with_output_to(string(Text), write_term(Culprit, [quoted(true), max_depth(4)])),
+        throw(logicpy_refused(What, cannot_cross(Kind, Text)))
+    ;   Depth > Limit
+    ->  throw(logicpy_refused(What, too_deep(Depth, Limit)))
+    ;   true
+    ).
+
+% depth(+Term, +Strict, -Depth): how deep compounds and lists nest in Term (a list's
+% elements are one level below it, however long it is).
+depth(T, Strict, D) :-
+    (   compound(T)
+    ->  (   Strict == true, is_dict(T) -> throw(logicpy_cannot_cross(dict, T)) ; true ),
+        (   T = [_|_]
+        ->  list_depth(T, Strict, 0, D0)
+        ;   compound_name_arity(T, _, N), args_depth(N, T, Strict, 0, D0)
+        ),
+        D is D0 + 1
+    ;   Strict == true, blob(T, Type), \+ text_blob(Type)
+    ->  throw(logicpy_cannot_cross(Type, T))
+    ;   D = 0
+    ).
+
+text_blob(text).
+text_blob(ucs_text).
+text_blob(reserved_symbol).
+
+list_depth(List, Strict, D0, D) :-
+    (   nonvar(List), List = [H|T]
+    ->  depth(H, Strict, DH), D1 is max(D0, DH), list_depth(T, Strict, D1, D)
+    ;   depth(List, Strict, DT), D is max(D0, DT)
+    ).
+
+args_depth(I, T, Strict, D0, D) :-
+    (   I =:= 0
+    ->  D = D0
+    ;   arg(I, T, A), depth(A, Strict, DA), D1 is max(D0, DA),
+        I1 is I - 1, args_depth(I1, T, Strict, D1, D)
+    ).
+""".replace("@MAX_DEPTH@", str(MAX_DEPTH))
 
 _PL_STRING, _REP_UTF8 = 6, 0x00100000
-_CVT_STRING, _BUF_STACK = 0x2, 0x00010000
+_CVT_ATOM, _CVT_STRING, _BUF_STACK = 0x1, 0x2, 0x00010000
 _PL_Q_NODEBUG, _PL_Q_CATCH_EXCEPTION = 0x04, 0x08
 
 
+class _Job:
+    """One request for the engine thread: its text, then its reply text or exception."""
+
+    __slots__ = ("number", "text", "reply", "error", "done")
+
+    def __init__(self, number: int, text: str):
+        self.number, self.text = number, text
+        self.reply: str | None = None
+        self.error: BaseException | None = None
+        self.done = threading.Lock()  # held until the engine thread has served the job
+        self.done.acquire()
+
+
 class _Engine:
-    """The loaded libswipl with the bridge module consulted; calls `serve/2`."""
+    """libswipl with the bridge module loaded, and the one thread that runs Prolog for logicpy.
+
+    Callers hand that thread a `_Job` and wait for it; waiting, not running Prolog, is
+    what lets Ctrl-C (KeyboardInterrupt) reach the caller, who then stops the job.
+    """
 
     def __init__(self) -> None:
         try:
-            import pyswip.core as core  # the only pyswip import in logicpy
+            import pyswip.core as core  # the only pyswip import in logicpy; starts SWI-Prolog
         except Exception as exc:  # ImportError, or pyswip failing to find libswipl
             raise PrologUnavailable(f"SWI-Prolog cannot be used ({exc}): {INSTALL_HINT}") from None
         lib = ctypes.CDLL(core._lib._name)
@@ -181,6 +341,7 @@ class _Engine:
         lib.PL_get_nchars.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t),
                                       ctypes.POINTER(ctypes.c_char_p), ctypes.c_uint]
         lib.PL_put_chars.argtypes = [ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p]
+        lib.PL_put_int64.argtypes = [ctypes.c_size_t, ctypes.c_int64]
         lib.PL_new_term_refs.restype = ctypes.c_size_t
         lib.PL_open_foreign_frame.restype = ctypes.c_size_t
         lib.PL_discard_foreign_frame.argtypes = [ctypes.c_size_t]
@@ -190,99 +351,210 @@ class _Engine:
         lib.PL_open_query.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
         lib.PL_next_solution.argtypes = [ctypes.c_size_t]
         lib.PL_cut_query.argtypes = [ctypes.c_size_t]
+        lib.PL_exception.argtypes = [ctypes.c_size_t]
+        lib.PL_exception.restype = ctypes.c_size_t
         lib.PL_chars_to_term.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         lib.PL_call.argtypes = [ctypes.c_size_t, ctypes.c_void_p]
         lib.PL_thread_attach_engine.argtypes = [ctypes.c_void_p]
-        self._attach()
-        load = (
-            f"setup_call_cleanup(open_string({format_term(String(_BRIDGE_SOURCE))}, S), "
-            "load_files(logicpy_bridge, [stream(S), silent(true)]), close(S))"
-        )
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._numbers = itertools.count(1)
+        started = _Job(0, "")
+        stack = threading.stack_size()
+        threading.stack_size(C_STACK_BYTES)
+        try:
+            self.thread = threading.Thread(target=self._run, args=(started,), name="logicpy-prolog", daemon=True)
+            self.thread.start()
+        finally:
+            threading.stack_size(stack)
+        started.done.acquire()
+        if started.error is not None:
+            raise started.error
+        atexit.register(self._stop)  # registered after pyswip's PL_cleanup, so it runs first
+
+    # ------------------------------------------------------------ the engine thread
+
+    def _run(self, started: _Job) -> None:
+        """The engine thread: attach a Prolog engine, load the bridge, then serve jobs until None."""
+        lib = self.lib
+        try:
+            if lib.PL_thread_attach_engine(None) < 0:
+                raise PrologUnavailable("could not give the bridge's thread a Prolog engine")
+            load = (
+                "thread_alias(logicpy_engine), "
+                f"setup_call_cleanup(open_string({format_term(String(_BRIDGE_SOURCE))}, S), "
+                "load_files(logicpy_bridge, [stream(S), silent(true)]), close(S))"
+            )
+            if not self._call_goal(load):
+                raise PrologUnavailable(f"could not load logicpy's bridge module into SWI-Prolog: {INSTALL_HINT}")
+            self.serve_predicate = lib.PL_predicate(b"serve", 3, b"logicpy_bridge")
+        except BaseException as exc:
+            started.error = exc
+            started.done.release()
+            return
+        started.done.release()
+        while (job := self._jobs.get()) is not None:
+            try:
+                job.reply = self._serve(job)
+            except BaseException as exc:
+                job.error = exc
+            job.done.release()
+        lib.PL_thread_destroy_engine()
+
+    def _call_goal(self, text: str) -> bool:
+        """Run the goal `text` once in the calling thread's engine; True iff it succeeded."""
+        lib = self.lib
         frame = lib.PL_open_foreign_frame()
         try:
             goal = lib.PL_new_term_refs(1)
-            if not (lib.PL_chars_to_term(load.encode(), goal) and lib.PL_call(goal, None)):
-                raise PrologUnavailable(f"could not load logicpy's bridge module into SWI-Prolog: {INSTALL_HINT}")
+            return bool(lib.PL_chars_to_term(text.encode(), goal) and lib.PL_call(goal, None))
         finally:
             lib.PL_discard_foreign_frame(frame)
-        self.serve = lib.PL_predicate(b"serve", 2, b"logicpy_bridge")
 
-    def _attach(self) -> bool:
-        """Give the calling Python thread a Prolog engine if it has none; True if attached now."""
-        if self.lib.PL_thread_self() != -1:
-            return False
-        if self.lib.PL_thread_attach_engine(None) < 0:
-            raise PrologError("could not attach a Prolog engine to this Python thread")
-        return True
-
-    def call(self, request: str) -> str:
-        """Run serve(Request, Reply) and return the reply text."""
+    def _serve(self, job: _Job) -> str:
+        """Run serve(Job, Request, Reply) and return the reply text."""
         lib = self.lib
-        attached = self._attach()
-        try:
-            return self._call(request)
-        finally:
-            if attached:  # a Python thread that may end: give its engine back now
-                lib.PL_thread_destroy_engine()
-
-    def _call(self, request: str) -> str:
-        lib = self.lib
-        data = request.encode("utf-8")
+        data = job.text.encode("utf-8")
         frame = lib.PL_open_foreign_frame()
         try:
-            args = lib.PL_new_term_refs(2)
-            lib.PL_put_chars(args, _PL_STRING | _REP_UTF8, len(data), data)
-            qid = lib.PL_open_query(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION, self.serve, args)
+            args = lib.PL_new_term_refs(3)
+            lib.PL_put_int64(args, job.number)
+            lib.PL_put_chars(args + 1, _PL_STRING | _REP_UTF8, len(data), data)
+            qid = lib.PL_open_query(None, _PL_Q_NODEBUG | _PL_Q_CATCH_EXCEPTION, self.serve_predicate, args)
             try:
                 if not lib.PL_next_solution(qid):
-                    raise PrologError("the bridge predicate serve/2 failed (out of memory or stack?)")
-                size, text = ctypes.c_size_t(), ctypes.c_char_p()
-                if not lib.PL_get_nchars(args + 1, ctypes.byref(size), ctypes.byref(text),
-                                         _CVT_STRING | _REP_UTF8 | _BUF_STACK):
+                    if self._text(lib.PL_exception(qid), _CVT_ATOM) == "$aborted":
+                        return "aborted"
+                    raise PrologError("the bridge predicate serve/3 failed (out of memory or stack?)")
+                text = self._text(args + 2, _CVT_STRING)
+                if text is None:
                     raise PrologError("the bridge returned no reply text")
-                return ctypes.string_at(text, size.value).decode("utf-8")
+                return text
             finally:
                 lib.PL_cut_query(qid)
         finally:
             lib.PL_discard_foreign_frame(frame)
 
+    def _text(self, term: int, kind: int) -> str | None:
+        """The text of an atom (`_CVT_ATOM`) or string (`_CVT_STRING`) term, or None."""
+        size, text = ctypes.c_size_t(), ctypes.c_char_p()
+        if not term or not self.lib.PL_get_nchars(term, ctypes.byref(size), ctypes.byref(text),
+                                                  kind | _REP_UTF8 | _BUF_STACK):
+            return None
+        return ctypes.string_at(text, size.value).decode("utf-8")
+
+    # ------------------------------------------------------------ callers
+
+    def call(self, request: str) -> str:
+        """Have the engine thread serve `request`; return the reply text.
+
+        Ctrl-C while waiting stops the job in the engine (then re-raises KeyboardInterrupt);
+        a second Ctrl-C stops waiting for it (the engine finishes the job in the background).
+        """
+        if threading.current_thread() is self.thread:
+            raise PrologBusy(
+                "a Prolog query is already running in this thread (called back from Prolog?); "
+                "nested queries are refused"
+            )
+        job = _Job(next(self._numbers), request)
+        self._jobs.put(job)
+        try:
+            job.done.acquire()
+        except KeyboardInterrupt:
+            self._interrupt(job)
+            raise
+        if job.error is not None:
+            raise job.error
+        assert job.reply is not None
+        return job.reply
+
+    def _interrupt(self, job: _Job) -> None:
+        """Stop `job` in the engine (thread_signal/2 from this thread's own engine) and wait for it."""
+        lib = self.lib
+        attached = lib.PL_thread_self() == -1 and lib.PL_thread_attach_engine(None) >= 0
+        try:
+            self._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({job.number}))")
+        finally:
+            if attached:
+                lib.PL_thread_destroy_engine()
+        job.done.acquire()
+
+    def _stop(self) -> None:
+        """At exit: end the engine thread before pyswip's PL_cleanup (if it is not stuck in a job)."""
+        self._jobs.put(None)
+        self.thread.join(timeout=1)
+
 
 _engine: _Engine | None = None
 _lock = threading.Lock()
-_owner: int | None = None
-
-
-def _serve(request: Term) -> Term:
-    """Send one request term, return the reply term; one request at a time."""
-    return parse_term(_request(request).split("\n", 1)[0])
 
 
 def _request(request: Term) -> str:
     """Send one request term, return the reply text (the reply term, then one line per answer)."""
-    global _engine, _owner
-    me = threading.get_ident()
-    if _owner == me:
-        raise PrologBusy(
-            "a Prolog query is already running in this thread (called back from Prolog?); "
-            "nested queries are refused"
-        )
+    global _engine
     with _lock:
-        _owner = me
-        try:
-            if _engine is None:
-                _engine = _Engine()
-            return _engine.call(format_term(request))
-        finally:
-            _owner = None
+        if _engine is None:
+            _engine = _Engine()
+    return _engine.call(format_term(request))
 
 
 def available() -> bool:
     """True iff SWI-Prolog and pyswip can be used here (loads them on first call)."""
     try:
-        _serve("ping")
+        _serve("ping", "ping")
     except PrologUnavailable:
         return False
     return True
+
+
+def _serve(request: Term, doing: str) -> Term:
+    """Send one request term, return its reply term; `doing` names the request in errors."""
+    reply = parse_term(_request(request).split("\n", 1)[0])
+    _raise_for(reply, doing)
+    return reply
+
+
+def _raise_for(reply: Term, doing: str) -> None:
+    """Raise what an interrupted, aborted, halted or refused request means; else return."""
+    if reply == "interrupted":
+        raise KeyboardInterrupt
+    if reply == "aborted":
+        raise PrologError(f"abort/0 was called: {doing} was abandoned (the bridge stays usable)", "$aborted")
+    if isinstance(reply, tuple) and reply[0] == "halted":
+        called = "halt" if reply[1] == "unknown" else f"halt({reply[1]})"
+        raise PrologError(
+            f"{called} was called: the SWI-Prolog bridge does not end the Python process, it stopped "
+            f"{doing} there (sys.exit ends Python)", ("halt", reply[1]))
+    if isinstance(reply, tuple) and reply[0] == "refused":
+        _, what, why = reply
+        if isinstance(what, tuple):  # binding(Name)
+            what = f"the answer's binding of {what[1]}"
+        else:
+            what = {"residual": "a residual constraint of the answer", "error": "the error term"}[what]
+        if why == "cyclic":
+            raise PrologError(f"{what} of {doing} is cyclic: logicpy terms are acyclic", why)
+        if why[0] == "too_deep":
+            raise TermError(
+                f"{what} of {doing} is nested {why[1]:,} deep; terms deeper than {why[2]:,} do not cross "
+                "the bridge (SWI-Prolog writes and reads terms by C recursion, and its C stack would overflow)")
+        kind = _UNCROSSABLE.get(why[1], f"an SWI-Prolog {why[1]} blob")
+        raise TermError(f"{kind} cannot cross the bridge: {why[2].text} (in {what} of {doing})")
+
+
+#: What a dict or non-text blob in an answer is, named for users.
+_UNCROSSABLE = {
+    "dict": "an SWI dict",
+    "stream": "an SWI stream handle",
+    "clause": "an SWI clause reference",
+    "record": "an SWI recorded-database reference",
+    "thread": "an SWI thread handle",
+    "mutex": "an SWI mutex",
+    "trie": "an SWI trie",
+}
+
+
+def _short(text: str) -> str:
+    """`text` for a message: whole if short, else its start."""
+    return text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
 
 
 # ---------------------------------------------------------------- consult
@@ -320,24 +592,32 @@ def consult(path: str | Path, module: str | None = None) -> PrologModule:
 
     Files that are not modules and define the same predicates therefore do not
     overwrite each other (SWI-Prolog keeps a non-module file in one module: loading it
-    again into another raises `PrologError`). A syntax error raises `PrologSyntaxError`
-    naming the file and line, and nothing of the file stays loaded; other load errors
-    raise `PrologError`; warnings are kept on the result, not printed.
+    again into another raises `PrologError`). An error while loading (a syntax error,
+    or a directive that raises, `halt` included) raises `PrologSyntaxError` or
+    `PrologError` naming the file and line, and nothing of the file stays loaded;
+    warnings (a directive that fails, a singleton variable) are kept on the result,
+    not printed.
     """
     file = Path(path).resolve()
     if not file.is_file():
         raise InputError(f"{path}: no such Prolog file")
     name = module or str(file)
-    reply = _serve(("consult", str(file), name))
+    try:
+        reply = _serve(("consult", str(file), name), f"consulting {file}")
+    except (PrologError, KeyboardInterrupt) as exc:  # halted, aborted or interrupted part-way
+        if not isinstance(exc, PrologUnavailable):
+            _serve(("unload", str(file)), f"unloading {file}")
+        raise
     messages = [Message(kind, file_, line, text.text.strip()) for (_, kind, file_, line, text) in reply[1]]
+    refused = [m for m in messages if m.kind == "refused"]
+    if refused:  # load_files/2 itself refused: nothing was loaded or changed
+        raise PrologError(str(refused[0]), [str(m) for m in refused])
     errors = [m for m in messages if m.kind == "error"]
     if errors:
+        _serve(("unload", str(file)), f"unloading {file}")  # SWI kept the rest of the file: take it out
         more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
-        if any("Syntax error" in m.text for m in errors):
-            _serve(("unload", str(file)))  # SWI loaded the good clauses: take them out again
-            raise PrologSyntaxError(f"{errors[0]}{more}; nothing of {file.name} stays loaded",
-                                    [str(m) for m in errors])
-        raise PrologError(f"{errors[0]}{more}", [str(m) for m in errors])
+        error = PrologSyntaxError if any("Syntax error" in m.text for m in errors) else PrologError
+        raise error(f"{errors[0]}{more}; nothing of {file.name} stays loaded", [str(m) for m in errors])
     return PrologModule(name, file, tuple(messages))
 
 
@@ -372,7 +652,10 @@ def query(
     variables (dif/2, clpfd) are in `Answers.residual`. No answers means the goal failed.
 
     Raises `PrologError` with the Prolog error term as `.term` (an undefined predicate is
-    an existence error), and `PrologSyntaxError` for unreadable goal text.
+    an existence error), and `PrologSyntaxError` for unreadable goal text. `halt` and
+    `abort` in the goal raise `PrologError` (the bridge never ends Python); Ctrl-C stops
+    the goal and raises `KeyboardInterrupt`. A term nested more than `MAX_DEPTH` deep
+    either way, or an answer holding an SWI dict or blob, raises `TermError`.
     """
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise InputError(f"limit must be a positive integer, got {limit!r}")
@@ -381,15 +664,21 @@ def query(
     names: dict[Var, str] = {}
     if isinstance(goal, str):
         text, read_module, shown = goal, module, "public"
+        _check_nesting(text)
     else:
-        text, read_module, shown = format_term(goal, names), "logicpy_bridge", "all"
+        try:
+            text = format_term(goal, names, max_depth=MAX_DEPTH)
+        except TermError as exc:
+            raise TermError(f"the goal cannot cross the bridge: {exc}") from None
+        read_module, shown = "logicpy_bridge", "all"
     request = ("query", String(text), read_module, module, shown,
                "none" if limit is None else limit, "none" if timeout is None else float(timeout),
                "true" if capture_output else "false")
     head, *lines = _request(request).split("\n")
     reply = parse_term(head)
     if reply == "timeout":
-        raise PrologTimeout(f"query ran past its time limit of {timeout} s: {text}")
+        raise PrologTimeout(f"query ran past its time limit of {timeout} s: {_short(text)}")
+    _raise_for(reply, f"the query {_short(text)}")
     if reply[0] == "error":
         raise _prolog_error(reply, text)
     variables = {name: v for v, name in names.items()}
@@ -403,6 +692,23 @@ def query(
     return answers
 
 
+def _check_nesting(text: str) -> None:
+    """Refuse goal text whose brackets nest more than `MAX_DEPTH` deep (SWI reads them by C recursion).
+
+    Operators are read without recursion, so text no longer than `MAX_DEPTH` is always
+    safe; longer text is measured by its brackets (quoted ones included: an over-count).
+    """
+    if len(text) <= MAX_DEPTH:
+        return
+    depth = deepest = 0
+    for bracket in re.findall(r"[(\[{]|[)\]}]", text):
+        depth += 1 if bracket in "([{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        raise TermError(f"the goal text nests brackets {deepest:,} deep; terms deeper than {MAX_DEPTH:,} "
+                        "do not cross the bridge (SWI-Prolog reads them by C recursion)")
+
+
 def _prolog_error(reply: Term, goal_text: str) -> PrologError:
     """The exception for an error reply: the parsed error term and SWI's own message."""
     _, term_text, message = reply
@@ -411,6 +717,8 @@ def _prolog_error(reply: Term, goal_text: str) -> PrologError:
     except TermError:
         term = term_text.text  # e.g. a stream handle: no logicpy representation
     text = message.text.strip() if isinstance(message, String) else str(term)
+    if len(text) > 2000:
+        text = f"{text[:2000]}... ({len(text):,} characters)"
     if _is_syntax_error(term):
         what = term[1][1] if isinstance(term[1][1], str) else format_term(term[1][1])
         context = term[2]
@@ -418,8 +726,8 @@ def _prolog_error(reply: Term, goal_text: str) -> PrologError:
             return PrologSyntaxError(
                 f"syntax error ({what.replace('_', ' ')}) at character {context[2]} of the goal {goal_text!r}", term
             )
-        return PrologSyntaxError(f"{text} (in query: {goal_text})", term)
-    return PrologError(f"{text} (in query: {goal_text})", term)
+        return PrologSyntaxError(f"{text} (in query: {_short(goal_text)})", term)
+    return PrologError(f"{text} (in query: {_short(goal_text)})", term)
 
 
 def _is_syntax_error(term: Term) -> bool:

@@ -3,7 +3,12 @@ each pyswip 0.3.3 pitfall the bridge closes (the issue's list, one test per pitf
 
 from __future__ import annotations
 
+import itertools
+import json
+import signal
+import subprocess
 import sys
+import textwrap
 import threading
 import time
 from fractions import Fraction
@@ -177,6 +182,21 @@ def test_syntax_error_names_file_and_line_and_loads_nothing(tmp_path):
 
 
 @pytest.mark.swi
+def test_directive_error_names_file_and_line_and_loads_nothing(tmp_path):
+    bad = tmp_path / "directive.pl"
+    bad.write_text("q(1).\n:- X is 1/0, write(X).\nq(2).\n")
+    with pytest.raises(PrologError, match=r"directive\.pl:2: .*Arithmetic: evaluation error: .zero_divisor"
+                                          r".*nothing of directive\.pl stays loaded") as info:
+        swi.consult(bad, module="directive_module")
+    assert not isinstance(info.value, PrologSyntaxError)
+    # SWI ran the other clauses in and left them without a module handle; now none stay
+    with pytest.raises(PrologError, match="Unknown procedure: directive_module:q/1"):
+        swi.query("q(X)", module="directive_module")
+    bad.write_text("q(1).\n")  # fixed: loads again
+    assert swi.consult(bad, module="directive_module").query("q(X)") == [{"X": 1}]
+
+
+@pytest.mark.swi
 def test_warnings_are_kept_not_printed(tmp_path, capfd):
     f = tmp_path / "w.pl"
     f.write_text("single(X) :- true.\n")
@@ -262,9 +282,165 @@ def test_terms_round_trip_through_prolog(term):
 def test_cyclic_and_unrepresentable_answers_are_errors_not_wrong_answers():
     with pytest.raises(PrologError, match="cyclic"):
         swi.query("X = f(X)")
-    with pytest.raises(TermError, match="cannot read Prolog term"):
-        swi.query("current_output(S)")  # a stream handle has no logicpy representation
+    with pytest.raises(TermError, match=r"^an SWI stream handle cannot cross the bridge: <stream>\(0x[0-9a-f]+\) "
+                                        r"\(in the answer's binding of S of the query current_output\(S\)\)$"):
+        swi.query("current_output(S)")
+    with pytest.raises(TermError, match=r"^an SWI dict cannot cross the bridge: _\d*\{a:1\} \(in the answer's binding of Y"):
+        swi.query("X = 1, Y = f(_{a: 1})")
+    with pytest.raises(TermError, match=r"^an SWI clause reference cannot cross the bridge: <clause>"):
+        swi.query("assertz(swi_test_fact(1), R)")
+    with pytest.raises(TermError, match=r"^an SWI mutex cannot cross the bridge: <mutex>"):
+        swi.query("mutex_create(M)")
+    # a blob inside an error term is no reason to lose the error: its text is kept
+    with pytest.raises(PrologError, match="Type error: `text' expected, found `<stream>") as info:
+        swi.query("current_output(S), atom_length(S, _)")
+    assert "<stream>(0x" in info.value.term
     assert swi.query("X = 1") == [{"X": 1}]
+
+
+def _run_python(code: str, *, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run `code` in a fresh Python: a query that crashes the process fails the test, not pytest."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.swi
+def test_deep_terms_cross_both_ways_or_are_refused_by_depth():
+    # Past ~18,000 levels this killed Python (SWI's writer overflowed the C stack; exit 139).
+    result = _run_python(f"""
+        import json
+        from logicpy import swi
+        from logicpy.errors import PrologError, TermError
+        from logicpy.core.terms import var
+
+        def depth(term, functor):
+            n = 0
+            while isinstance(term, tuple) and term[0] == functor:
+                n, term = n + 1, term[-1]
+            return n, term
+
+        out = {{}}
+        x = var("x")
+        swi.query("assertz((nest(0, z) :- !)), assertz((nest(N, f(T)) :- M is N - 1, nest(M, T))), "
+                  "assertz((conj(0, a) :- !)), assertz((conj(N, (a, T)) :- M is N - 1, conj(M, T)))")
+        # Prolog to Python: a 10,000-deep f(f(...)), a 10,000-goal conjunction, a 100,000-element list
+        t = swi.query("nest(10000, T)")[0]["T"]
+        out["f"] = depth(t, "f")
+        c = swi.query("conj(10000, C)")[0]["C"]
+        out["conj"] = depth(c, ",")
+        out["list"] = swi.query("numlist(1, 100000, L)")[0]["L"] == list(range(1, 100001))
+        # Python to Prolog: the same terms as goals or data, measured by Prolog
+        out["f_sent"] = swi.query(("term_size", t, x))[0][x]
+        swi.query("assertz(user:a)")
+        out["conj_run"] = swi.query(c) == [{{}}]
+        out["list_sent"] = swi.query(("sum_list", list(range(100000)), x))[0][x]
+        # past the limit, either way: refused with the depth and the limit
+        for name, goal in [("answer", "nest(200000, T)"), ("error", "nest(200000, T), throw(T)")]:
+            try:
+                swi.query(goal, limit=1)
+            except TermError as exc:
+                out[name] = str(exc)
+        deep = "z"
+        for _ in range({swi.MAX_DEPTH + 1}):
+            deep = ("f", deep)
+        for name, goal in [("sent", ("=", x, deep)), ("text", "X = " + "[" * {swi.MAX_DEPTH + 1} + "]" * {swi.MAX_DEPTH + 1})]:
+            try:
+                swi.query(goal)
+            except TermError as exc:
+                out[name] = str(exc)
+        # an error term 20,000 deep (past the old crash) is within the limit: it comes through whole
+        try:
+            swi.query("nest(20000, T), throw(T)")
+        except PrologError as exc:
+            out["error_term"] = depth(exc.term, "f")
+        out["after"] = swi.query("X = 1")
+        print(json.dumps(out))
+    """)
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = json.loads(result.stdout)
+    assert out["f"] == [10_000, "z"] and out["conj"] == [10_000, "a"] and out["list"] is True
+    assert out["f_sent"] == 2 * 10_000 and out["conj_run"] is True and out["list_sent"] == sum(range(100_000))
+    assert out["answer"].startswith("the answer's binding of T of the query nest(200000, T)")
+    assert out["answer"].endswith("is nested 200,000 deep; terms deeper than 100,000 do not cross the bridge "
+                                  "(SWI-Prolog writes and reads terms by C recursion, and its C stack would overflow)")
+    assert "the error term of the query" in out["error"] and "nested 200,000 deep" in out["error"]
+    assert out["sent"].startswith("the goal cannot cross the bridge: term[2]")
+    assert out["sent"].endswith("nested more than 100,000 deep (compounds and lists inside each other)")
+    assert out["text"] == ("the goal text nests brackets 100,001 deep; terms deeper than 100,000 do not cross "
+                           "the bridge (SWI-Prolog reads them by C recursion)")
+    assert out["error_term"] == [20_000, "z"] and out["after"] == [{"X": 1}]
+
+
+@pytest.mark.swi
+def test_halt_raises_and_python_carries_on():
+    # halt used to end Python at once with status 0, skipping atexit handlers
+    result = _run_python("""
+        import atexit, sys
+        from logicpy import swi
+        from logicpy.errors import PrologError
+        atexit.register(lambda: print("atexit ran"))
+        for goal in ["halt", "X = 1, halt(3)", "catch(call(halt), nothing, true)", "system:halt(4)"]:
+            try:
+                swi.query(goal)
+            except PrologError as exc:
+                print(exc.term, "|", exc)
+        print(swi.query("X = 1"))
+        sys.exit(5)
+    """)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 5, result.stderr[-2000:]
+    assert lines[0] == ("('halt', 0) | halt(0) was called: the SWI-Prolog bridge does not end the Python process, "
+                        "it stopped the query halt there (sys.exit ends Python)")
+    assert lines[1].startswith("('halt', 3) | halt(3) was called") and lines[2].startswith("('halt', 0) | halt(0)")
+    assert lines[3].startswith("('halt', 'unknown') | halt was called")  # system:halt/1 itself: cancelled
+    assert lines[4:] == ["[{'X': 1}]", "atexit ran"]
+
+
+@pytest.mark.swi
+def test_halt_in_a_consulted_file_is_refused_and_unloads_it(tmp_path):
+    f = tmp_path / "stops.pl"
+    f.write_text("stop :- halt(7).\n")
+    with pytest.raises(PrologError, match=r"^halt\(7\) was called") as info:
+        swi.consult(f, module="stops").query("stop")
+    assert info.value.term == ("halt", 7)
+    g = tmp_path / "directive.pl"
+    g.write_text("kept(1).\n:- halt.\nkept(2).\n")
+    with pytest.raises(PrologError, match=r"directive\.pl:2: .*halt\(0\) was called.*nothing of directive\.pl stays loaded"):
+        swi.consult(g, module="directive_halts")
+    with pytest.raises(PrologError, match="Unknown procedure: directive_halts:kept/1"):
+        swi.query("kept(X)", module="directive_halts")
+
+
+@pytest.mark.swi
+def test_abort_says_so_and_the_bridge_stays_usable():
+    with pytest.raises(PrologError, match=r"^abort/0 was called: the query X = 1, abort was abandoned") as info:
+        swi.query("X = 1, abort")
+    assert info.value.term == "$aborted"
+    assert swi.query("X = 1") == [{"X": 1}]
+
+
+@pytest.mark.swi
+def test_ctrl_c_stops_a_runaway_query_and_the_bridge_stays_usable():
+    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import sys
+        from logicpy import swi
+        swi.query("true")
+        print("running", flush=True)
+        try:
+            swi.query("repeat, fail")
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        print(swi.query("between(1, 3, X)"), flush=True)
+    """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "running\n"
+        time.sleep(0.3)  # inside the endless query by now
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    assert out == "interrupted\n[{'X': 1}, {'X': 2}, {'X': 3}]\n"
 
 
 @pytest.mark.swi
@@ -290,3 +466,38 @@ def test_residual_constraints_are_returned_not_dropped():
     x_lv = var("x")
     answers = swi.query((",", ("dif", x_lv, 1), ("member", x_lv, [1, 2])))
     assert answers == [{x_lv: 2}] and answers.residual == [[]]
+
+
+@pytest.mark.swi
+def test_an_interrupt_before_its_query_starts_stops_it_and_a_late_one_stops_nothing(monkeypatch):
+    # Ctrl-C can reach the engine just before the interrupted query begins, or after it ended.
+    swi.query("true")
+    engine = swi._engine
+    monkeypatch.setattr(engine, "_numbers", itertools.count(10**9))
+    assert engine._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({10**9}))")
+    with pytest.raises(KeyboardInterrupt):
+        swi.query("X = 1")  # job 10**9: stopped before it ran
+    assert engine._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({10**9}))")  # late
+    assert swi.query("X = 2") == [{"X": 2}]  # job 10**9 + 1 runs
+
+
+@pytest.mark.slow
+@pytest.mark.swi
+def test_terms_exactly_at_the_depth_limit_cross_both_ways():
+    result = _run_python(f"""
+        from logicpy import swi
+        from logicpy.core.terms import var
+        swi.query("assertz((nest(0, z) :- !)), assertz((nest(N, f(T)) :- M is N - 1, nest(M, T)))")
+        def depth(term):
+            n = 0
+            while isinstance(term, tuple):
+                n, term = n + 1, term[1]
+            return n, term
+        print(depth(swi.query("nest({swi.MAX_DEPTH}, T)")[0]["T"]))
+        x, deep = var("x"), "z"
+        for _ in range({swi.MAX_DEPTH - 1}):
+            deep = ("f", deep)
+        print(depth(swi.query(("=", x, deep))[0][x]))  # the goal =(X, ...) is MAX_DEPTH deep
+    """, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == [f"({swi.MAX_DEPTH}, 'z')", f"({swi.MAX_DEPTH - 1}, 'z')"]

@@ -231,71 +231,102 @@ def _float_text(x: float) -> str:
     return text
 
 
-def format_term(term: Term, names: MutableMapping[Var, str] | None = None, *, numbered: bool = False) -> str:
+def format_term(
+    term: Term, names: MutableMapping[Var, str] | None = None, *, numbered: bool = False, max_depth: int | None = None
+) -> str:
     """`term` as Prolog text in canonical syntax, quoting atoms where needed.
 
     Variables are written by their display name (`var("x")` → `X`), or `_G<n>`;
     pass a dict as `names` to fix or collect the names used. With `numbered=True`
     every variable is named `_G0`, `_G1`, ... in order of first appearance, so two
-    terms equal up to renaming of variables give the same text.
+    terms equal up to renaming of variables give the same text. Terms of any depth
+    are written (there is no recursion); with `max_depth`, a term nested deeper
+    (compounds and lists inside each other) raises `TermError` instead.
 
     >>> print(format_term(("point", 1, "New York", [String("x"), Fraction(1, 3)], var("z"))))
     point(1,'New York',["x",1r3],Z)
     """
     namer = _Namer(names, numbered)
     out: list[str] = []
-    try:
-        _write(term, namer, out, "term")
-    except RecursionError:
-        raise TermError("term: nested deeper than Python's recursion limit") from None
+    _write(term, namer, out, max_depth)
     return "".join(out)
 
 
-def _write(term: Term, namer: _Namer, out: list[str], path: str) -> None:
-    if isinstance(term, bool):
-        out.append("true" if term else "false")
-    elif isinstance(term, str):
-        out.append(_atom_text(term))
-    elif isinstance(term, int):
-        out.append(str(term))
-    elif isinstance(term, float):
-        check_term(term, path)
-        out.append(_float_text(term))
-    elif isinstance(term, Fraction):
-        out.append(str(term.numerator) if term.denominator == 1 else f"{term.numerator}r{term.denominator}")
-    elif isinstance(term, String):
-        out.append(_quote(term.text, '"'))
-    elif isinstance(term, list):
-        out.append("[")
-        for i, item in enumerate(term):
-            if i:
-                out.append(",")
-            _write(item, namer, out, f"{path}[{i}]")
-        out.append("]")
-    elif isinstance(term, tuple):
-        if not term or not isinstance(term[0], str) or (term[0] == "[|]" and len(term) == 3):
-            check_term(term, path)
-        out.append(_atom_text(term[0]) + "(")
-        for i, item in enumerate(term[1:], start=1):
-            if i > 1:
-                out.append(",")
-            _write(item, namer, out, f"{path}[{i}]")
-        out.append(")")
-    elif isinstance(term, Var):
-        out.append(namer(term))
-    elif type(term) is ConsPair:
-        check_term(term, path)
-        items, tail = _unroll(term)
-        out.append("[")
-        for i, item in enumerate(items):
-            if i:
-                out.append(",")
-            _write(item, namer, out, f"{path}.list[{i}]")
-        out.append("|")
-        _write(tail, namer, out, f"{path}.tail")
-        out.append("]")
-    else:
-        check_term(term, path)
+def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> None:
+    """Append the text of `term` to `out`, keeping the open compounds and lists on a stack.
+
+    A frame is [arguments, index of the next one, index of the first, closing text,
+    the tail of a partial list (or None), True for a partial list].
+    """
+    frames: list[list[Any]] = []
+    frame: list[Any]
+    append = out.append
+    while True:
+        if isinstance(term, str):
+            append(_atom_text(term))
+        elif isinstance(term, bool):
+            append("true" if term else "false")
+        elif isinstance(term, int):
+            append(str(term))
+        elif isinstance(term, float) and math.isfinite(term):
+            append(_float_text(term))
+        elif isinstance(term, Fraction):
+            append(str(term.numerator) if term.denominator == 1 else f"{term.numerator}r{term.denominator}")
+        elif isinstance(term, String):
+            append(_quote(term.text, '"'))
+        elif isinstance(term, list) and not term:
+            append("[]")
+        elif isinstance(term, (list, tuple)) or type(term) is ConsPair:
+            if isinstance(term, list):
+                frame = [term, 0, 0, "]", None, False]
+                append("[")
+            elif isinstance(term, tuple):
+                if not term or not isinstance(term[0], str) or (term[0] == "[|]" and len(term) == 3):
+                    _check(term, _where(frames))
+                frame = [term, 1, 1, ")", None, False]
+                append(_atom_text(term[0]) + "(")
+            else:
+                items, tail = _unroll(term)
+                if not isinstance(tail, (Var, str, int, float, Fraction, String)) or isinstance(tail, bool):
+                    _check(term, _where(frames))
+                frame = [items, 0, 0, "]", tail, True]
+                append("[")
+            if max_depth is not None and len(frames) >= max_depth:
+                raise TermError(f"{_where(frames)}: nested more than {max_depth:,} deep "
+                                "(compounds and lists inside each other)")
+            frames.append(frame)
+        elif isinstance(term, Var):  # after the compounds: this test hashes its argument
+            append(namer(term))
+        else:
+            _check(term, _where(frames))
+        while frames:  # the next argument to write; close what is complete
+            frame = frames[-1]
+            args, i = frame[0], frame[1]
+            if i < len(args):
+                if i > frame[2]:
+                    append(",")
+                frame[1] = i + 1
+                term = args[i]
+                break
+            if frame[5] and i == len(args):
+                append("|")
+                frame[1] = i + 1
+                term = frame[4]
+                break
+            append(frame[3])
+            frames.pop()
+        else:
+            return
+
+
+def _where(frames: list[list]) -> str:
+    """The writer's place in the term, as Python indexing from `term` (as `check_term` names it);
+    past 12 steps, the first 8 and the last 3."""
+    steps = [(".tail" if i > len(args) else f".list[{i - 1}]") if partial else f"[{i - 1}]"
+             for args, i, _, _, _, partial in frames]
+    if len(steps) > 12:
+        steps = [*steps[:8], f"...({len(steps) - 11:,} more)...", *steps[-3:]]
+    return "term" + "".join(steps)
 
 
 _TOKEN = re.compile(
@@ -322,15 +353,13 @@ def parse_term(text: str, variables: MutableMapping[str, Var] | None = None) -> 
 
     Operators are not parsed: write `+(1,2)`, not `1+2`. Named variables are looked
     up in (and added to) `variables`, so the same name is the same `Var`; `_` is
-    always fresh. Malformed text raises `TermError` naming the position.
+    always fresh. Terms of any depth are read (there is no recursion). Malformed
+    text raises `TermError` naming the position.
 
     >>> parse_term("f('A b', [1, 2|T], \\"s\\", 2r4, -(1))")  # doctest: +ELLIPSIS
     ('f', 'A b', ConsPair(1, ConsPair(2, ~T_...)), String(text='s'), Fraction(1, 2), ('-', 1))
     """
-    try:
-        return _Parser(text, {} if variables is None else variables).parse()
-    except RecursionError:
-        raise TermError(f"cannot read Prolog term {text[:80]!r}...: nested deeper than Python's recursion limit") from None
+    return _Parser(text, {} if variables is None else variables).parse()
 
 
 class _Parser:
@@ -339,7 +368,7 @@ class _Parser:
         self.variables = variables
         self.tokens = self._scan(text)
         self.ahead = next(self.tokens)
-        self.last = self.ahead
+        self.opened: tuple[str, Any] = ("", None)
 
     def _scan(self, text: str) -> Iterator[tuple[str, str, int]]:
         """Tokens (kind, text, position), lazily, then ("end", "", len(text)) forever."""
@@ -362,9 +391,9 @@ class _Parser:
         return self.ahead
 
     def _next(self) -> tuple[str, str, int]:
-        self.last = self.ahead
+        token = self.ahead
         self.ahead = next(self.tokens)
-        return self.last
+        return token
 
     def _expect(self, value: str) -> None:
         kind, text, pos = self._next()
@@ -381,6 +410,49 @@ class _Parser:
         return term
 
     def _term(self) -> Term:
+        """Read one term, keeping the compounds and lists still open on a stack (no recursion).
+
+        The innermost open one is `bracket` ("(" for a compound, "[" for a list, "|" for
+        a partial list's tail), `head` (the functor, or the list's position) and `args`
+        (the arguments read so far); the ones around it wait on `outer`.
+        """
+        outer: list[tuple[str, Any, list]] = []
+        bracket: str = ""
+        head: Any = None
+        args: list | None = None
+        while True:
+            term = self._start()
+            if term is _OPENED:
+                if args is not None:
+                    outer.append((bracket, head, args))
+                (bracket, head), args = self.opened, []
+                continue
+            while args is not None:  # the term read completes an argument; close what is complete
+                if bracket == "|":
+                    self._expect("]")
+                    term = _make_partial(args, term, head, self)
+                else:
+                    args.append(term)
+                    kind, text, pos = self._next()
+                    if text == ",":
+                        break
+                    if bracket == "(" and text == ")" and kind == "punct":
+                        term = (head, *args)
+                    elif bracket == "[" and text == "]" and kind == "punct":
+                        term = args
+                    elif bracket == "[" and text == "|" and kind == "punct":
+                        bracket = "|"
+                        break
+                    else:
+                        closers = "')'" if bracket == "(" else "']' or '|'"
+                        self._fail(pos, f"expected ',' or {closers}, found {text or 'end of text'!r}")
+                bracket, head, args = outer.pop() if outer else ("", None, None)
+            else:
+                return term
+
+    def _start(self) -> Term:
+        """An atomic term or a complete empty compound or list; or, for one with arguments
+        to read, `_OPENED`, with its bracket and functor (or position) in `self.opened`."""
         kind, text, pos = self._next()
         if kind == "number":
             return self._number(text, pos)
@@ -397,44 +469,32 @@ class _Parser:
             name = _unquote(text, pos, self) if kind == "qatom" else text
             if kind == "punct" and text in "|,":
                 self._fail(pos, f"unexpected {text!r}")
-            if self._peek()[1] == "(" and self._peek()[2] == pos + len(text):
-                self._next()
-                return (name, *self._arguments(")"))
-            return name
+            ahead = self.ahead
+            if ahead[1] != "(" or ahead[2] != pos + len(text):
+                return name  # an atom (tested here: the commonest case)
+            return self._maybe_compound(name, pos + len(text), name)
         if kind == "punct" and text == "[":
             if self._peek()[1] == "]":
                 self._next()
-                return self._maybe_compound("[]", pos, [])
-            items = self._arguments("]|")
-            if self.last[1] == "|":
-                tail = self._term()
-                self._expect("]")
-                return _make_partial(items, tail, pos, self)
-            return items
+                return self._maybe_compound("[]", pos + 2, [])
+            self.opened = ("[", pos)
+            return _OPENED
         if kind == "punct" and text == "{":
             self._expect("}")
-            return self._maybe_compound("{}", pos, "{}")
+            return self._maybe_compound("{}", pos + 2, "{}")
         self._fail(pos, f"unexpected {text or 'end of text'!r}")
 
-    def _maybe_compound(self, name: str, pos: int, plain: Term) -> Term:
-        if self._peek()[1] == "(" and self._peek()[2] == pos + len(name):
+    def _maybe_compound(self, name: str, end: int, plain: Term) -> Term:
+        """`name(` right at `end` opens a compound (`name()` is one without arguments); else `plain`."""
+        _, text, pos = self.ahead
+        if text == "(" and pos == end:
             self._next()
-            return (name, *self._arguments(")"))
+            if self.ahead[1] == ")":
+                self._next()
+                return (name,)
+            self.opened = ("(", name)
+            return _OPENED
         return plain
-
-    def _arguments(self, closers: str) -> list[Term]:
-        args: list[Term] = []
-        if closers == ")" and self._peek()[1] == ")":
-            self._next()
-            return args
-        while True:
-            args.append(self._term())
-            kind, text, pos = self._next()
-            if text == ",":
-                continue
-            if text in closers and kind == "punct":
-                return args
-            self._fail(pos, f"expected ',' or {' or '.join(map(repr, closers))}, found {text or 'end of text'!r}")
 
     def _number(self, text: str, pos: int) -> Term:
         sign = -1 if text.startswith("-") else 1
@@ -447,6 +507,10 @@ class _Parser:
         if "." in body or "e" in body or "E" in body:
             return sign * float(body)
         return sign * int(body)
+
+
+_OPENED = object()
+"""What `_Parser._start` returns after opening a compound or list whose arguments follow."""
 
 
 _UNESCAPE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",

@@ -727,6 +727,13 @@ def test_neq_before_fd_goals_is_checked_when_propagation_fixes_a_value(domains, 
     assert set(run(0, xs, *goals, labelo(xs))) == brute_force(domains, [*neqs, *fds])
 
 
+def test_a_zero_coefficient_still_requires_an_int():
+    """0·0.5 = x fails (clpfd raises a type error); 0·y = 0 leaves y's domain alone (found by hypothesis)."""
+    x, y = var(), var()
+    assert run(0, x, sumo([0.5], x, [0])) == ()
+    assert run(0, y, domo(y, range(3)), sumo([y], 0, [0]), labelo([y])) == (0, 1, 2)
+
+
 def test_neq_in_one_conde_branch_does_not_leak_into_the_next():
     x = var()
     assert sorted(run(0, x, domo(x, [1, 2]), conde([neq(x, 1)], [eq(x, 1)]), labelo([x]))) == [1, 2]

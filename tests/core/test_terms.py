@@ -187,11 +187,26 @@ def test_parse_term_rejects_malformed_text(text):
         parse_term(text)
 
 
-def test_too_deep_nesting_is_a_term_error_not_a_crash():
-    deep = "a"
-    for _ in range(5000):
-        deep = ("f", deep)
-    with pytest.raises(TermError, match="recursion limit"):
-        format_term(deep)
-    with pytest.raises(TermError, match="recursion limit"):
-        parse_term("f(" * 5000 + "a" + ")" * 5000)
+def test_deep_terms_are_written_and_read_without_recursion():
+    # 20,000 levels: far past Python's recursion limit; every kind of nesting the text has.
+    n = 20_000
+    text = "','(a," * n + "[f([[1,x|T]])," + "g(" * n + "[]" + ")" * n + "]" + ")" * n
+    term = parse_term(text)
+    assert format_term(term, {term_var(term): "T"}) == text
+    depth, node = 0, term
+    while isinstance(node, tuple) and node[0] == ",":
+        depth, node = depth + 1, node[2]
+    assert depth == n and node[0] == ("f", [cons(1, cons("x", node[0][1][0].cdr.cdr))])
+    assert format_term(term, max_depth=2 * n + 2) == format_term(term)
+    with pytest.raises(TermError, match=r"term\[2\]\[2\].*nested more than 3 deep"):
+        format_term(term, max_depth=3)
+    with pytest.raises(TermError, match=r"^term\[2\]\[2\]\[2\]\[2\]\[2\]\[2\]\[2\]\[2\]\.\.\.\(989 more\)\.\.\.\[2\]\[2\]\[2\]: "
+                                        r"nested more than 1,000 deep"):
+        format_term(term, max_depth=1000)
+
+
+def term_var(term):
+    """The one variable of the deep term above: T, at the end of [1,x|T]."""
+    while term[0] == ",":
+        term = term[2]
+    return term[0][1][0].cdr.cdr

@@ -242,7 +242,8 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
         weights = (1,) * len(xs) if coeffs is None else coeffs
         if len(weights) != len(xs):
             raise InputError(f"sumo: coeffs has {len(weights)} entries but xs has {len(xs)}")
-        pairs = [(x, a) for x, a in zip(xs, weights) if a] + [(total, -1)]
+        # a zero coefficient still makes its term an int: Linear drops it only after walking it
+        pairs = [*zip(xs, weights), (total, -1)]
         return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
 
     return _on_list("sumo", xs, sum_goal)
