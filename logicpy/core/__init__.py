@@ -20,6 +20,7 @@ from unification import Var, isvar, reify, unify
 
 from .constraints import neq
 from .control import conda, condu, onceo, unique_by
+from .cover import ExactCover, exact_covero
 from .facts import Table
 from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
 from .fd import __all__ as _fd_all
@@ -41,5 +42,7 @@ __all__ = [
     "onceo", "unique_by", "conda", "condu",
     # logicpy: facts and tabling
     "Table", "tabled",
+    # logicpy: exact cover
+    "ExactCover", "exact_covero",
 ]
 __all__ += _fd_all
