@@ -17,6 +17,7 @@ SUBCOMMAND_MODULES = [
     "logicpy.demo",
     "logicpy.puzzles.gods.cli",
     "logicpy.puzzles.einstein.cli",
+    "logicpy.puzzles.calendar.cli",
     "logicpy.crosscheck",
 ]
 

@@ -10,7 +10,7 @@ them, `count_by(items)` counts them grouped by the options chosen for some items
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
 from kanren.core import GoalType
@@ -255,13 +255,15 @@ class ExactCover:
         return count
 
     def count_by(self, items: Iterable[Hashable], include: Iterable[Hashable] = (),
-                 allowed: Iterable[Hashable] | None = None) -> dict[tuple, int]:
+                 allowed: Iterable[Hashable] | None = None,
+                 progress: Callable[[float], None] | None = None) -> dict[tuple, int]:
         """Covers counted by the options they choose for `items` (primary items).
 
         Returns {options (in option order) covering `items`: number of covers}; groups
         with no cover are left out. One search serves every group: below the point where
         all of `items` are covered, completions are counted as `count()` counts them,
-        with one memo shared by all groups.
+        with one memo shared by all groups. `progress(fraction)` is called as the first
+        two levels of the search are done (for a progress bar on long counts).
 
         >>> ExactCover({1: "ab", 2: "b", 3: "a", 4: "c", 5: "bc"}).count_by(["a"])
         {(1,): 1, (3,): 2}
@@ -282,7 +284,7 @@ class ExactCover:
         opts, conflicts, choose, count = self._items, self._conflicts, self._choose, self._counter()
         groups: dict = {}
 
-        def grouped(free: int, alive: int) -> dict[int, int]:
+        def grouped(free: int, alive: int, done: float = 0.0, share: float = 0.0) -> dict[int, int]:
             if not free & key_items:
                 n = count(free, alive)
                 return {0: n} if n else {}
@@ -292,17 +294,22 @@ class ExactCover:
                 return known
             _, options = choose(free, alive)
             total: dict[int, int] = {}
+            step = share / max(options.bit_count(), 1)
             while options:
                 low = options & -options
                 options ^= low
                 o = low.bit_length() - 1
                 tag = low if key_options & low else 0
-                for k, n in grouped(free & ~opts[o], alive & ~conflicts[o]).items():
+                child = grouped(free & ~opts[o], alive & ~conflicts[o], done, step if step > 0.002 else 0.0)
+                for k, n in child.items():
                     total[k | tag] = total.get(k | tag, 0) + n
+                done += step
+                if step and progress is not None:
+                    progress(done)
             groups[key] = total
             return total
 
-        result = grouped(free, alive & ~chosen)
+        result = grouped(free, alive & ~chosen, 0.0, 1.0)
         fixed = chosen & key_options
         return {tuple(self.names[o] for o in _bits(k | fixed)): n for k, n in sorted(result.items())}
 
