@@ -48,6 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print the result as JSON")
     output.add_argument("--svg", metavar="FILE", help="also draw the first solution as an SVG picture")
+    output.add_argument("--verify", metavar="FILE.json",
+                        help="check the grids of a saved `--json` result cell by cell (with its --board/--pieces)")
     parser.set_defaults(func=run)
 
 
@@ -80,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     if sum(map(bool, (args.first, args.count, args.all, args.fewest))) > 1:
         raise InputError("choose one of --first, --count, --all, --fewest")
     puzzle = _puzzle(args)
+    if args.verify:
+        return _run_verify(args, puzzle)
     if args.all or args.fewest:
         if args.date or args.open:
             raise InputError("--all and --fewest cover every date; give no DATE or --open")
@@ -136,6 +140,30 @@ def _run_one(args, puzzle, date, labels) -> int:
     if args.svg and grids:
         print(f"wrote {args.svg}", file=sys.stderr)
     return 0 if n else 1
+
+
+def _run_verify(args, puzzle) -> int:
+    from ...errors import read_input_file
+    from .verify import verify_grid
+
+    try:
+        doc = json.loads(read_input_file(args.verify))
+        labels, grids = tuple(doc["open"]), doc["solutions"]
+        if not all(isinstance(g, list) and all(isinstance(row, str) for row in g) for g in grids):
+            raise TypeError("a solution is not a list of row strings")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{args.verify}: not a `logicpy calendar --json` result: {exc}") from None
+    bad = 0
+    for number, grid in enumerate(grids, 1):
+        check = verify_grid(puzzle.board, puzzle.pieces, grid, labels)
+        if not check.ok:
+            bad += 1
+            print(f"solution {number}: NOT verified: {'; '.join(check.problems)}")
+    if bad:
+        return 1
+    print(f"verified: {len(grids)} solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} open, "
+          "checked cell by cell")
+    return 0
 
 
 def _write(path: str, text: str) -> None:

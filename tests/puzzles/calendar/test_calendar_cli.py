@@ -100,3 +100,26 @@ def test_all_and_fewest(capsys):
     assert doc["dates"]["10-06"] == 7 and doc["not_real"]["02-30"] == 34
     code, out, _ = run_cli(capsys, "--fewest")
     assert out.splitlines()[0] == "fewest: 7 (October 6)"
+
+
+def test_saved_json_reads_back_and_verifies(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "10", "6", "--json")
+    path = tmp_path / "oct6.json"
+    path.write_text(out)
+    code, out, _ = run_cli(capsys, "--verify", str(path))
+    assert code == 0 and out.startswith("verified: 7 solutions leaving Oct, 6 open")
+    doc = json.loads(path.read_text())
+    doc["solutions"][2][0] = doc["solutions"][2][0].replace("A", "G", 1)
+    path.write_text(json.dumps(doc))
+    code, out, _ = run_cli(capsys, "--verify", str(path))
+    assert code == 1 and out.startswith("solution 3: NOT verified")
+    path.write_text("{}")
+    code, _, err = run_cli(capsys, "--verify", str(path))
+    assert code == 2 and "not a `logicpy calendar --json` result" in err
+
+
+def test_a_tiling_shows_itself_as_svg_in_a_notebook():
+    from logicpy.puzzles.calendar import STANDARD, tilings
+
+    svg = next(tilings(STANDARD, ("Feb", "29")))._repr_svg_()
+    assert svg.startswith("<svg") and ">Feb</text>" in svg and ">29</text>" in svg
