@@ -169,21 +169,20 @@ class ExactCover:
             alive &= ~self._conflicts[o]
         return free, alive, chosen
 
-    def _choose(self, free: int, alive: int) -> tuple[int, int]:
-        """(item, its live options) for the uncovered primary item with the fewest; options 0 if dead."""
+    def _choose(self, free: int, alive: int) -> int:
+        """The live options of the uncovered primary item with the fewest (Knuth's MRV); 0 if one has none."""
         holders = self._holders
-        best, best_options, best_n = -1, 0, 1 << 62
+        best_options, best_n = 0, 1 << 62
         while free:
             low = free & -free
             free ^= low
-            k = low.bit_length() - 1
-            options = holders[k] & alive
+            options = holders[low.bit_length() - 1] & alive
             n = options.bit_count()
             if n < best_n:
-                best, best_options, best_n = k, options, n
+                best_options, best_n = options, n
                 if n <= 1:
                     break
-        return best, best_options
+        return best_options
 
     def covers(self, include: Iterable[Hashable] = (), allowed: Iterable[Hashable] | None = None) -> Iterator[tuple]:
         """Every cover, lazily, each a tuple of option names in option order.
@@ -207,7 +206,7 @@ class ExactCover:
             if not free:
                 yield chosen
                 return
-            _, options = choose(free, alive)
+            options = choose(free, alive)
             while options:
                 low = options & -options
                 options ^= low
@@ -232,16 +231,17 @@ class ExactCover:
     def _counter(self):
         """A memoised count of the completions of (uncovered primary items, live options)."""
         items, conflicts, choose = self._items, self._conflicts, self._choose
-        memo: dict = {}
+        width = len(self.primary)
+        memo: dict = {}  # (live options, uncovered primary items) as one int
 
         def count(free: int, alive: int) -> int:
             if not free:
                 return 1
-            key = (free, alive)
+            key = alive << width | free
             known = memo.get(key)
             if known is not None:
                 return known
-            _, options = choose(free, alive)
+            options = choose(free, alive)
             total = 0
             while options:
                 low = options & -options
@@ -282,17 +282,18 @@ class ExactCover:
             return {}
         free, alive, chosen = start
         opts, conflicts, choose, count = self._items, self._conflicts, self._choose, self._counter()
+        width = len(self.primary)
         groups: dict = {}
 
         def grouped(free: int, alive: int, done: float = 0.0, share: float = 0.0) -> dict[int, int]:
             if not free & key_items:
                 n = count(free, alive)
                 return {0: n} if n else {}
-            key = (free, alive)
+            key = alive << width | free
             known = groups.get(key)
             if known is not None:
                 return known
-            _, options = choose(free, alive)
+            options = choose(free, alive)
             total: dict[int, int] = {}
             step = share / max(options.bit_count(), 1)
             while options:
@@ -306,7 +307,8 @@ class ExactCover:
                 done += step
                 if step and progress is not None:
                     progress(done)
-            groups[key] = total
+            if len(groups) < MEMO_LIMIT:
+                groups[key] = total
             return total
 
         result = grouped(free, alive & ~chosen, 0.0, 1.0)
