@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
     if args.open:
         date, labels = None, tuple(label.strip() for label in args.open.split(",") if label.strip())
     else:
-        date, labels = _date(args, weekday_board="Sun" in puzzle.board.labels)
+        from .dates import WEEKDAYS
+
+        date, labels = _date(args, weekday_board=any(w in puzzle.board.labels for w in WEEKDAYS))
     return _run_one(args, puzzle, date, labels)
 
 
@@ -128,7 +130,7 @@ def _run_one(args, puzzle, date, labels) -> int:
     if grids:
         print(render_grids(grids))
         print()
-    shown = f" (the first shown)" if args.first and n > 1 else ""
+    shown = " (the first shown)" if args.first and n > 1 else ""
     if n:
         print(f"{what}: {n} solution{'s' if n != 1 else ''}{shown}")
     else:
@@ -177,10 +179,11 @@ def _progress():
     """A rich progress bar on a terminal (stderr); None when piped."""
     if not sys.stderr.isatty():
         return None
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("every date"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                    TimeElapsedColumn(), transient=True, console=None)
+                    TimeElapsedColumn(), transient=True, console=Console(stderr=True))
 
 
 def _run_all(args, puzzle) -> int:
