@@ -1,0 +1,170 @@
+"""Solving a board and piece set as one exact-cover problem (`logicpy.core.cover`).
+
+Items: every piece (placed exactly once) and every cell (covered once, by a piece or by
+an *open marker*). A board with n cells and pieces of total area a leaves k = n - a cells
+open; the open markers 1..k are options too, one per cell, and marker j+1 must stand on a
+later cell than marker j (secondary "order" items), so each set of open cells is counted
+once. Asking for given open cells includes their markers; asking for every set of open
+cells at once is one `count_by` over the markers.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from ...core.cover import ExactCover
+from ...errors import InputError
+from .model import Board, Cell, Piece, orientations
+
+__all__ = ["Puzzle", "Tiling", "Result", "solve", "count", "count_all"]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A board and the pieces to place on it, every piece exactly once."""
+
+    board: Board
+    pieces: tuple[Piece, ...]
+    pieces_source: str = "<pieces>"
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.pieces]
+        if len(set(names)) != len(names):
+            raise InputError(f"{self.pieces_source}: two pieces share a name")
+        total, cells = 0, len(self.board.cells)
+        for piece in self.pieces:
+            if not piece.cells:
+                raise InputError(f"{self.pieces_source}:{piece.line}: piece {piece.name} has no cell")
+            total += piece.area
+            if total > cells:
+                raise InputError(f"{self.pieces_source}:{piece.line}: the pieces up to {piece.name} cover {total} "
+                                 f"cells, more than the {cells} of board {self.board.name}")
+
+    @property
+    def open_count(self) -> int:
+        """How many cells every solution leaves open."""
+        return len(self.board.cells) - sum(p.area for p in self.pieces)
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """One solution: the cells of each piece (by name), and the open cells."""
+
+    puzzle: Puzzle
+    placements: tuple[tuple[str, frozenset], ...]
+    open: tuple[Cell, ...]
+
+    def grid(self) -> list[str]:
+        """Rows of letters: a piece's name on its cells, ' ' on open cells, 'x' off the board."""
+        board = self.puzzle.board
+        rows = [["x"] * board.width for _ in range(board.height)]
+        for cell in self.open:
+            rows[cell[0]][cell[1]] = " "
+        for name, cells in self.placements:
+            for r, c in cells:
+                rows[r][c] = name
+        return ["".join(row) for row in rows]
+
+    def open_labels(self) -> tuple[str, ...]:
+        return tuple(self.puzzle.board.label(c) for c in self.open)
+
+    def _repr_svg_(self) -> str:  # a notebook shows a tiling as its picture
+        from .render import render_svg
+
+        return render_svg(self)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The solutions (all, or the first `limit`) leaving `open` labels uncovered, and how many there are."""
+
+    open: tuple[str, ...]
+    tilings: tuple[Tiling, ...]
+    count: int
+
+
+def _piece_item(name: str) -> tuple:
+    return ("piece", name)
+
+
+@functools.lru_cache(maxsize=8)
+def _problem(puzzle: Puzzle) -> ExactCover:
+    """The exact-cover problem of a puzzle, with open markers (built once per puzzle)."""
+    board = puzzle.board
+    on_board = set(board.cells)
+    options: dict = {}
+    for piece in puzzle.pieces:
+        for k, shape in enumerate(orientations(piece)):
+            for top in range(board.height):
+                for left in range(board.width):
+                    cells = [(top + r, left + c) for r, c in shape]
+                    if all(cell in on_board for cell in cells):
+                        options[("place", piece.name, k, top, left)] = [_piece_item(piece.name), *cells]
+    k = puzzle.open_count
+    order = []
+    for j in range(1, k + 1):
+        for i, cell in enumerate(board.cells):
+            items = [("open", j), cell]
+            if j > 1:
+                items.append(("after", j - 1, i))  # clashes with marker j-1 on cell i or later
+            if j < k:
+                items.extend(("after", j, e) for e in range(i + 1))
+            options[("open", j, cell)] = items
+        if j < k:
+            order.extend(("after", j, i) for i in range(len(board.cells)))
+    primary = [_piece_item(p.name) for p in puzzle.pieces] + list(board.cells) + [("open", j) for j in range(1, k + 1)]
+    return ExactCover(options, secondary=order, primary=primary)
+
+
+def _markers(puzzle: Puzzle, labels: Iterable[str]) -> list[tuple]:
+    """The open markers that leave exactly these labelled cells open."""
+    board = puzzle.board
+    cells = sorted({board.cell(label) for label in labels}, key=board.cells.index)
+    if len(cells) != puzzle.open_count:
+        raise InputError(f"board {board.name} with these pieces leaves {puzzle.open_count} cells open; "
+                         f"{len(cells)} given ({', '.join(labels) or 'none'})")
+    return [("open", j, cell) for j, cell in enumerate(cells, 1)]
+
+
+def _tiling(puzzle: Puzzle, cover: tuple) -> Tiling:
+    placements, open_cells = [], []
+    for name in cover:
+        if name[0] == "place":
+            placements.append((name[1], frozenset(_problem(puzzle).items_of(name)[1:])))
+        else:
+            open_cells.append(name[2])
+    return Tiling(puzzle, tuple(placements), tuple(open_cells))
+
+
+def tilings(puzzle: Puzzle, open_labels: Iterable[str]) -> Iterator[Tiling]:
+    """Every solution leaving these labelled cells open, lazily."""
+    for cover in _problem(puzzle).covers(include=_markers(puzzle, open_labels)):
+        yield _tiling(puzzle, cover)
+
+
+def solve(puzzle: Puzzle, open_labels: Iterable[str], limit: int | None = None) -> Result:
+    """The solutions leaving these labelled cells open (the first `limit` only, if given) and their count."""
+    open_labels = tuple(open_labels)
+    found = []
+    for tiling in tilings(puzzle, open_labels):
+        found.append(tiling)
+        if limit is not None and len(found) >= limit:
+            break
+    n = len(found) if limit is None or len(found) < limit else count(puzzle, open_labels)
+    return Result(open_labels, tuple(found), n)
+
+
+def count(puzzle: Puzzle, open_labels: Iterable[str]) -> int:
+    """How many solutions leave these labelled cells open (counted, not built)."""
+    return _problem(puzzle).count(include=_markers(puzzle, open_labels))
+
+
+def count_all(puzzle: Puzzle, progress: Callable[[float], None] | None = None) -> dict[tuple[str, ...], int]:
+    """{open labels: number of solutions} for every set of open cells that has a solution, in one
+    search (`ExactCover.count_by` over the open markers); `progress(fraction)` as it goes."""
+    board = puzzle.board
+    markers = [("open", j) for j in range(1, puzzle.open_count + 1)]
+    groups = _problem(puzzle).count_by(markers, progress=progress)
+    return {tuple(board.label(name[2]) for name in names): n for names, n in groups.items()}
