@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 from pathlib import Path
 
 from ...errors import InputError
@@ -210,7 +211,7 @@ def _run_all(args, puzzle) -> int:
         counts[date] = groups.get(key, 0)
     real = {d: n for d, n in counts.items() if d.real}
     fewest, most = min(real.values()), max(real.values())
-    summary = {
+    summary: dict[str, Any] = {
         "fewest": {"count": fewest, "dates": [d.key() for d, n in real.items() if n == fewest]},
         "most": {"count": most, "dates": [d.key() for d, n in real.items() if n == most]},
         "total": sum(real.values()),

@@ -87,8 +87,8 @@ def parse_date(text: str, today: _dt.date | None = None) -> Date:
     if not words:
         raise InputError("no date given (try `10 6`, `Oct 6`, `2026-10-06` or `today`)")
     if len(words) == 1 and words[0].lower() == "today":
-        day = today or _dt.date.today()
-        return Date(day.month, day.day, day.weekday())
+        now = today or _dt.date.today()
+        return Date(now.month, now.day, now.weekday())
     if len(words) == 1:
         iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", words[0])
         if not iso:

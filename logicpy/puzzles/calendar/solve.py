@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ...core.cover import ExactCover
 from ...errors import InputError
@@ -103,10 +103,10 @@ def _problem(puzzle: Puzzle) -> ExactCover:
                     if all(cell in on_board for cell in cells):
                         options[("place", piece.name, k, top, left)] = [_piece_item(piece.name), *cells]
     k = puzzle.open_count
-    order = []
+    order: list[tuple[str, int, int]] = []
     for j in range(1, k + 1):
         for i, cell in enumerate(board.cells):
-            items = [("open", j), cell]
+            items: list[Any] = [("open", j), cell]
             if j > 1:
                 items.append(("after", j - 1, i))  # clashes with marker j-1 on cell i or later
             if j < k:
