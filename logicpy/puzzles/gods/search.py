@@ -257,8 +257,9 @@ class TreeSearch:
             return Leaf(self.puzzle.assignments[assignments.bit_length() - 1])
         return None
 
-    def candidates(self, live: int, left: int) -> list[tuple[int, tuple[int, ...]]]:
-        """Moves worth trying at a node: (move index, branch live sets), most promising first."""
+    def candidates(self, live: int, left: int, distinct: bool = True) -> list[tuple[int, tuple[int, ...]]]:
+        """Moves worth trying at a node: (move index, branch live sets), most promising first;
+        one move per distinct branch sets, or with `distinct=False` every fitting move."""
         branches = self.moves.sets & np.uint64(live)
         counts = self._assignment_counts(branches)
         fits = (counts <= self.base ** (left - 1)).all(axis=1)
@@ -270,8 +271,9 @@ class TreeSearch:
         index = np.flatnonzero(fits & progress)
         if not len(index):
             return []
-        _, first = np.unique(_row_keys(branches[index], len(self.puzzle.hidden_worlds)), return_index=True)
-        index = index[first]
+        if distinct:
+            _, first = np.unique(_row_keys(branches[index], len(self.puzzle.hidden_worlds)), return_index=True)
+            index = index[first]
         order = np.lexsort((index, counts[index].sum(axis=1), counts[index].max(axis=1)))
         index = index[order]
         return [(int(m), tuple(int(b) for b in branches[m])) for m in index]

@@ -269,16 +269,7 @@ def _rows(search: TreeSearch, live: int, left: int) -> list[tuple[int, tuple[int
     """The fitting moves at a node in the search's order, NOT yet deduplicated (unique_by does it)."""
     cache = search.__dict__.setdefault("_relational_rows", {})
     if (live, left) not in cache:
-        branches = search.moves.sets & np.uint64(live)
-        counts = search._assignment_counts(branches)
-        fits = (counts <= search.base ** (left - 1)).all(axis=1)
-        for p, moved in search._moved.items():
-            rows = search.moves.positions == p
-            branches[rows] = moved.of_array(branches[rows])
-        progress = (branches != np.uint64(live)).all(axis=1)
-        index = np.flatnonzero(fits & progress)
-        order = np.lexsort((index, counts[index].sum(axis=1), counts[index].max(axis=1)))
-        cache[(live, left)] = [(int(m), tuple(int(b) for b in branches[m])) for m in index[order]]
+        cache[(live, left)] = search.candidates(live, left, distinct=False)
     return cache[(live, left)]
 
 

@@ -6,23 +6,16 @@ Algorithm X on bitsets. Their counts and grids must agree.
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import pytest
 
 from logicpy.puzzles.calendar import STANDARD, count, parse_date, solve
+from tests.swipl import run_goal
 
 pytestmark = pytest.mark.swi
 
-CALENDAR_PL = Path(__file__).resolve().parents[3] / "prolog" / "calendar.pl"
-
 
 def prolog(goal: str) -> str:
-    result = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt", str(CALENDAR_PL)],
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0 and "Warning" not in result.stderr, result.stderr
-    return result.stdout
+    return run_goal("calendar.pl", goal, timeout=120)
 
 
 def test_counts_agree_on_several_dates():

@@ -5,25 +5,18 @@ SWI-Prolog runs as a subprocess on the file itself, as a Prolog user would load 
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from logicpy.puzzles.epistemic import CLASSIC_DATES, COMPLEX_DATES, DATE_POOL, MONTHS, GABE_DATES, birthday, solve
 from logicpy.puzzles.epistemic.generate import samples
+from tests.swipl import run_goal
 
 pytestmark = pytest.mark.swi
 
-CHERYL_PL = Path(__file__).resolve().parents[3] / "prolog" / "cheryl.pl"
-
 
 def prolog(goal: str) -> str:
-    result = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt", str(CHERYL_PL)],
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and "Warning" not in result.stderr, result.stderr
-    return result.stdout.strip()
+    return run_goal("cheryl.pl", goal)
 
 
 def term(dates) -> str:

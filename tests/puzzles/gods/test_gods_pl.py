@@ -6,27 +6,19 @@ user of the original solver would load it (no bridge in between).
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import pytest
+
+from tests.swipl import run_goal
 
 pytestmark = pytest.mark.swi
 
-GODS_PL = Path(__file__).resolve().parents[3] / "prolog" / "gods.pl"
 CLASSIC = "3, 3, 1, [truly, falsely, random], T, generate_permutation_families"
 CLASSIC_CANDIDATES = "puzzle_candidates(3, [truly, falsely, random], generate_permutation_families, Cs)"
 
 
 def prolog(goal: str, timeout: float = 60) -> str:
     """Stdout of `goal` run once in a fresh SWI-Prolog that consulted gods.pl."""
-    result = subprocess.run(
-        ["swipl", "-q", "-g", goal, "-t", "halt", str(GODS_PL)],
-        capture_output=True, text=True, timeout=timeout,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Warning" not in result.stderr, result.stderr
-    return result.stdout.strip()
+    return run_goal("gods.pl", goal, timeout)
 
 
 def holds(goal: str) -> bool:
