@@ -19,6 +19,7 @@ SUBCOMMAND_MODULES = [
     "logicpy.puzzles.einstein.cli",
     "logicpy.puzzles.epistemic.cli",
     "logicpy.crosscheck",
+    "logicpy.repl",
 ]
 
 

@@ -32,7 +32,8 @@ from ..errors import TermError
 from .residual import Residual, format_constraint, reify_with_constraints
 from .terms import String, Term, check_term, format_term, var
 
-__all__ = ["Answer", "Answers", "answers", "answers_of_states", "show", "readable_constraint"]
+__all__ = ["Answer", "Answers", "answers", "answers_of_states", "answer_in", "answer_of", "show",
+           "readable_constraint"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class Answer:
 
     `term_text` is the value in Prolog syntax, `constraints` the readable texts of the
     constraints pending on it, `names` the display name of each unbound variable of
-    `value` (`_0`, `_1`, …), `residual` the canonical reading it comes from.
+    `value` (`_0`, `_1`, …; a non-term part by its repr), `residual` the canonical reading
+    it comes from (`residual.term` is the value as shown).
     """
 
     value: Term
@@ -105,23 +107,29 @@ def answers_of_states(term: Term, states: Iterable[Any], n: int | None = None) -
 
 def answer_in(term: Term, state: Any, names: Mapping[Var, str] | None = None) -> Answer:
     """`term` under `state` as an `Answer`; `names` fixes the display names of some variables
-    (a toplevel's query variables), the others are numbered `_0, _1, …`."""
+    of the reified term (a toplevel's query variables), the others are numbered `_0, _1, …`."""
     data = state.data if isinstance(state, ConstrainedState) else state
     value = reify(term, data)
     shown, placeholders = _placeholders(value)
-    residual = reify_with_constraints(shown, state)
-    own = {v: s for v, s in (names or {}).items()}
-    display: dict[Var, str] = dict(placeholders)
-    display.update(own)
+    return answer_of(value, reify_with_constraints(shown, state), {**placeholders, **(names or {})})
+
+
+def answer_of(value: Term, residual: Residual, names: Mapping[Var, str] | None = None) -> Answer:
+    """The `Answer` of a residual read elsewhere (`residual_from_goals` for Prolog's answers):
+    `names` fixes some display names, the other variables are numbered `_0, _1, …`."""
+    display: dict[Var, str] = dict(names or {})
+    taken = set(display.values())
     k = 0
     for v, _ in sorted(residual.names.items(), key=lambda item: int(item[1][1:])):
         if v not in display:
+            while f"_{k}" in taken:
+                k += 1
             display[v] = f"_{k}"
             k += 1
     text = format_term(residual.term, display)
     constraints = tuple(readable_constraint(c, display) for c in residual.constraints) + tuple(
         format_term(c, display) for c in residual.foreign)
-    return Answer(value, text, constraints, {v: s for v, s in display.items() if v not in placeholders}, residual)
+    return Answer(value, text, constraints, display, residual)
 
 
 def show(value: Term) -> str:
