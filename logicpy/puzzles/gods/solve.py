@@ -73,6 +73,15 @@ class Result:
         """IPython/Jupyter shows the verdict and the first tree."""
         printer.text(str(self))
 
+    def __repr__(self) -> str:
+        from .display import result_repr
+        return result_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.result_html`."""
+        from .display import result_html
+        return result_html(self)
+
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready data (trees in the documented tree format)."""
         return {
@@ -185,6 +194,15 @@ class Report:
     max_questions: int
     least_questions: int | None
     least_complexity: int | None
+
+    def __repr__(self) -> str:
+        from .display import report_repr
+        return report_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.report_html`."""
+        from .display import report_html
+        return report_html(self)
 
     def __str__(self) -> str:
         name = self.puzzle.name or "puzzle"
