@@ -80,6 +80,12 @@ def test_a_session_in_a_real_terminal(terminal):
     t.keys("C-c")
     t.wait_for("% interrupted")
     t.wait_for("?-", count=3)
+    t.keys("lengtho(L, N), lengtho(L, M), M = -5.", "Enter")  # endless, no answers
+    time.sleep(0.3)
+    t.keys("C-c")
+    screen = t.wait_for("% interrupted", count=2)
+    assert "Exception ignored" not in screen and "Traceback" not in screen
+    t.wait_for("?-", count=4)
     # the last answer, then no more
     t.keys("membero(X, [a]).", "Enter")
     t.wait_for("X = a")

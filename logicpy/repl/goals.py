@@ -101,8 +101,33 @@ def _constant(module: ModuleType, arg: Term) -> Any:
     return arg
 
 
+class Interrupt:
+    """Ctrl-C, as a flag the goals check each time they run.
+
+    Python raises KeyboardInterrupt wherever the interpreter is; inside a weakref or
+    `__del__` callback (kanren's streams make many) it is printed and dropped, and the
+    search would go on. The toplevel's SIGINT handler also sets this flag, and every goal
+    of a query raises KeyboardInterrupt when it finds it set.
+    """
+
+    requested = False
+
+
+def _interruptible(goal: GoalType) -> GoalType:
+    def checked(state: Any) -> Iterator[Any]:
+        if Interrupt.requested:
+            Interrupt.requested = False
+            raise KeyboardInterrupt
+        return goal(state)
+    return checked
+
+
 def to_goal(term: Term, relations: Relations) -> GoalType:
-    """The kanren goal of the query `term`."""
+    """The kanren goal of the query `term` (each part checks `Interrupt` when it runs)."""
+    return _interruptible(_to_goal(term, relations))
+
+
+def _to_goal(term: Term, relations: Relations) -> GoalType:
     if isinstance(term, Var):
         raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
     if isinstance(term, bool):

@@ -11,8 +11,11 @@ waits after each answer (`;` the next, Enter stop); piped, it prints every answe
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, TextIO
@@ -22,7 +25,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from ..core.answers import Answer, answer_in, answer_of
 from ..core.terms import Term, format_term
 from ..errors import LogicpyError
-from .goals import BUILTIN_NAMES, DEFAULT_MODULES, Relations, to_goal
+from .goals import BUILTIN_NAMES, DEFAULT_MODULES, Interrupt, Relations, to_goal
 from .reader import read_query
 
 COMMANDS = {
@@ -61,11 +64,14 @@ class Toplevel:
 
     def query(self, text: str) -> None:
         """Run one query (Prolog text, the final '.' optional) and print its answers or a one-line error."""
+        Interrupt.requested = False
         try:
-            self._query(text.strip())
+            with _sigint_flag():
+                self._query(text.strip())
         except Halt:
             raise
         except KeyboardInterrupt:
+            Interrupt.requested = False
             self._say("% interrupted")
         except LogicpyError as exc:
             self._error(str(exc))
@@ -221,6 +227,30 @@ _COMMANDS: dict[Any, Callable[..., None]] = {
     "help": Toplevel.help, "halt": Toplevel.halt,
     ("consult", 1): Toplevel.consult, ("crosscheck", 1): Toplevel.crosscheck, ("use_module", 1): Toplevel.use_module,
 }
+
+
+@contextmanager
+def _sigint_flag() -> Iterator[None]:
+    """While a query runs, Ctrl-C also sets `Interrupt.requested` (see there); main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        Interrupt.requested = True
+        raise KeyboardInterrupt
+
+    def unraisable(info: Any) -> None:  # an interrupt dropped in a callback: the flag carries it
+        if not isinstance(info.exc_value, KeyboardInterrupt):
+            previous_hook(info)
+
+    previous, previous_hook = signal.signal(signal.SIGINT, on_sigint), sys.unraisablehook
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
 
 
 def raise_input(message: str) -> NoReturn:
