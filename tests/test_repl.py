@@ -175,3 +175,22 @@ def test_prolog_through_the_bridge_and_crosscheck():
     assert out[5:7] == ["L = [a,b]", "false."]
     assert "% agree on 3 answers" in out and "true." in out[7:]
     assert out[-4:] == ["dif(X,1)", "false.", "X in 1..3, X #< Y, Y in 2..sup", "false."]
+
+
+def test_json_mode_one_object_per_query_reads_back():
+    import json
+
+    from logicpy.core.terms import from_json
+    out = io.StringIO()
+    top = Toplevel(out=out, err=io.StringIO(), json=True, limit=2)
+    run_piped(top, io.StringIO("appendo([1], T, L).\nX in 1..3, X #< Y.\nlengtho(L, N).\nnosuch.\nhelp.\n"))
+    first, fd, endless, bad, helped = map(json.loads, out.getvalue().splitlines())
+    [answer] = first["answers"]
+    assert answer["text"] == "L = [1|T]" and first["more"] is False
+    shared: dict = {}
+    value = from_json(answer["bindings"]["L"], shared)
+    assert value.car == 1 and value.cdr is shared["T"]  # the partial list [1|T], T still a variable
+    assert fd["answers"][0]["constraints"] == ["X in 1..3", "X #< Y", "Y in 2..sup"]
+    assert len(endless["answers"]) == 2 and endless["more"] is True
+    assert bad == {"query": "nosuch.", "error": "unknown relation nosuch/0 (help. lists what is loaded)"}
+    assert helped["result"] is True and any("appendo" in m for m in helped["messages"])

@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="run this query and leave (repeatable); standard input is not read")
     parser.add_argument("--limit", type=int, default=1000, metavar="N",
                         help="answers printed per query when not asked one by one (default 1000)")
+    parser.add_argument("--json", action="store_true",
+                        help="without a terminal: one JSON object per query (answers with bindings and constraints)")
     parser.add_argument("-f", "--consult", metavar="FILE.pl", help="consult this Prolog file first")
     parser.set_defaults(func=_main)
 
@@ -34,14 +36,14 @@ def _main(args: argparse.Namespace) -> int:
     from ..errors import InputError
     if args.limit < 1:
         raise InputError(f"--limit must be a positive integer, got {args.limit}")
-    top = Toplevel(limit=args.limit)
+    top = Toplevel(limit=args.limit, json=args.json)
     if args.consult:
         top.query(f"consult({_quoted(args.consult)}).")
         if top.errors:
             return 2
     if args.query:
         return run_piped(top, io.StringIO("\n".join(q if q.rstrip().endswith(".") else q + "." for q in args.query)))
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
         return run_terminal(top)
     return run_piped(top, sys.stdin)
 

@@ -10,6 +10,7 @@ waits after each answer (`;` the next, Enter stop); piped, it prints every answe
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -23,7 +24,7 @@ from typing import Any, Callable, NoReturn, TextIO
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from ..core.answers import Answer, answer_in, answer_of
-from ..core.terms import Term, format_term
+from ..core.terms import Term, format_term, to_json
 from ..errors import LogicpyError
 from .goals import BUILTIN_NAMES, DEFAULT_MODULES, Interrupt, Relations, to_goal
 from .reader import read_query
@@ -55,6 +56,10 @@ class Toplevel:
     relations: Relations = field(default_factory=Relations)
     prolog: Any = None
     errors: int = 0
+    json: bool = False
+    """Print one JSON object per query (`query`, `answers` with `bindings` in logicpy's tagged
+    JSON and `constraints`, `more`, or `result`/`messages` for commands, or `error`)."""
+    _record: dict[str, Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for name in DEFAULT_MODULES:
@@ -65,10 +70,13 @@ class Toplevel:
     def query(self, text: str) -> None:
         """Run one query (Prolog text, the final '.' optional) and print its answers or a one-line error."""
         Interrupt.requested = False
+        if self.json:
+            self._record = {"query": text.strip()}
         try:
             with _sigint_flag():
                 self._query(text.strip())
         except Halt:
+            self._record = None
             raise
         except KeyboardInterrupt:
             Interrupt.requested = False
@@ -79,6 +87,10 @@ class Toplevel:
             self._error("the query nested deeper than Python's recursion limit")
         except Exception as exc:  # a user's relation failing: one line, never a traceback
             self._error(f"{type(exc).__name__}: {exc}")
+        if self._record is not None:
+            record, self._record = self._record, None
+            self.out.write(json.dumps(record) + "\n")
+            self.out.flush()
 
     def _query(self, text: str) -> None:
         if text.startswith("swi:"):
@@ -117,7 +129,12 @@ class Toplevel:
             for answer in answers:
                 count += 1
                 line = bindings_text(answer, names)
-                if self.ask is not None:
+                if self._record is not None:
+                    self._record.setdefault("answers", []).append(answer_json(answer, names, line))
+                    if count >= self.limit:
+                        more = True
+                        break
+                elif self.ask is not None:
                     self.out.write(line + " ")
                     self.out.flush()
                     if self.ask() != ";":
@@ -134,7 +151,10 @@ class Toplevel:
             if timed:
                 self._say(f"% {count} answer{'s' if count != 1 else ''}, "
                           f"{time.process_time() - cpu:.3f} s CPU, {time.perf_counter() - wall:.3f} s wall")
-        if self.ask is None:
+        if self._record is not None:
+            self._record.setdefault("answers", [])
+            self._record["more"] = more
+        elif self.ask is None:
             self._say("true." if more else "false.")
         elif not more:
             self._say("false.")
@@ -213,11 +233,19 @@ class Toplevel:
     # ------------------------------------------------------------ output
 
     def _say(self, line: str) -> None:
+        if self._record is not None:
+            if line in ("true.", "false."):
+                self._record["result"] = line == "true."
+            else:
+                self._record.setdefault("messages", []).append(line.removeprefix("% "))
+            return
         self.out.write(line + "\n")
         self.out.flush()
 
     def _error(self, message: str) -> None:
         self.errors += 1
+        if self._record is not None:
+            self._record["error"] = message
         self.out.flush()
         self.err.write(f"error: {message}\n")
         self.err.flush()
@@ -269,6 +297,14 @@ def bindings_text(answer: Answer, names: list[str]) -> str:
         parts.append(f"{name} = {format_term(value, display)}")
     parts.extend(answer.constraints)
     return ", ".join(parts) if parts else "true"
+
+
+def answer_json(answer: Answer, names: list[str], text: str) -> dict[str, Any]:
+    """An answer as JSON-ready data: its line, each named variable's value (tagged JSON,
+    variables by their display names) and the constraints' texts."""
+    display = dict(answer.names)
+    bindings = {name: to_json(value, display) for name, value in zip(names, answer.residual.term)}
+    return {"text": text, "bindings": bindings, "constraints": list(answer.constraints)}
 
 
 # ---------------------------------------------------------------- the loop
