@@ -194,3 +194,11 @@ def test_json_mode_one_object_per_query_reads_back():
     assert len(endless["answers"]) == 2 and endless["more"] is True
     assert bad == {"query": "nosuch.", "error": "unknown relation nosuch/0 (help. lists what is loaded)"}
     assert helped["result"] is True and any("appendo" in m for m in helped["messages"])
+
+
+def test_json_of_a_python_value_says_so_and_halt_ends_the_session():
+    import json
+    out = io.StringIO()
+    run_piped(Toplevel(out=out, err=io.StringIO(), json=True), io.StringIO("storyo(gabe, D).\nhalt.\nX = 1.\n"))
+    [line] = out.getvalue().splitlines()  # nothing after halt.
+    assert json.loads(line)["answers"][0]["bindings"] == {"D": {"python": "Date(7, 30)"}}

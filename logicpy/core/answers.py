@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
@@ -51,6 +51,9 @@ class Answer:
     constraints: tuple[str, ...]
     names: Mapping[Var, str]
     residual: Residual
+    opaque: Mapping[Var, Any] = field(default_factory=dict)
+    """The parts of `value` that are not Prolog terms, by the variable standing for each in
+    `residual.term` (its display name is the part's repr)."""
 
     @property
     def text(self) -> str:
@@ -110,8 +113,10 @@ def answer_in(term: Term, state: Any, names: Mapping[Var, str] | None = None) ->
     of the reified term (a toplevel's query variables), the others are numbered `_0, _1, …`."""
     data = state.data if isinstance(state, ConstrainedState) else state
     value = reify(term, data)
-    shown, placeholders = _placeholders(value)
-    return answer_of(value, reify_with_constraints(shown, state), {**placeholders, **(names or {})})
+    shown, opaque = _placeholders(value)
+    reprs = {v: repr(obj) for v, obj in opaque.items()}
+    answer = answer_of(value, reify_with_constraints(shown, state), {**reprs, **(names or {})})
+    return Answer(answer.value, answer.term_text, answer.constraints, answer.names, answer.residual, opaque)
 
 
 def answer_of(value: Term, residual: Residual, names: Mapping[Var, str] | None = None) -> Answer:
@@ -167,10 +172,10 @@ def _difference(expr: Term) -> tuple[Var, Var] | None:
     return None
 
 
-def _placeholders(value: Term) -> tuple[Term, dict[Var, str]]:
-    """`value` with each part that is not a Prolog term replaced by a fresh variable named by
-    its repr (so it is written as the repr), and those names."""
-    names: dict[Var, str] = {}
+def _placeholders(value: Term) -> tuple[Term, dict[Var, Any]]:
+    """`value` with each part that is not a Prolog term replaced by a fresh variable, and
+    the part each stands for."""
+    names: dict[Var, Any] = {}
 
     def walk(t: Any) -> Any:
         if isinstance(t, (Var, bool, str, int, String)):
@@ -186,7 +191,7 @@ def _placeholders(value: Term) -> tuple[Term, dict[Var, str]]:
             return t
         except TermError:
             v = var()
-            names[v] = repr(t)
+            names[v] = t
             return v
 
     return walk(value), names

@@ -301,9 +301,21 @@ def bindings_text(answer: Answer, names: list[str]) -> str:
 
 def answer_json(answer: Answer, names: list[str], text: str) -> dict[str, Any]:
     """An answer as JSON-ready data: its line, each named variable's value (tagged JSON,
-    variables by their display names) and the constraints' texts."""
+    variables by their display names, a value that is no Prolog term as `{"python": repr}`)
+    and the constraints' texts."""
     display = dict(answer.names)
-    bindings = {name: to_json(value, display) for name, value in zip(names, answer.residual.term)}
+    opaque = {display[v] for v in answer.opaque}
+
+    def tagged(data: Any) -> Any:  # a part that is not a Prolog term: {"python": its repr}
+        if isinstance(data, dict) and set(data) == {"var"} and data["var"] in opaque:
+            return {"python": data["var"]}
+        if isinstance(data, dict):
+            return {k: tagged(v) for k, v in data.items()}
+        if isinstance(data, list):
+            return [tagged(v) for v in data]
+        return data
+
+    bindings = {name: tagged(to_json(value, display)) for name, value in zip(names, answer.residual.term)}
     return {"text": text, "bindings": bindings, "constraints": list(answer.constraints)}
 
 
