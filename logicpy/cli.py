@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = [
     "logicpy.puzzles.epistemic.cli",
     "logicpy.puzzles.calendar.cli",
     "logicpy.crosscheck",
+    "logicpy.repl",
 ]
 
 

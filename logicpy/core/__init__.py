@@ -19,6 +19,7 @@ from kanren.constraints import typeo
 from kanren.core import Zzz, fail, ifa, succeed
 from unification import Var, isvar, reify, unify
 
+from .answers import Answer, answers, show
 from .constraints import disequalities, neq
 from .control import conda, condu, onceo, unique_by
 from .cover import ExactCover, exact_covero
@@ -43,6 +44,8 @@ __all__ = [
     "onceo", "unique_by", "conda", "condu",
     # logicpy: disequality, and answers with their residual constraints
     "disequalities", "Residual", "answers_with_constraints", "reify_with_constraints",
+    # logicpy: answers shown with their constraints (`_0 :- dif(_0, 1)`)
+    "answers", "Answer", "show",
     # logicpy: facts and tabling
     "Table", "tabled",
     # logicpy: exact cover

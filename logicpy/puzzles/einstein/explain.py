@@ -54,6 +54,15 @@ class Explanation:
     guesses: int
     solved: bool
 
+    def __repr__(self) -> str:
+        from .display import explanation_repr
+        return explanation_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.explanation_html`."""
+        from .display import explanation_html
+        return explanation_html(self)
+
 
 class _Contradiction(Exception):
     pass

@@ -37,6 +37,15 @@ class Result:
             return "unique solution"
         return f"{self.count} solutions" if self.solutions else "no solution"
 
+    def __repr__(self) -> str:
+        from .display import result_repr
+        return result_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.result_html`."""
+        from .display import result_html
+        return result_html(self)
+
     @property
     def differing_cells(self) -> tuple[tuple[str, str], ...]:
         """(first-kind thing, kind) of every cell whose content differs between solutions."""

@@ -234,6 +234,10 @@ class Step:
     before: np.ndarray
     after: np.ndarray
 
+    def __repr__(self) -> str:
+        from .display import step_repr
+        return step_repr(self)
+
     @property
     def kept(self) -> np.ndarray:
         """Indices of the worlds the statement leaves."""
@@ -263,6 +267,15 @@ class Result:
     @property
     def count(self) -> int:
         return len(self.solutions)
+
+    def __repr__(self) -> str:
+        from .display import result_repr
+        return result_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.result_html`."""
+        from .display import result_html
+        return result_html(self)
 
     def cell(self, agent: str, secret: Any, moment: int) -> list[Any]:
         """The secrets `agent` considers possible after `moment` statements, told `secret`'s part."""

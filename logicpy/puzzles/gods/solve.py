@@ -75,17 +75,21 @@ class Result:
             least = f" (the least complexity that works is {self.least_complexity})"
         return f"solution found: a question tree with {bounds}{least}"
 
-    def __repr__(self) -> str:
-        return (f"Result({self.puzzle.name or 'puzzle'!r}, questions={self.questions}, "
-                f"complexity={self.complexity}, find={self.find!r}, status={self.status!r}, "
-                f"count={self.count}, trees={len(self.trees)})")
-
     def __str__(self) -> str:
         return "\n".join([self.verdict, *(render_text(t, self.puzzle) for t in self.trees[:1])])
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         """IPython/Jupyter shows the verdict and the first tree."""
         printer.text(str(self))
+
+    def __repr__(self) -> str:
+        from .display import result_repr
+        return result_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.result_html`."""
+        from .display import result_html
+        return result_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready data (trees in the documented tree format)."""
@@ -217,8 +221,13 @@ class Report:
     least_complexity: int | None
 
     def __repr__(self) -> str:
-        return (f"Report({self.puzzle.name or 'puzzle'!r}, least_questions={self.least_questions}, "
-                f"least_complexity={self.least_complexity}, max_complexity={self.max_complexity})")
+        from .display import report_repr
+        return report_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: see `display.report_html`."""
+        from .display import report_html
+        return report_html(self)
 
     def __str__(self) -> str:
         name = self.puzzle.name or "puzzle"

@@ -1,0 +1,197 @@
+"""Answers as a logic programmer reads them: Prolog syntax, `_0, _1` per answer, constraints shown.
+
+`run` keeps Python values for programs. `answers(n, term, *goals)` runs the same query
+and gives each answer both ways: `Answer.value` (the Python value) and its text in
+miniKanren's form, the reified term then the constraints still pending on it:
+`[1|_0] :- dif(_0,2)`. Unbound variables are named `_0, _1, …` in order of appearance,
+afresh in every answer; lists, partial lists and compounds are written in Prolog syntax;
+the constraints are `logicpy.core.residual`'s canonical ones (disequalities, finite
+domains, FD constraints pending between unlabelled variables), with a linear constraint
+between two variables written as clpfd shows it (`_0 #< _1` for the canonical
+`_0-_1 #=< -1`). `show(value)` writes one reified value the same way.
+
+A tuple of values that is not a compound (run's `(x, y)`) is written as a list, and a value
+that is not a Prolog term (a puzzle's `Date`, say) as its Python repr.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+from cons.core import ConsPair  # type: ignore[import-untyped]
+from kanren import lall  # type: ignore[import-untyped]
+from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
+from kanren.core import GoalType  # type: ignore[import-untyped]
+from unification import Var, reify  # type: ignore[import-untyped]
+
+from ..errors import TermError
+from .residual import Residual, format_constraint, reify_with_constraints
+from .terms import String, Term, check_term, format_term, var
+
+__all__ = ["Answer", "Answers", "answers", "answers_of_states", "answer_in", "answer_of", "show",
+           "readable_constraint"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer: `value` (the reified Python value) and its text, `term :- constraints`.
+
+    `term_text` is the value in Prolog syntax, `constraints` the readable texts of the
+    constraints pending on it, `names` the display name of each unbound variable of
+    `value` (`_0`, `_1`, …; a non-term part by its repr), `residual` the canonical reading
+    it comes from (`residual.term` is the value as shown).
+    """
+
+    value: Term
+    term_text: str
+    constraints: tuple[str, ...]
+    names: Mapping[Var, str]
+    residual: Residual
+    opaque: Mapping[Var, Any] = field(default_factory=dict)
+    """The parts of `value` that are not Prolog terms, by the variable standing for each in
+    `residual.term` (its display name is the part's repr)."""
+
+    @property
+    def text(self) -> str:
+        """`term :- c1, c2` (miniKanren's answer with its constraints), or the term alone."""
+        return self.term_text + (" :- " + ", ".join(self.constraints) if self.constraints else "")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+class Answers(tuple):
+    """The answers of one query, in order; shown one per line, and as an HTML table in a notebook."""
+
+    @property
+    def values(self) -> tuple[Term, ...]:
+        """The Python values, as `run` gives them."""
+        return tuple(a.value for a in self)
+
+    def __repr__(self) -> str:
+        if not self:
+            return "no answers"
+        return "\n".join(a.text for a in self)
+
+    def _repr_html_(self) -> str:
+        if not self:
+            return "<p><em>no answers</em></p>"
+        rows = "".join(
+            f"<tr><td>{i}</td><td><code>{html.escape(a.term_text)}</code></td>"
+            f"<td>{'<br>'.join(f'<code>{html.escape(c)}</code>' for c in a.constraints)}</td></tr>"
+            for i, a in enumerate(self, 1))
+        return ("<table><thead><tr><th>#</th><th>answer</th><th>constraints</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>")
+
+
+def answers(n: int | None, term: Term, *goals: GoalType) -> Answers:
+    """The first `n` answers (all with n = 0 or None) of `goals` for `term`, each an `Answer`.
+
+    >>> from logicpy.core import appendo, neq, var
+    >>> x, y = var(), var()
+    >>> answers(0, y, appendo([1], x, y), neq(x, [2]))
+    [1|_0] :- dif(_0,[2])
+    """
+    return Answers(answers_of_states(term, lall(*goals)({}), None if not n else n))
+
+
+def answers_of_states(term: Term, states: Iterable[Any], n: int | None = None) -> Iterator[Answer]:
+    """Lazily, an `Answer` for `term` in each of `states` (the first `n`)."""
+    for state in states if n is None else islice(states, n):
+        yield answer_in(term, state)
+
+
+def answer_in(term: Term, state: Any, names: Mapping[Var, str] | None = None) -> Answer:
+    """`term` under `state` as an `Answer`; `names` fixes the display names of some variables
+    of the reified term (a toplevel's query variables), the others are numbered `_0, _1, …`."""
+    data = state.data if isinstance(state, ConstrainedState) else state
+    value = reify(term, data)
+    shown, opaque = _placeholders(value)
+    reprs = {v: repr(obj) for v, obj in opaque.items()}
+    answer = answer_of(value, reify_with_constraints(shown, state), {**reprs, **(names or {})})
+    return Answer(answer.value, answer.term_text, answer.constraints, answer.names, answer.residual, opaque)
+
+
+def answer_of(value: Term, residual: Residual, names: Mapping[Var, str] | None = None) -> Answer:
+    """The `Answer` of a residual read elsewhere (`residual_from_goals` for Prolog's answers):
+    `names` fixes some display names, the other variables are numbered `_0, _1, …`."""
+    display: dict[Var, str] = dict(names or {})
+    taken = set(display.values())
+    k = 0
+    for v, _ in sorted(residual.names.items(), key=lambda item: int(item[1][1:])):
+        if v not in display:
+            while f"_{k}" in taken:
+                k += 1
+            display[v] = f"_{k}"
+            k += 1
+    text = format_term(residual.term, display)
+    constraints = tuple(readable_constraint(c, display) for c in residual.constraints) + tuple(
+        format_term(c, display) for c in residual.foreign)
+    return Answer(value, text, constraints, display, residual)
+
+
+def show(value: Term) -> str:
+    """A reified value in Prolog syntax, its variables `_0, _1, …` in order of appearance.
+
+    >>> from logicpy.core import cons, var
+    >>> show(cons(1, var()))
+    '[1|_0]'
+    """
+    return answer_in(value, {}).term_text
+
+
+def readable_constraint(goal: Term, names: Mapping[Var, str]) -> str:
+    """A canonical constraint goal as clpfd shows it: `X-Y #=< -1` as `X #< Y`, `X-Y #= 2` as
+    `X #= Y+2`; anything else as `format_constraint` writes it."""
+    if isinstance(goal, tuple) and len(goal) == 3 and goal[0] in ("#=<", "#=", "#\\=") and isinstance(goal[2], int):
+        pair = _difference(goal[1])
+        if pair is not None:
+            pos, neg = (format_constraint(v, names) for v in pair)
+            c = goal[2]
+            if goal[0] == "#=<" and c < 0:
+                return f"{pos} #< {neg}" + ("" if c == -1 else f"{c + 1:+d}")
+            return f"{pos} {goal[0]} {neg}" + ("" if c == 0 else f"{c:+d}")
+    return format_constraint(goal, names)
+
+
+def _difference(expr: Term) -> tuple[Var, Var] | None:
+    """(P, N) if `expr` is P-N or -N+P for variables P, N (the canonical forms of a difference)."""
+    if isinstance(expr, tuple) and len(expr) == 3:
+        if expr[0] == "-" and isinstance(expr[1], Var) and isinstance(expr[2], Var):
+            return expr[1], expr[2]
+        if (expr[0] == "+" and isinstance(expr[2], Var) and isinstance(expr[1], tuple)
+                and len(expr[1]) == 2 and expr[1][0] == "-" and isinstance(expr[1][1], Var)):
+            return expr[2], expr[1][1]
+    return None
+
+
+def _placeholders(value: Term) -> tuple[Term, dict[Var, Any]]:
+    """`value` with each part that is not a Prolog term replaced by a fresh variable, and
+    the part each stands for."""
+    names: dict[Var, Any] = {}
+
+    def walk(t: Any) -> Any:
+        if isinstance(t, (Var, bool, str, int, String)):
+            return t
+        if isinstance(t, list) or (isinstance(t, tuple) and not (t and isinstance(t[0], str))):
+            return [walk(x) for x in t]  # a Python tuple of values (run's `(x, y)`) is written as a list
+        if isinstance(t, tuple):
+            return (t[0], *(walk(x) for x in t[1:]))
+        if type(t) is ConsPair:
+            return ConsPair(walk(t.car), walk(t.cdr))
+        try:
+            check_term(t)
+            return t
+        except TermError:
+            v = var()
+            names[v] = t
+            return v
+
+    return walk(value), names

@@ -1,0 +1,419 @@
+"""A query term as a kanren goal: Prolog's control and built-ins, clpfd's operators, and
+Python relations called by name.
+
+The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `conda`,
+the FD goals); a name the table below does not know is looked up in the toplevel's
+`Relations` and called with the query's arguments.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import operator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import ModuleType
+from typing import Any
+
+from unification import Var, reify  # type: ignore[import-untyped]
+
+from .. import core
+from ..core import conda, conde, eq, fail, lall, neq, succeed
+from ..core.terms import Term, format_term
+from ..errors import InputError, ModeError
+
+GoalType = Callable[[Any], Iterator[Any]]
+
+#: Modules whose relations the toplevel loads at start: the core, the FD goals, the puzzles.
+DEFAULT_MODULES = (
+    "logicpy.core",
+    "logicpy.puzzles.gods.relations",
+    "logicpy.puzzles.epistemic.relations",
+)
+
+#: Names of logicpy.core that are not relations (running queries, building terms).
+_NOT_RELATIONS = {"run", "var", "vars", "reify", "unify", "isvar", "cons", "format_term", "parse_term", "to_json",
+                  "from_json", "disequalities", "answers_with_constraints", "reify_with_constraints", "String",
+                  "Residual", "Table", "tabled", "Var", "Domain", "FDVar", "FDStore", "FDState", "Propagator",
+                  "Inconsistent", "post", "STRATEGIES", "Zzz", "fail", "succeed", "unique_by", "lall", "lany",
+                  "conde", "conda", "condu", "ifa", "onceo"}
+
+
+@dataclass
+class Relations:
+    """The Python relations a query can call, by name, and the module each came from."""
+
+    table: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    source: dict[str, ModuleType] = field(default_factory=dict)
+
+    def load(self, module_name: str) -> list[str]:
+        """Add the public relations of `module_name` (its `__all__`, or its public callables
+        defined there); return their names. A later module's name replaces an earlier one's."""
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as exc:  # ImportError, or the module failing as it loads
+            raise InputError(f"cannot import module {module_name!r}: {exc}") from None
+        names = getattr(module, "__all__", None)
+        if names is None:
+            names = [n for n, v in vars(module).items()
+                     if not n.startswith("_") and inspect.isfunction(v) and v.__module__ == module.__name__]
+        loaded = []
+        for name in names:
+            value = getattr(module, name, None)
+            if name in _NOT_RELATIONS or not callable(value) or inspect.isclass(value) or name.isupper():
+                continue
+            self.table[name] = value
+            self.source[name] = module
+            loaded.append(name)
+        return loaded
+
+    def call(self, name: str, args: tuple[Term, ...]) -> GoalType:
+        """The goal of relation `name` on `args`; an atom argument naming a constant of the
+        relation's module (`classic` for `CLASSIC`) is that constant."""
+        relation = self.table.get(name)
+        if relation is None:
+            raise InputError(f"unknown relation {name}/{len(args)} (help. lists what is loaded)")
+        module = self.source[name]
+        args = tuple(_constant(module, a) for a in args)
+        try:
+            inspect.signature(relation).bind(*args)
+        except TypeError:
+            raise InputError(f"{name}/{len(args)}: {name}{inspect.signature(relation)} "
+                             f"cannot take {len(args)} argument{'s' if len(args) != 1 else ''}") from None
+        except ValueError:
+            pass
+        goal = relation(*args)
+        if not callable(goal):
+            raise InputError(f"{name}/{len(args)} is not a relation: it returned {goal!r}, not a goal")
+        return goal
+
+
+def _constant(module: ModuleType, arg: Term) -> Any:
+    """The constant `arg` names in the relation's module or its package, or `arg` itself."""
+    if isinstance(arg, str) and arg.isidentifier():
+        package = importlib.import_module(module.__name__.rpartition(".")[0] or module.__name__)
+        for place in (module, package):
+            value = getattr(place, arg.upper(), None)
+            if value is not None and not isinstance(value, (str, int, float)):
+                return value
+    return arg
+
+
+class Interrupt:
+    """Ctrl-C, as a flag the goals check each time they run.
+
+    Python raises KeyboardInterrupt wherever the interpreter is; inside a weakref or
+    `__del__` callback (kanren's streams make many) it is printed and dropped, and the
+    search would go on. The toplevel's SIGINT handler also sets this flag, and every goal
+    of a query raises KeyboardInterrupt when it finds it set.
+    """
+
+    requested = False
+
+
+def _interruptible(goal: GoalType) -> GoalType:
+    def checked(state: Any) -> Iterator[Any]:
+        if Interrupt.requested:
+            Interrupt.requested = False
+            raise KeyboardInterrupt
+        return goal(state)
+    return checked
+
+
+def to_goal(term: Term, relations: Relations) -> GoalType:
+    """The kanren goal of the query `term` (each part checks `Interrupt` when it runs)."""
+    return _interruptible(_to_goal(term, relations))
+
+
+def _to_goal(term: Term, relations: Relations) -> GoalType:
+    if isinstance(term, Var):
+        raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
+    if isinstance(term, bool):
+        term = "true" if term else "false"
+    if isinstance(term, str):
+        if term == "true":
+            return succeed
+        if term in ("fail", "false"):
+            return fail
+        return relations.call(term, ())
+    if not isinstance(term, tuple):
+        raise InputError(f"{format_term(term)} is not a goal (expected a relation call like appendo(X, Y, [1]))")
+    name, args = term[0], term[1:]
+    builtin = _BUILTINS.get((name, len(args)))
+    if builtin is not None:
+        return builtin(relations, *args)
+    return relations.call(name, args)
+
+
+def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
+    return lall(*(to_goal(g, rel) for g in _flatten(",", (",", a, b))))
+
+
+def _disjunction(rel: Relations, a: Term, b: Term) -> GoalType:
+    if isinstance(a, tuple) and len(a) == 3 and a[0] == "->":  # (If -> Then ; Else)
+        return conda([to_goal(a[1], rel), to_goal(a[2], rel)], [to_goal(b, rel)])
+    return conde(*([to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
+
+
+def _flatten(op: str, term: Term) -> list[Term]:
+    out, stack = [], [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, tuple) and len(t) == 3 and t[0] == op and not (op == ";" and _is_if(t[1])):
+            stack.extend((t[2], t[1]))
+        else:
+            out.append(t)
+    return out
+
+
+def _is_if(t: Term) -> bool:
+    return isinstance(t, tuple) and len(t) == 3 and t[0] == "->"
+
+
+def _not(rel: Relations, g: Term) -> GoalType:
+    return conda([to_goal(g, rel), fail], [succeed])
+
+
+def _not_unifiable(rel: Relations, a: Term, b: Term) -> GoalType:
+    return conda([eq(a, b), fail], [succeed])
+
+
+def _checked(test: Callable[[Any], bool]) -> GoalType:
+    """A goal that succeeds once when `test(state)` holds."""
+    def goal(state: Any) -> Iterator[Any]:
+        if test(state):
+            yield state
+    return goal
+
+
+def _data(state: Any) -> Any:
+    return getattr(state, "data", state)
+
+
+def _identical(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalType:
+    def test(state: Any) -> bool:
+        x, y = reify(a, _data(state)), reify(b, _data(state))
+        return (format_term(x, {}) == format_term(y, {}) and _same_vars(x, y)) != negated
+    return _checked(test)
+
+
+def _same_vars(x: Term, y: Term) -> bool:
+    names: dict[Var, str] = {}
+    return format_term(x, names) == format_term(y, names)
+
+
+_ARITH: dict[str, Callable[..., Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "mod": operator.mod,
+    "rem": lambda a, b: a - b * int(a / b), "**": operator.pow, "^": operator.pow, "min": min, "max": max,
+    "abs": abs,
+}
+
+
+def evaluate(e: Term) -> Any:
+    """The value of a ground arithmetic expression (is/2); `ModeError` if a variable is left."""
+    if isinstance(e, Var):
+        raise ModeError("arguments are not sufficiently instantiated (is/2 needs a bound expression)")
+    if isinstance(e, (int, float, Fraction)) and not isinstance(e, bool):
+        return e
+    if isinstance(e, tuple) and len(e) == 2 and e[0] == "-":
+        return -evaluate(e[1])
+    if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
+        return abs(evaluate(e[1]))
+    if isinstance(e, tuple) and len(e) == 3 and e[0] == "/":
+        a, b = evaluate(e[1]), evaluate(e[2])
+        if b == 0:
+            raise InputError(f"division by zero in {format_term(e)}")
+        q = Fraction(a) / Fraction(b)
+        return int(q) if q.denominator == 1 and isinstance(a, int) and isinstance(b, int) else a / b
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in _ARITH:
+        a, b = evaluate(e[1]), evaluate(e[2])
+        if e[0] in ("//", "mod", "rem") and b == 0:
+            raise InputError(f"division by zero in {format_term(e)}")
+        return _ARITH[e[0]](a, b)
+    raise InputError(f"{format_term(e)} is not an arithmetic expression")
+
+
+def _is(rel: Relations, x: Term, e: Term) -> GoalType:
+    def goal(state: Any) -> Iterator[Any]:
+        yield from eq(x, evaluate(reify(e, _data(state))))(state)
+    return goal
+
+
+def _compare(op: Callable[[Any, Any], bool]) -> Callable[..., GoalType]:
+    def build(rel: Relations, a: Term, b: Term) -> GoalType:
+        return _checked(lambda s: op(evaluate(reify(a, _data(s))), evaluate(reify(b, _data(s)))))
+    return build
+
+
+# ---------------------------------------------------------------- clpfd
+
+
+def _linear(e: Term) -> tuple[dict[Var, int], int]:
+    """(coefficients, constant) of a linear clpfd expression; `InputError` for anything else."""
+    if isinstance(e, Var):
+        return {e: 1}, 0
+    if isinstance(e, int) and not isinstance(e, bool):
+        return {}, e
+    if isinstance(e, tuple) and len(e) == 2 and e[0] == "-":
+        c, k = _linear(e[1])
+        return {v: -a for v, a in c.items()}, -k
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in ("+", "-", "*"):
+        (c1, k1), (c2, k2) = _linear(e[1]), _linear(e[2])
+        if e[0] == "*":
+            if c1 and c2:
+                raise InputError(f"{format_term(e)}: non-linear; the FD goals take linear expressions")
+            k, (c, m) = (k1, (c2, k2)) if not c1 else (k2, (c1, k1))
+            return {v: k * a for v, a in c.items()}, k * m
+        sign = 1 if e[0] == "+" else -1
+        out = dict(c1)
+        for v, a in c2.items():
+            out[v] = out.get(v, 0) + sign * a
+        return {v: a for v, a in out.items() if a}, k1 + sign * k2
+    raise InputError(f"{format_term(e)} is not a linear FD expression (integers, variables, + - *)")
+
+
+def _fd_relation(op: str) -> Callable[..., GoalType]:
+    """`A op B` for a clpfd comparison, as the FD goals: Σ a·x op c posted as lto/leqo/eq_offseto/
+    neq_offseto between two variables, a domain for one, `sumo` with a helper variable otherwise."""
+    def build(rel: Relations, a: Term, b: Term) -> GoalType:
+        if op in (">", ">="):
+            a, b = b, a
+        (ca, ka), (cb, kb) = _linear(a), _linear(b)
+        coeffs = dict(ca)
+        for v, k in cb.items():
+            coeffs[v] = coeffs.get(v, 0) - k
+        coeffs = {v: k for v, k in coeffs.items() if k}
+        c = kb - ka  # Σ coeffs·v op c
+        kind = {"=": "=", "\\=": "\\=", "<": "=<", ">": "=<", "=<": "=<", ">=": "=<"}[op]
+        if op in ("<", ">"):
+            c -= 1
+        return _post_linear(coeffs, kind, c)
+    return build
+
+
+def _post_linear(coeffs: dict[Var, int], kind: str, c: int) -> GoalType:
+    items = list(coeffs.items())
+    if not items:
+        holds = {"=": 0 == c, "\\=": 0 != c, "=<": 0 <= c}[kind]
+        return succeed if holds else fail
+    if len(items) == 2 and sorted(k for _, k in items) == [-1, 1]:
+        x, y = (items[0][0], items[1][0]) if items[0][1] == 1 else (items[1][0], items[0][0])  # x - y op c
+        return {"=": core.eq_offseto, "\\=": core.neq_offseto, "=<": core.leqo}[kind](x, y, c)
+    if len(items) == 1:  # a·x op c
+        x, a = items[0]
+        if kind == "=<":
+            return core.leqo(x, c // a) if a > 0 else core.leqo(-(c // -a), x)
+        if c % a:
+            return fail if kind == "=" else succeed
+        return eq(x, c // a) if kind == "=" else core.neq_offseto(x, c // a)
+    xs, ks = [v for v, _ in items], [k for _, k in items]
+    if kind == "=":
+        return core.sumo(xs, c, ks)
+    total = core.var("sum")
+    bound = core.neq_offseto(total, c) if kind == "\\=" else core.leqo(total, c)
+    return lall(core.sumo(xs, total, ks), bound)
+
+
+def _values(d: Term) -> list[int]:
+    """The integers of a finite clpfd domain (`1..9`, `1..3\\/5`, `7`)."""
+    if isinstance(d, int) and not isinstance(d, bool):
+        return [d]
+    if isinstance(d, tuple) and len(d) == 3 and d[0] == "\\/":
+        return sorted(set(_values(d[1])) | set(_values(d[2])))
+    if isinstance(d, tuple) and len(d) == 3 and d[0] == "..":
+        lo, hi = d[1], d[2]
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in (lo, hi)):
+            raise InputError(f"{format_term(d)}: the FD goals take finite domains (inf and sup are not supported)")
+        if hi - lo > 1_000_000:
+            raise InputError(f"{format_term(d)}: a domain of more than a million values")
+        return list(range(lo, hi + 1))
+    raise InputError(f"{format_term(d)} is not a domain (write 1..9, or 1..3\\/5..7)")
+
+
+def _in(rel: Relations, x: Term, d: Term) -> GoalType:
+    return core.domo(x, _values(d))
+
+
+def _ins(rel: Relations, xs: Term, d: Term) -> GoalType:
+    return core.inso(xs, _values(d))
+
+
+def _label(rel: Relations, xs: Term) -> GoalType:
+    return core.labelo(xs)
+
+
+def _labeling(rel: Relations, options: Term, xs: Term) -> GoalType:
+    opts = options if isinstance(options, list) else []
+    strategy = "ff" if "ff" in opts else "leftmost"
+    return core.labelo(xs, strategy)
+
+
+def _sum(rel: Relations, xs: Term, op: Term, total: Term) -> GoalType:
+    if op == "#=":
+        return core.sumo(xs, total)
+    if not isinstance(xs, list):
+        raise ModeError("sum/3: the list must be proper when the query is posted")
+    return _fd_relation(str(op)[1:])(rel, _sum_expr(xs), total)
+
+
+def _sum_expr(xs: list[Term]) -> Term:
+    out: Term = 0
+    for x in xs:
+        out = ("+", out, x)
+    return out
+
+
+def _fd_equal(rel: Relations, a: Term, b: Term) -> GoalType:
+    for e, d in ((a, b), (b, a)):  # abs(X-Y) #= D
+        if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
+            c, k = _linear(e[1])
+            if k == 0 and sorted(c.values()) == [-1, 1]:
+                x, y = sorted(c, key=lambda v: -c[v])
+                return core.abs_diffo(x, y, d)
+    return _fd_relation("=")(rel, a, b)
+
+
+def _fd_differ(rel: Relations, a: Term, b: Term) -> GoalType:
+    for e, d in ((a, b), (b, a)):
+        if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
+            c, k = _linear(e[1])
+            if k == 0 and sorted(c.values()) == [-1, 1]:
+                x, y = sorted(c, key=lambda v: -c[v])
+                return core.not_abs_diffo(x, y, d)
+    return _fd_relation("\\=")(rel, a, b)
+
+
+_BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
+    (",", 2): _conjunction,
+    (";", 2): _disjunction,
+    ("|", 2): _disjunction,
+    ("->", 2): lambda rel, c, t: conda([to_goal(c, rel), to_goal(t, rel)]),
+    ("\\+", 1): _not,
+    ("call", 1): lambda rel, g: to_goal(g, rel),
+    ("=", 2): lambda rel, a, b: eq(a, b),
+    ("\\=", 2): _not_unifiable,
+    ("dif", 2): lambda rel, a, b: neq(a, b),
+    ("==", 2): _identical,
+    ("\\==", 2): lambda rel, a, b: _identical(rel, a, b, negated=True),
+    ("is", 2): _is,
+    ("=:=", 2): _compare(operator.eq), ("=\\=", 2): _compare(operator.ne),
+    ("<", 2): _compare(operator.lt), (">", 2): _compare(operator.gt),
+    ("=<", 2): _compare(operator.le), (">=", 2): _compare(operator.ge),
+    ("#=", 2): _fd_equal, ("#\\=", 2): _fd_differ,
+    ("#<", 2): _fd_relation("<"), ("#>", 2): _fd_relation(">"),
+    ("#=<", 2): _fd_relation("=<"), ("#>=", 2): _fd_relation(">="),
+    ("in", 2): _in, ("ins", 2): _ins,
+    ("label", 1): _label, ("labeling", 2): _labeling,
+    ("all_different", 1): lambda rel, xs: core.all_differento(xs),
+    ("all_distinct", 1): lambda rel, xs: core.all_differento(xs),
+    ("sum", 3): _sum,
+    ("element", 3): lambda rel, i, xs, v: core.elemento(i, xs, v),
+    ("tuples_in", 2): lambda rel, tuples, rows: lall(*(core.tableo(t, rows) for t in tuples)),
+    ("member", 2): lambda rel, x, xs: core.membero(x, xs),
+    ("append", 3): lambda rel, x, y, z: core.appendo(x, y, z),
+    ("length", 2): lambda rel, x, n: core.lengtho(x, n),
+}
+
+BUILTIN_NAMES = sorted({f"{n}/{a}" for n, a in _BUILTINS})
