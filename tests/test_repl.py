@@ -202,3 +202,21 @@ def test_json_of_a_python_value_says_so_and_halt_ends_the_session():
     run_piped(Toplevel(out=out, err=io.StringIO(), json=True), io.StringIO("storyo(gabe, D).\nhalt.\nX = 1.\n"))
     [line] = out.getvalue().splitlines()  # nothing after halt.
     assert json.loads(line)["answers"][0]["bindings"] == {"D": {"python": "Date(7, 30)"}}
+
+
+@pytest.mark.swi
+def test_ctrl_c_stops_a_runaway_prolog_query_and_the_session_goes_on():
+    """SIGINT during `swi: repeat, fail.` (endless in SWI-Prolog) returns to the toplevel."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "logicpy", "repl"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None
+    proc.stdin.write("swi: repeat, fail.\n")
+    proc.stdin.flush()
+    time.sleep(5)  # start-up (about 1 s), then well inside the endless query
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate("X = 1.\n", timeout=30)
+    assert proc.returncode == 0, err
+    assert out.splitlines() == ["% interrupted", "X = 1", "false."]
