@@ -16,20 +16,34 @@ two zeros are different floats, and `true` is an atom. Importing this module (wh
 
 `atomic_key` is the matching hashable form, for tables, indexes and tabling keys: two
 atomic terms have equal keys exactly when `same_atomic` holds.
+
+The occurs check (refusing to bind a variable to a term that contains it) is off by
+default, as in Prolog, and turned on by the `occurs_check` context (what `eq_oc` and
+`run(..., occurs_check=True)` use). Without it a binding can make a cyclic term; the
+unifier then treats a pair of variables it is already unifying further up as unified
+(rational-tree unification), so it never loops, and `check_acyclic` lets `run` refuse
+to print such an answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from math import copysign
 from typing import Any, Iterator
 
+from cons.core import ConsPair
 from unification.core import _unify, assoc
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
-__all__ = ["same_atomic", "atomic_key"]
+__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic"]
+
+#: [on]: whether unification checks occurs now (set only through `occurs_check`).
+_OCCURS_CHECK = [False]
+#: Pairs of terms (by id) being unified through variables on the current unification path.
+_UNIFYING: set = set()
 
 
 def atomic_key(x: Any) -> Any:
@@ -76,22 +90,114 @@ def _unify_atomic(u: Any, v: Any, s: Mapping) -> Any:
     return s if same_atomic(u, v) else False
 
 
+@contextmanager
+def occurs_check(on: bool = True) -> Iterator[None]:
+    """Unifications inside the `with` block check occurs (`on`) or do not."""
+    previous = _OCCURS_CHECK[0]
+    _OCCURS_CHECK[0] = on
+    try:
+        yield
+    finally:
+        _OCCURS_CHECK[0] = previous
+
+
+def occurs(v: Var, term: Any, s: Mapping) -> bool:
+    """True iff the unbound variable `v` occurs in `term` under the substitution `s`."""
+    stack = [term]
+    seen: set = set()
+    while stack:
+        t = transitive_get(stack.pop(), s)
+        if t is v:
+            return True
+        kind = t.__class__
+        if kind is tuple or kind is list:
+            if id(t) not in seen:
+                seen.add(id(t))
+                stack.extend(t)
+        elif issubclass(kind, ConsPair):
+            stack.append(t.cdr)
+            stack.append(t.car)
+    return False
+
+
+def check_acyclic(term: Any, state: Any) -> None:
+    """Raise `TermError` if `term` is cyclic in `state` (a variable bound, through its
+    binding, to a term containing itself: only possible without the occurs check)."""
+    s = getattr(state, "data", state)
+    if not s:
+        return
+    path: set = set()
+    done: set = set()
+    stack: list = [term]
+    while stack:
+        t = stack.pop()
+        if t.__class__ is _Leave:
+            path.discard(t.var)
+            done.add(t.var)
+            continue
+        if isvar(t):
+            if t in done or t not in s:
+                continue
+            if t in path:
+                from ..errors import TermError
+                raise TermError(f"the answer is a cyclic term: {t} is bound to a term containing itself "
+                                "(use eq_oc or run(..., occurs_check=True) to fail such bindings instead)")
+            path.add(t)
+            stack.append(_Leave(t))
+            stack.append(s[t])
+            continue
+        kind = t.__class__
+        if kind is tuple or kind is list:
+            stack.extend(t)
+        elif issubclass(kind, ConsPair):
+            stack.append(t.cdr)
+            stack.append(t.car)
+
+
+class _Leave:
+    """A marker on `check_acyclic`'s stack: the variable's binding has been walked."""
+
+    __slots__ = ("var",)
+
+    def __init__(self, var: Var):
+        self.var = var
+
+
 def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
     """`_unify` when either side is a logic variable: bind it, or compare what both walk to.
 
     `unification`'s own version tests `u_w == v_w` first, which lets `1` meet `1.0`
     through a bound variable; here only identical terms or the same variable short-cut.
+    With the occurs check on, a variable is not bound to a term containing it. Two bound
+    sides already being unified further up this path count as unified (see module).
     """
     u_w = transitive_get(u, s)
     v_w = transitive_get(v, s) if isvar(v) else v
     if u_w is v_w:
         yield s
     elif isvar(u_w):
-        yield s if u_w == v_w else assoc(s, u_w, v_w)  # a Var equals only the same Var
+        if u_w == v_w:  # a Var equals only the same Var
+            yield s
+        elif _OCCURS_CHECK[0] and not isvar(v_w) and occurs(u_w, v_w, s):
+            yield False
+        else:
+            yield assoc(s, u_w, v_w)
     elif isvar(v_w):
-        yield assoc(s, v_w, u_w)
+        if _OCCURS_CHECK[0] and occurs(v_w, u_w, s):
+            yield False
+        else:
+            yield assoc(s, v_w, u_w)
     else:
-        yield _unify(u_w, v_w, s)
+        pair = (id(u_w), id(v_w))
+        if pair in _UNIFYING:
+            yield s
+            return
+        _UNIFYING.add(pair)
+        try:
+            result = yield _unify(u_w, v_w, s)
+        finally:
+            _UNIFYING.discard(pair)
+        yield result
 
 
 _unify.add((object, object, Mapping), _unify_atomic)
