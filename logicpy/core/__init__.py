@@ -27,6 +27,7 @@ from .control import conda, condu, onceo, unique_by
 from .facts import Table
 from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
 from .fd import __all__ as _fd_all
+from .meta import atomico, groundo, nonvaro, numbero, project, varo
 from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, relation, run
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
 from .tabling import tabled
@@ -45,6 +46,8 @@ __all__ = [
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
     "onceo", "unique_by", "conda", "condu",
+    # logicpy: non-relational goals on the current state
+    "project", "varo", "nonvaro", "groundo", "atomico", "numbero",
     # logicpy: disequality
     "disequalities",
     # logicpy: facts and tabling
