@@ -45,7 +45,7 @@ from .terms import String, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
-    "relation", "Zzz", "SearchTimeout", "SLICE",
+    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search",
 ]
 
 #: Steps a task takes before the next task gets its turn (a step: one answer of a frame).
@@ -184,25 +184,25 @@ def conde(*clauses: Iterable[Any]) -> Any:
     return branches[0] if len(branches) == 1 else Disj(tuple(branches))
 
 
+#: Types accepted without a closer look: atoms, numbers, variables, lists, partial lists, tuples.
+_SHALLOW_OK = frozenset({str, int, bool, Var, list, ConsPair, String, Fraction, tuple})
+
+
 def _check_eq_term(value: Any, side: str) -> None:
-    """Refuse a value that is not a logicpy term, looking at the value and, for a compound
-    term, its arguments: O(1) per goal as written (a list's elements are not walked, so a
-    recursion over a long list never pays for it again on each call)."""
+    """Refuse a value that is not a logicpy term (None, dicts, sets, other objects),
+    looking at the value and at a tuple's elements: O(1) per goal as written (a list's
+    elements are not walked, so recursion over a long list never pays for it again).
+    Tuples are not held to the compound-term form here: kanren code uses them as pairs."""
     kind = type(value)
     if kind is str or kind is int or kind is Var or kind is list:
         return
     if kind is tuple:
-        check_term(value[:1], f"eq: {side}")  # the functor; an empty tuple is refused
-        for i, item in enumerate(value[1:], start=1):
+        for i, item in enumerate(value):
             if type(item) not in _SHALLOW_OK:
                 check_term(item, f"eq: {side}[{i}]")
         return
     if kind not in _SHALLOW_OK:
         check_term(value, f"eq: {side}")
-
-
-#: Types accepted without a closer look: atoms, numbers, variables, lists, partial lists.
-_SHALLOW_OK = frozenset({str, int, bool, Var, list, ConsPair, String, Fraction, tuple})
 
 
 def eq(u: Any, v: Any) -> Any:
@@ -260,8 +260,8 @@ def relation(fn: Callable[..., Any]) -> Callable[..., Any]:
     ...     return conde([eq(xs, []), eq(acc, ys)],
     ...                  [eq(xs, cons(h, t)), reverseo(t, cons(h, acc), ys)])
     >>> q = var()
-    >>> run(1, q, reverseo(list(range(10_000)), [], q))[0][:3]
-    [9999, 9998, 9997]
+    >>> run(1, q, reverseo(list(range(3_000)), [], q))[0][:3]
+    [2999, 2998, 2997]
     """
     try:
         params = inspect.signature(fn).parameters.values()
@@ -287,13 +287,64 @@ def Zzz(gctor: Callable[..., Any], *args: Any) -> Call:
     return Call(gctor, args)
 
 
+#: The `Scheduled` goal classes (each subclass adds itself).
+_SCHEDULED: set = set()
+
+
+class Scheduled(_Interpreted):
+    """A goal that takes part in the scheduling itself (tabled calls): on reaching it, `solve`
+    calls `schedule(S, K, search)`, which may queue tasks with `search.spawn` and returns the
+    states to go on with from here (a leaf's answers), or None."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _SCHEDULED.add(cls)
+
+    def schedule(self, S: Any, K: Any, search: "Search") -> Iterable[Any] | None:
+        raise NotImplementedError
+
+
+class Search:
+    """One run of `solve`: its queue of tasks, and what `Scheduled` goals keep per run.
+
+    `on_finish` and `on_abandon` hold callables run when the search has explored
+    everything, or is dropped before that (a `run(n)` that has its n answers, an error).
+    """
+
+    __slots__ = ("tasks", "on_finish", "on_abandon")
+
+    def __init__(self) -> None:
+        self.tasks: deque = deque()
+        self.on_finish: list[Callable[[], None]] = []
+        self.on_abandon: list[Callable[[], None]] = []
+
+    def spawn(self, states: Iterable[Any], K: Any) -> None:
+        """Queue a task that goes on with continuation K from each of `states`."""
+        self.tasks.append([(iter(states), K)])
+
+
 def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
     """The answer states of `goal` from state `S`, searched as the module describes.
 
     With `deadline` (a `time.monotonic()` value), raises `SearchTimeout` once it passes.
     """
-    tasks: deque = deque()
+    search = Search()
+    tasks = search.tasks
     tasks.append([(iter((S,)), (goal, None))])
+    finished = False
+    try:
+        yield from _explore(search, deadline)
+        finished = True
+    finally:
+        for hook in (search.on_finish if finished else search.on_abandon):
+            hook()
+
+
+def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
+    """The loop of `solve`: run the tasks of `search` in turns until none is left."""
+    tasks = search.tasks
     clock = _CLOCK_EVERY
     while tasks:
         stack = tasks.popleft()
@@ -328,6 +379,11 @@ def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
                     for other in others:
                         tasks.append([(iter((S,)), (other, K))])
                     K = (first, K)
+                elif kind in _SCHEDULED:
+                    states = g.schedule(S, K, search)
+                    if states is not None:
+                        stack.append((iter(states), K))
+                    break
                 else:
                     stack.append((iter(g(S)), K))
                     break

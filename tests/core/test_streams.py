@@ -200,6 +200,7 @@ def test_misuse_is_named():
         eq(x, {"a": 1})
     with pytest.raises(TermError, match=r"eq: left\[1\]"):
         eq(("f", None), x)
+    assert run(0, x, eq((x, 2), (1, 2))) == (1,)  # tuples as pairs, as kanren code writes them
     with pytest.raises(InputError, match="got -1"):
         run(-1, x, eq(x, 1))
     with pytest.raises(InputError, match="timeout"):
