@@ -34,7 +34,7 @@ from math import copysign
 from typing import Any, Iterator
 
 from cons.core import ConsPair
-from unification.core import _unify, assoc
+from unification.core import _unify, assoc, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
@@ -200,7 +200,110 @@ def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
         yield result
 
 
+#: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
+_FAST_ATOMIC = frozenset({str, int, float, bool})
+_FALL_BACK = object()
+
+
+def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
+    """`unify(u, v, s)` for a plain dict `s` and the term types logicpy uses (variables,
+    tuples, lists, cons pairs, str, int, float, bool): the same result as the dispatching
+    unifier, without its per-node dispatch and generator, and copying `s` once instead of
+    once per binding. Returns `_FALL_BACK` on any other type (the caller then uses the
+    dispatching unifier from the original `s`)."""
+    out = None  # the copy of s, made at the first binding
+    d = s
+    occurs_on = _OCCURS_CHECK[0]
+    through_vars: set = set()
+    stack = [(u, v)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        a, b = pop()
+        if a is b:
+            continue
+        via_var = False
+        ka = a.__class__
+        if ka is Var:
+            a = transitive_get(a, d)
+            ka = a.__class__
+            via_var = True
+        kb = b.__class__
+        if kb is Var:
+            b = transitive_get(b, d)
+            kb = b.__class__
+            via_var = True
+        if a is b:
+            continue
+        if ka is Var or kb is Var:
+            if ka is not Var:
+                a, b = b, a
+                kb = ka
+            if occurs_on and kb is not Var and occurs(a, b, d):
+                return False
+            if out is None:
+                out = d = dict(s)
+            out[a] = b
+            continue
+        if ka is kb:
+            if ka is tuple or ka is list:
+                if len(a) != len(b):
+                    return False
+                if via_var:
+                    pair = (id(a), id(b))
+                    if pair in through_vars:
+                        continue
+                    through_vars.add(pair)
+                for i in range(len(a) - 1, -1, -1):
+                    push((a[i], b[i]))
+                continue
+            if ka is ConsPair:
+                if via_var:
+                    pair = (id(a), id(b))
+                    if pair in through_vars:
+                        continue
+                    through_vars.add(pair)
+                push((a.cdr, b.cdr))
+                push((a.car, b.car))
+                continue
+            if ka in _FAST_ATOMIC:
+                if ka is float:
+                    if not same_atomic(a, b):
+                        return False
+                elif a != b:
+                    return False
+                continue
+            return _FALL_BACK
+        if ka in _FAST_ATOMIC and kb in _FAST_ATOMIC:
+            if not same_atomic(a, b):
+                return False
+            continue
+        if ka is ConsPair and kb is list or ka is list and kb is ConsPair:
+            if ka is list:
+                a, b = b, a
+            if not b:
+                return False
+            push((a.cdr, b[1:]))
+            push((a.car, b[0]))
+            continue
+        if (ka is tuple or ka is list or ka in _FAST_ATOMIC) and (kb is tuple or kb is list or kb in _FAST_ATOMIC):
+            return False  # a tuple, a list and an atomic term never unify with one another
+        return _FALL_BACK
+    return s if out is None else out
+
+
+def _unify_dict(u: Any, v: Any, s: dict) -> Any:
+    """`unify` on a plain dict substitution: the fast path, else the dispatching unifier."""
+    if u is v:
+        return s
+    result = _unify_dict_fast(u, v, s)
+    if result is _FALL_BACK:
+        return stream_eval(_unify(u, v, s))
+    return result
+
+
 _unify.add((object, object, Mapping), _unify_atomic)
+unify.add((object, object, dict), _unify_dict)
 _unify.add((Var, Var, Mapping), _unify_variable)
 _unify.add((Var, object, Mapping), _unify_variable)
 _unify.add((object, Var, Mapping), _unify_variable)
