@@ -33,12 +33,12 @@ from fractions import Fraction
 from math import copysign
 from typing import Any, Iterator
 
-from cons.core import ConsPair
-from unification.core import _unify, assoc, stream_eval, unify
+from cons.core import ConsPair, cons
+from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
-__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic"]
+__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict"]
 
 #: [on]: whether unification checks occurs now (set only through `occurs_check`).
 _OCCURS_CHECK = [False]
@@ -203,6 +203,7 @@ def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
 #: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
 _FAST_ATOMIC = frozenset({str, int, float, bool})
 _FALL_BACK = object()
+_UNBOUND = object()
 
 
 def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
@@ -218,19 +219,26 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
     stack = [(u, v)]
     pop = stack.pop
     push = stack.append
+    get = d.get
     while stack:
         a, b = pop()
         if a is b:
             continue
         via_var = False
         ka = a.__class__
-        if ka is Var:
-            a = transitive_get(a, d)
+        if ka is Var:  # walk, hashing each variable once (transitive_get hashes twice)
+            nxt = get(a, _UNBOUND)
+            while nxt is not _UNBOUND:
+                a = nxt
+                nxt = get(a, _UNBOUND) if a.__class__ is Var else _UNBOUND
             ka = a.__class__
             via_var = True
         kb = b.__class__
         if kb is Var:
-            b = transitive_get(b, d)
+            nxt = get(b, _UNBOUND)
+            while nxt is not _UNBOUND:
+                b = nxt
+                nxt = get(b, _UNBOUND) if b.__class__ is Var else _UNBOUND
             kb = b.__class__
             via_var = True
         if a is b:
@@ -243,6 +251,7 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
                 return False
             if out is None:
                 out = d = dict(s)
+                get = d.get
             out[a] = b
             continue
         if ka is kb:
@@ -278,13 +287,17 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
             if not same_atomic(a, b):
                 return False
             continue
-        if ka is ConsPair and kb is list or ka is list and kb is ConsPair:
-            if ka is list:
-                a, b = b, a
+        if ka is ConsPair and kb is list:
             if not b:
                 return False
             push((a.cdr, b[1:]))
             push((a.car, b[0]))
+            continue
+        if ka is list and kb is ConsPair:  # keep the sides: a binding's direction is the dispatcher's
+            if not a:
+                return False
+            push((a[1:], b.cdr))
+            push((a[0], b.car))
             continue
         if (ka is tuple or ka is list or ka in _FAST_ATOMIC) and (kb is tuple or kb is list or kb in _FAST_ATOMIC):
             return False  # a tuple, a list and an atomic term never unify with one another
@@ -302,8 +315,82 @@ def _unify_dict(u: Any, v: Any, s: dict) -> Any:
     return result
 
 
+class _NotFast(Exception):
+    """The fast reifier met a type it does not handle, a deep nesting, or a cycle."""
+
+
+#: Nesting of tuples and lists the fast reifier follows in Python recursion.
+_FAST_DEPTH = 200
+_REIFY_LEAVES = frozenset({str, int, float, bool})
+
+
+def _reify_fast(t: Any, d: dict, depth: int) -> Any:
+    """`t` with its bound variables replaced, for logicpy's term types (see `reify_dict`)."""
+    k = t.__class__
+    if k is Var:
+        nxt = d.get(t, _UNBOUND)
+        if nxt is _UNBOUND:
+            return t
+        steps = 0
+        while nxt is not _UNBOUND:
+            t = nxt
+            nxt = d.get(t, _UNBOUND) if t.__class__ is Var else _UNBOUND
+            steps += 1
+            if steps > len(d):
+                raise _NotFast
+        k = t.__class__
+        if k is Var:
+            return t
+    if k in _REIFY_LEAVES:
+        return t
+    if k is tuple or k is list:
+        if not t:
+            return t
+        if depth > _FAST_DEPTH:
+            raise _NotFast
+        items = [_reify_fast(x, d, depth + 1) for x in t]
+        return tuple(items) if k is tuple else items
+    if k is ConsPair:
+        if depth > _FAST_DEPTH:
+            raise _NotFast
+        items = []
+        var_steps = 0
+        while k is ConsPair:
+            items.append(_reify_fast(t.car, d, depth + 1))
+            t = t.cdr
+            while t.__class__ is Var:
+                nxt = d.get(t, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+                t = nxt
+                var_steps += 1
+                if var_steps > len(d):
+                    raise _NotFast  # a cycle through the tail
+            k = t.__class__
+        tail = _reify_fast(t, d, depth + 1)
+        if tail.__class__ is list:
+            return items + tail
+        for item in reversed(items):
+            tail = cons(item, tail)  # as the dispatching reifier builds it (a tuple tail makes a tuple)
+        return tail
+    raise _NotFast
+
+
+def reify_dict(term: Any, s: dict) -> Any:
+    """`reify(term, s)` for a plain dict `s`: a loop over logicpy's term types without
+    `unification`'s per-node dispatch, else (other types, nesting deeper than 200, a
+    cycle) the dispatching reifier. The result is the same as `reify`'s."""
+    if not s:
+        return term
+    try:
+        return _reify_fast(term, s, 0)
+    except _NotFast:
+        return stream_eval(_reify(term, s))
+
+
 _unify.add((object, object, Mapping), _unify_atomic)
 unify.add((object, object, dict), _unify_dict)
+reify.add((object, dict), reify_dict)
 _unify.add((Var, Var, Mapping), _unify_variable)
 _unify.add((Var, object, Mapping), _unify_variable)
 _unify.add((object, Var, Mapping), _unify_variable)

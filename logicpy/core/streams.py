@@ -455,5 +455,11 @@ def _with_occurs_check(states: Iterator[Any]) -> Iterator[Any]:
 
 def _reify_answer(x: Any, S: Any) -> Any:
     """`x` reified in `S`; a cyclic answer (possible without the occurs check) is an error."""
+    s = getattr(S, "data", S)
+    if type(s) is dict and type(S) is dict:
+        try:
+            return equality._reify_fast(x, s, 0)
+        except equality._NotFast:
+            pass
     equality.check_acyclic(x, S)
     return reify(x, S)

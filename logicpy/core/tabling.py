@@ -59,8 +59,8 @@ class TableStats:
 class _Entry:
     """The answer table of one call variant.
 
-    Invariants: `answers` are the distinct answers (reified argument tuples) in the order
-    found, `keys` their variant keys; `consumers` are (args, state, continuation) of the
+    Invariants: `answers` are the distinct answers (reified argument tuples, each with its
+    list of variables) in the order found, `keys` their variant keys; `consumers` are (args, state, continuation) of the
     calls waiting for answers; `owner` is the search filling it, None once complete.
     """
 
@@ -119,17 +119,21 @@ def tabled(relation: Callable[..., Any]) -> Callable[..., Any]:
     return tabled_relation
 
 
-def _variant_key(term: Any) -> Any:
-    """A hashable key equal for two terms iff they are variants (equal up to renaming)."""
-    return hashable_key(_renamed(term, _variables(term), _Slot))
+def _variant_key(term: Any, variables: list) -> Any:
+    """A hashable key equal for two terms iff they are variants (equal up to renaming);
+    `variables` are the term's own (`_variables(term)`)."""
+    return hashable_key(_renamed(term, variables, _Slot))
 
 
 def _answers_for(args: Any, answers: list, S: Any, stop: int | None = None):
-    """States of `S` where `args` unify with each answer (renamed apart), up to `stop`."""
-    for i, answer in enumerate(answers):
+    """States of `S` where `args` unify with each answer, renamed apart, up to `stop`.
+
+    `answers` holds (answer, its variables) pairs; a ground answer is used as it is."""
+    for i, (answer, variables) in enumerate(answers):
         if stop is not None and i >= stop:
             return
-        answer = _renamed(answer, _variables(answer), lambda _: var())
+        if variables:
+            answer = _renamed(answer, variables, lambda _: var())
         S_hit = unify(args, answer, S)
         if S_hit is not False:
             yield S_hit
@@ -177,7 +181,8 @@ class _Tabling:
 
     def call(self, args: tuple, S: Any, K: Any, search: Search):
         args_rf = reify(args, S)
-        key = _variant_key(args_rf)
+        arg_variables = _variables(args_rf)
+        key = _variant_key(args_rf, arg_variables)
         entry = self.entries.get(key)
         if entry is not None and entry.owner is None:
             self.stats.hits += 1
@@ -187,7 +192,7 @@ class _Tabling:
             entry = self.entries[key] = _Entry(owner=search)
             search.on_finish.append(functools.partial(self._complete, entry))
             search.on_abandon.append(functools.partial(self._discard, key, entry))
-            fresh_args = _renamed(args_rf, _variables(args_rf), lambda _: var())
+            fresh_args = _renamed(args_rf, arg_variables, lambda _: var())
             producer = (self.relation(*fresh_args), (_NewAnswer(self, entry, fresh_args), None))
             search.spawn(({},), producer)
         elif entry.owner is not search:
@@ -203,13 +208,15 @@ class _Tabling:
             raise ModeError(f"tabled {self.name}: an answer to {reify(fresh_args, {})!r} carries constraints, "
                             "which a table cannot replay")
         answer = reify(fresh_args, S)
-        key = _variant_key(answer)
+        variables = _variables(answer)
+        key = _variant_key(answer, variables)
         if key in entry.keys:
             return
         entry.keys.add(key)
-        entry.answers.append(answer)
+        answered = [(answer, variables)]
+        entry.answers.append(answered[0])
         for args, S_consumer, K in entry.consumers:
-            search.spawn(_answers_for(args, [answer], S_consumer), K)
+            search.spawn(_answers_for(args, answered, S_consumer), K)
 
     @staticmethod
     def _complete(entry: _Entry) -> None:

@@ -215,7 +215,10 @@ _VARS = [var(f"v{i}") for i in range(4)]
 @settings(max_examples=300, deadline=None)
 @given(_terms(_VARS), _terms(_VARS), st.lists(st.tuples(st.sampled_from(_VARS[:2]), _terms(_VARS[2:])), max_size=2))
 def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
+    from unification.core import _reify as _reify_dispatching
     from unification.core import _unify, stream_eval
+
+    from logicpy.core.equality import reify_dict
 
     from logicpy.core.equality import _FALL_BACK, _unify_dict_fast, check_acyclic
     from logicpy.errors import TermError
@@ -237,3 +240,8 @@ def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
                 check_acyclic(_VARS, fast)
             return
         assert _reify((u, v, _VARS), fast) == _reify((u, v, _VARS), slow)
+        # the fast reifier (the (object, dict) dispatch of reify) agrees with the dispatching one
+        term = ("t", u, v, _VARS)
+        expected = stream_eval(_reify_dispatching(term, slow))
+        got = reify_dict(term, slow)
+        assert repr(got) == repr(expected)  # repr tells 1, 1.0 and True, tuples and cons pairs apart
