@@ -39,6 +39,14 @@ __all__ = [
     "elemento",
     "tableo",
     "labelo",
+    "reif_leqo",
+    "reif_lto",
+    "reif_eqo",
+    "noto",
+    "ando",
+    "oro",
+    "xoro",
+    "impo",
 ]
 
 STRATEGIES = {
@@ -292,6 +300,73 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
         return post(P.Table(xs, tuple(checked)))
 
     return _on_list("tableo", xs, table_goal)
+
+
+def reif_leqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
+    """reif_leqo(?x, ?y, ?b, +c=0): b is 1 iff x <= y + c, else 0 (clpfd's `B #<==> (X #=< Y + C)`).
+
+    >>> from logicpy.core import run, var, domo, labelo
+    >>> x, b = var(), var()
+    >>> run(0, (x, b), domo(x, range(1, 4)), reif_leqo(x, 2, b), labelo([x]))
+    ((1, 1), (2, 1), (3, 0))
+    """
+    return post(P.ReifiedLessEq(b, x, y, _int("reif_leqo", "c", c)))
+
+
+def reif_lto(x: Any, y: Any, b: Any) -> GoalType:
+    """reif_lto(?x, ?y, ?b): b is 1 iff x < y, else 0 (clpfd's `B #<==> (X #< Y)`)."""
+    return post(P.ReifiedLessEq(b, x, y, -1))
+
+
+def reif_eqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
+    """reif_eqo(?x, ?y, ?b, +c=0): b is 1 iff x = y + c, else 0 (clpfd's `B #<==> (X #= Y + C)`).
+
+    >>> from logicpy.core import run, var, domo
+    >>> x, b = var(), var()
+    >>> run(0, b, domo(x, range(5, 9)), reif_eqo(x, 3, b))
+    (0,)
+    """
+    return post(P.ReifiedEq(b, x, y, _int("reif_eqo", "c", c)))
+
+
+#: Truth tables of the boolean constraints over 0/1: (inputs..., result).
+_TRUTH = {
+    "and": [(a, b, a & b) for a in (0, 1) for b in (0, 1)],
+    "or": [(a, b, a | b) for a in (0, 1) for b in (0, 1)],
+    "xor": [(a, b, a ^ b) for a in (0, 1) for b in (0, 1)],
+    "imp": [(a, b, int(not a or b)) for a in (0, 1) for b in (0, 1)],
+}
+
+
+def noto(a: Any, r: Any) -> GoalType:
+    """noto(?a, ?r): booleans (0/1), r = not a (clpfd's `R #<==> #\\ A`)."""
+    return post(P.Table((a, r), ((0, 1), (1, 0))))
+
+
+def ando(a: Any, b: Any, r: Any) -> GoalType:
+    """ando(?a, ?b, ?r): booleans (0/1), r = a and b (clpfd's `R #<==> (A #/\\ B)`). Domain consistent.
+
+    >>> from logicpy.core import run, var
+    >>> a, b = var(), var()
+    >>> run(0, (a, b), ando(a, b, 1))
+    ((1, 1),)
+    """
+    return post(P.Table((a, b, r), tuple(_TRUTH["and"])))
+
+
+def oro(a: Any, b: Any, r: Any) -> GoalType:
+    """oro(?a, ?b, ?r): booleans (0/1), r = a or b (clpfd's `R #<==> (A #\\/ B)`). Domain consistent."""
+    return post(P.Table((a, b, r), tuple(_TRUTH["or"])))
+
+
+def xoro(a: Any, b: Any, r: Any) -> GoalType:
+    """xoro(?a, ?b, ?r): booleans (0/1), r = a xor b (clpfd's `R #<==> (A #\\ B)`). Domain consistent."""
+    return post(P.Table((a, b, r), tuple(_TRUTH["xor"])))
+
+
+def impo(a: Any, b: Any, r: Any) -> GoalType:
+    """impo(?a, ?b, ?r): booleans (0/1), r = (a implies b) (clpfd's `R #<==> (A #==> B)`). Domain consistent."""
+    return post(P.Table((a, b, r), tuple(_TRUTH["imp"])))
 
 
 def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:

@@ -23,6 +23,8 @@ __all__ = [
     "Linear",
     "Element",
     "Table",
+    "ReifiedLessEq",
+    "ReifiedEq",
 ]
 
 
@@ -558,3 +560,69 @@ class Table(Propagator):
             for row in alive:
                 support |= 1 << (row[j] - s.base)
             s.restrict(t, support, exact=True)
+
+
+class ReifiedLessEq(Propagator):
+    """b ⇔ x <= y + c, with b in {0, 1}: bounds consistent on x and y once b is known;
+    b is fixed as soon as the bounds of x and y decide the comparison (clpfd's `#<==>`).
+    """
+
+    __slots__ = ("b", "x", "y", "c")
+    wake = "bounds"
+
+    def __init__(self, b: Any, x: Any, y: Any, c: int):
+        self.b, self.x, self.y, self.c = b, x, y, c
+
+    def terms(self):
+        return (self.b, self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"{self.b!r} #<==> ({self.x!r} #=< {self.y!r}{_offset(self.c)})"
+
+    def propagate(self, s: FDStore) -> None:
+        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
+        vb = s.value(s.walk(self.b))
+        if vb == 1:
+            LessEq(self.x, self.y, self.c).propagate(s)
+        elif vb == 0:  # x > y + c, i.e. y <= x - c - 1
+            LessEq(self.y, self.x, -self.c - 1).propagate(s)
+        else:
+            x, y = s.walk(self.x), s.walk(self.y)
+            lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+            if hx is not None and ly is not None and hx <= ly + self.c:
+                s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
+            elif lx is not None and hy is not None and lx > hy + self.c:
+                s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
+
+
+class ReifiedEq(Propagator):
+    """b ⇔ x = y + c, with b in {0, 1}: domain consistent once b is known; b is fixed when
+    the domains of x and y + c are disjoint (0) or both one and the same value (1)."""
+
+    __slots__ = ("b", "x", "y", "c")
+
+    def __init__(self, b: Any, x: Any, y: Any, c: int):
+        self.b, self.x, self.y, self.c = b, x, y, c
+
+    def terms(self):
+        return (self.b, self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"{self.b!r} #<==> ({self.x!r} #= {self.y!r}{_offset(self.c)})"
+
+    def propagate(self, s: FDStore) -> None:
+        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
+        vb = s.value(s.walk(self.b))
+        if vb == 1:
+            EqOffset(self.x, self.y, self.c).propagate(s)
+        elif vb == 0:
+            NeqOffset(self.x, self.y, self.c).propagate(s)
+        else:
+            x, y = s.walk(self.x), s.walk(self.y)
+            dx, dy = s.dom(x), s.dom(y)
+            if dx is None or dy is None:
+                return
+            if not dx & shift(dy, self.c):
+                s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
+            elif s.value(x) is not None and s.value(y) is not None:
+                s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
