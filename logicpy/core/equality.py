@@ -385,6 +385,7 @@ def reify_dict(term: Any, s: dict) -> Any:
     try:
         return _reify_fast(term, s, 0)
     except _NotFast:
+        check_acyclic(term, s)  # the dispatching reifier would never end on a cycle
         return stream_eval(_reify(term, s))
 
 

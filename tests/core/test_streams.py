@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logicpy.core import (
-    SearchTimeout, Table, conde, conj, cons, disj, eq, eq_oc, lall, membero, permuteo, relation, run, succeed,
+    SearchTimeout, Table, conde, conj, cons, disj, eq, eq_oc, lall, membero, neq, permuteo, relation, run, succeed,
     var, vars,
 )
 from logicpy.errors import InputError, TermError
@@ -207,3 +207,43 @@ def test_misuse_is_named():
         run(1, x, eq(x, 1), timeout=0)
     with pytest.raises(InputError, match="takes 3 arguments, got 2"):
         reverseo([1], [])
+
+
+@relation
+def lookupo(gamma, x, t):
+    y, ty, rest = vars(3)
+    return conde([eq(gamma, cons((x, t), rest))],
+                 [eq(gamma, cons((y, ty), rest)), neq(x, y), lookupo(rest, x, t)])
+
+
+@relation
+def typeo(gamma, expr, t):
+    """The simply typed λ-calculus: ("var", x), ("lam", x, body), ("app", f, a)."""
+    x, body, targ, tres, f, a = vars(6)
+    return conde(
+        [eq(expr, ("var", x)), lookupo(gamma, x, t)],
+        [eq(expr, ("lam", x, body)), eq(t, ("->", targ, tres)), typeo(cons((x, targ), gamma), body, tres)],
+        [eq(expr, ("app", f, a)), typeo(gamma, f, ("->", targ, t)), typeo(gamma, a, targ)],
+    )
+
+
+def test_typing_self_application_never_hangs():
+    """λx. x x has no simple type: with the occurs check there is no answer; without it the
+    answer would be a cyclic type, which `run` refuses instead of looping (issue 12, §3)."""
+    omega = ("lam", "x", ("app", ("var", "x"), ("var", "x")))
+    t = var()
+    assert run(0, t, typeo([], omega, t), occurs_check=True) == ()
+    with pytest.raises(TermError, match="cyclic"):
+        run(1, t, typeo([], omega, t))
+    # the checker itself is right: λx. λy. x y has type (a -> b) -> a -> b
+    got = run(1, t, typeo([], ("lam", "x", ("lam", "y", ("app", ("var", "x"), ("var", "y")))), t), occurs_check=True)
+    [(arrow, (arrow1, a, b), (arrow2, a2, b2))] = got
+    assert arrow == arrow1 == arrow2 == "->"
+    assert a is a2 and b is b2 and a is not b
+
+
+def test_generating_typed_terms_with_the_type_open_runs_on():
+    """Term generation with the type left open: answers come, none is cyclic."""
+    e, t = vars(2)
+    got = run(5, (e, t), typeo([], e, t), occurs_check=True)
+    assert len(got) == 5 and all(term[0] in ("lam", "app") for term, _ in got)
