@@ -960,3 +960,29 @@ def test_knights_and_knaves_without_hand_written_truth_tables():
     got = run(0, (a, b), domo(a, [0, 1]), domo(b, [0, 1]),
               noto(b, s1), eq(a, s1), reif_eqo(a, b, s2), eq(b, s2), labelo([a, b]))
     assert got == ((1, 0),)
+
+
+from logicpy.core import producto  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-4, 6), min_size=1, max_size=5, unique=True),
+       st.lists(st.integers(-4, 6), min_size=1, max_size=5, unique=True),
+       st.one_of(st.integers(-12, 20), st.lists(st.integers(-12, 20), min_size=1, max_size=6, unique=True)))
+def test_producto_agrees_with_brute_force(xs, ys, zs):
+    """x · y = z in every mode: z fixed, or z with a domain and labelled too."""
+    x, y, z = var(), var(), var()
+    if isinstance(zs, int):
+        got = run(0, (x, y), domo(x, xs), domo(y, ys), producto(x, y, zs), labelo([x, y]))
+        assert sorted(got) == sorted((p, q) for p in xs for q in ys if p * q == zs)
+    else:
+        got = run(0, (x, y, z), domo(x, xs), domo(y, ys), domo(z, zs), producto(x, y, z), labelo([x, y, z]))
+        assert sorted(got) == sorted((p, q, p * q) for p in xs for q in ys if p * q in zs)
+
+
+def test_producto_narrows_without_labelling():
+    x, y, z = var(), var(), var()
+    [dz] = run(0, z, domo(x, range(2, 5)), domo(y, range(3, 6)), producto(x, y, z))
+    assert (dz.domain.min, dz.domain.max) == (6, 20)
+    [dx] = run(0, x, domo(x, range(0, 100)), domo(y, range(4, 6)), producto(x, y, 20))
+    assert (dx.domain.min, dx.domain.max) == (4, 5)

@@ -39,6 +39,7 @@ __all__ = [
     "elemento",
     "tableo",
     "labelo",
+    "producto",
     "reif_leqo",
     "reif_lto",
     "reif_eqo",
@@ -300,6 +301,18 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
         return post(P.Table(xs, tuple(checked)))
 
     return _on_list("tableo", xs, table_goal)
+
+
+def producto(x: Any, y: Any, z: Any) -> GoalType:
+    """producto(?x, ?y, ?z): True iff x · y = z (clpfd's `X * Y #= Z`). Bounds consistent on z;
+    x and y are narrowed by division when the other's interval excludes 0.
+
+    >>> from logicpy.core import run, var, domo, labelo
+    >>> x, y = var(), var()
+    >>> run(0, (x, y), domo(x, range(1, 10)), domo(y, range(1, 10)), producto(x, y, 12), labelo([x, y]))
+    ((2, 6), (3, 4), (4, 3), (6, 2))
+    """
+    return post(P.Times(x, y, z))
 
 
 def reif_leqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:

@@ -7,7 +7,8 @@ docstring and in the README's constraint table.
 
 from __future__ import annotations
 
-from math import gcd
+from fractions import Fraction
+from math import ceil, floor, gcd
 from typing import Any
 
 from .store import Domain, FDStore, Inconsistent, Propagator, iter_bits
@@ -25,6 +26,7 @@ __all__ = [
     "Table",
     "ReifiedLessEq",
     "ReifiedEq",
+    "Times",
 ]
 
 
@@ -626,3 +628,63 @@ class ReifiedEq(Propagator):
                 s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
             elif s.value(x) is not None and s.value(y) is not None:
                 s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
+
+
+class Times(Propagator):
+    """x · y = z, bounds consistent on z; x (or y) is narrowed to the quotients of z's and
+    y's (x's) bounds when the divisor's interval excludes 0 (then z / y is monotone in
+    each argument, so its extremes are at the corners).
+
+    Invariants: prunes a variable only from sides that have domains; with all three
+    fixed it only checks.
+    """
+
+    __slots__ = ("x", "y", "z")
+    wake = "bounds"
+
+    def __init__(self, x: Any, y: Any, z: Any):
+        self.x, self.y, self.z = x, y, z
+
+    def terms(self):
+        return (self.x, self.y, self.z)
+
+    def __repr__(self) -> str:
+        return f"{self.x!r}*{self.y!r} #= {self.z!r}"
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, z = s.walk(self.x), s.walk(self.y), s.walk(self.z)
+        vx, vy, vz = s.value(x), s.value(y), s.value(z)
+        if vx is not None and vy is not None:
+            if vz is not None:
+                if vx * vy != vz:
+                    raise Inconsistent
+                return
+            s.restrict(z, s.mask((vx * vy,)), exact=True)
+            return
+        lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        if None not in (lx, hx, ly, hy):
+            corners = (lx * ly, lx * hy, hx * ly, hx * hy)
+            _within(s, z, min(corners), max(corners))
+        self._quotient(s, x, y, z)
+        self._quotient(s, y, x, z)
+
+    @staticmethod
+    def _quotient(s: FDStore, a: Any, b: Any, z: Any) -> None:
+        """Narrow a to [min, max] of z / b over the bounds, when b's interval excludes 0."""
+        lb, hb, lz, hz = s.lo(b), s.hi(b), s.lo(z), s.hi(z)
+        if None in (lb, hb, lz, hz) or lb <= 0 <= hb:
+            return
+        quotients = [Fraction(p, q) for p in (lz, hz) for q in (lb, hb)]
+        _within(s, a, ceil(min(quotients)), floor(max(quotients)))
+
+
+def _within(s: FDStore, t: Any, lo: int, hi: int) -> None:
+    """Narrow t to lo..hi; a variable without a domain gets that interval."""
+    if lo > hi:
+        raise Inconsistent
+    if t.__class__ is not int and s.dom(t) is None:
+        s.ensure_base(lo)
+        s.restrict(t, ((1 << (hi - lo + 1)) - 1) << (lo - s.base), exact=True)
+    else:
+        s.at_least(t, lo)
+        s.at_most(t, hi)
