@@ -662,7 +662,7 @@ class Times(Propagator):
             s.restrict(z, s.mask((vx * vy,)), exact=True)
             return
         lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
-        if None not in (lx, hx, ly, hy):
+        if lx is not None and hx is not None and ly is not None and hy is not None:
             corners = (lx * ly, lx * hy, hx * ly, hx * hy)
             _within(s, z, min(corners), max(corners))
         self._quotient(s, x, y, z)
@@ -672,7 +672,7 @@ class Times(Propagator):
     def _quotient(s: FDStore, a: Any, b: Any, z: Any) -> None:
         """Narrow a to [min, max] of z / b over the bounds, when b's interval excludes 0."""
         lb, hb, lz, hz = s.lo(b), s.hi(b), s.lo(z), s.hi(z)
-        if None in (lb, hb, lz, hz) or lb <= 0 <= hb:
+        if lb is None or hb is None or lz is None or hz is None or lb <= 0 <= hb:
             return
         quotients = [Fraction(p, q) for p in (lz, hz) for q in (lb, hb)]
         _within(s, a, ceil(min(quotients)), floor(max(quotients)))
