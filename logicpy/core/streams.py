@@ -292,9 +292,10 @@ _SCHEDULED: set = set()
 
 
 class Scheduled(_Interpreted):
-    """A goal that takes part in the scheduling itself (tabled calls): on reaching it, `solve`
-    calls `schedule(S, K, search)`, which may queue tasks with `search.spawn` and returns the
-    states to go on with from here (a leaf's answers), or None."""
+    """A goal that takes part in the scheduling itself (tabled calls, committed choice): on
+    reaching it, `solve` calls `schedule(S, K, search)`, which may queue tasks with
+    `search.spawn` and returns None or (states, K2): the states to go on with from here,
+    each with continuation K2 (K, or K with goals pushed in front)."""
 
     __slots__ = ()
 
@@ -302,7 +303,7 @@ class Scheduled(_Interpreted):
         super().__init_subclass__(**kwargs)
         _SCHEDULED.add(cls)
 
-    def schedule(self, S: Any, K: Any, search: "Search") -> Iterable[Any] | None:
+    def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
         raise NotImplementedError
 
 
@@ -380,9 +381,9 @@ def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
                         tasks.append([(iter((S,)), (other, K))])
                     K = (first, K)
                 elif kind in _SCHEDULED:
-                    states = g.schedule(S, K, search)
-                    if states is not None:
-                        stack.append((iter(states), K))
+                    went_on = g.schedule(S, K, search)
+                    if went_on is not None:
+                        stack.append((iter(went_on[0]), went_on[1]))
                     break
                 else:
                     stack.append((iter(g(S)), K))

@@ -186,7 +186,7 @@ class _Tabling:
         entry = self.entries.get(key)
         if entry is not None and entry.owner is None:
             self.stats.hits += 1
-            return _answers_for(args, entry.answers, S)
+            return _answers_for(args, entry.answers, S), K
         if entry is None:
             self.stats.misses += 1
             entry = self.entries[key] = _Entry(owner=search)
@@ -201,7 +201,7 @@ class _Tabling:
         else:
             self.stats.hits += 1
         entry.consumers.append((args, S, K))
-        return _answers_for(args, entry.answers, S, stop=len(entry.answers))
+        return _answers_for(args, entry.answers, S, stop=len(entry.answers)), K
 
     def add_answer(self, entry: _Entry, fresh_args: tuple, S: Any, search: Search) -> None:
         if any(getattr(store, "lvar_constraints", None) for store in getattr(S, "constraints", {}).values()):
