@@ -72,7 +72,7 @@ def _kanren_deep(fn: Callable[[], Any]) -> Callable[[], Any]:
 
 def edges_20000() -> Table:
     e = Table("e", 2)
-    e.extend((i % 10_000, (i * 7919 + 13) % 10_000) for i in range(20_000))
+    e.extend((i % 10_000, (i * 7919 + 13 + i // 10_000) % 10_000) for i in range(20_000))
     return e
 
 
@@ -96,6 +96,7 @@ def main() -> None:
     q, x, y, z = var(), var(), var(), var()
     hundred = list(range(1, 101))
     e = edges_20000()
+    assert len(e) == 20_000
     two_hop_expected = sum(len(e._index[0].get(b, [])) for _, b in e)
     tedge = Table.from_rows("tedge", TEDGES)
 
