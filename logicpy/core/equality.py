@@ -34,6 +34,7 @@ from math import copysign
 from typing import Any, Iterator
 
 from cons.core import ConsPair, cons
+from immutables import Map
 from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
@@ -250,7 +251,7 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
             if occurs_on and kb is not Var and occurs(a, b, d):
                 return False
             if out is None:
-                out = d = dict(s)
+                out = d = s.mutate() if s.__class__ is Map else dict(s)
                 get = d.get
             out[a] = b
             continue
@@ -302,7 +303,9 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
         if (ka is tuple or ka is list or ka in _FAST_ATOMIC) and (kb is tuple or kb is list or kb in _FAST_ATOMIC):
             return False  # a tuple, a list and an atomic term never unify with one another
         return _FALL_BACK
-    return s if out is None else out
+    if out is None:
+        return s
+    return out.finish() if s.__class__ is Map else out
 
 
 def _unify_dict(u: Any, v: Any, s: dict) -> Any:
@@ -389,9 +392,17 @@ def reify_dict(term: Any, s: dict) -> Any:
         return stream_eval(_reify(term, s))
 
 
+def _assoc_map(s: Map, u: Any, v: Any) -> Map:
+    """`assoc` on a persistent substitution: O(log n), the old one unchanged."""
+    return s.set(u, v)
+
+
 _unify.add((object, object, Mapping), _unify_atomic)
 unify.add((object, object, dict), _unify_dict)
+unify.add((object, object, Map), _unify_dict)
 reify.add((object, dict), reify_dict)
+reify.add((object, Map), reify_dict)
+assoc.add((Map, object, object), _assoc_map)
 _unify.add((Var, Var, Mapping), _unify_variable)
 _unify.add((Var, object, Mapping), _unify_variable)
 _unify.add((object, Var, Mapping), _unify_variable)

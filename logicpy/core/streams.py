@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterable, Iterator
 from fractions import Fraction
 
 from cons.core import ConsPair
+from immutables import Map
 from kanren.core import fail, succeed
 from unification import Var, reify, unify
 
@@ -426,7 +427,7 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
         raise InputError(f"run: timeout must be a positive number of seconds, got {timeout!r}")
     goal = conj(*goals)
     deadline = None if timeout is None else time.monotonic() + timeout
-    states = solve(goal, {}, deadline)
+    states = solve(goal, Map(), deadline)
     if occurs_check:
         states = _with_occurs_check(states)
     results = (_reify_answer(x, s) for s in states)
@@ -457,7 +458,7 @@ def _with_occurs_check(states: Iterator[Any]) -> Iterator[Any]:
 def _reify_answer(x: Any, S: Any) -> Any:
     """`x` reified in `S`; a cyclic answer (possible without the occurs check) is an error."""
     s = getattr(S, "data", S)
-    if type(s) is dict and type(S) is dict:
+    if type(S) is Map or type(S) is dict:
         try:
             return equality._reify_fast(x, s, 0)
         except equality._NotFast:

@@ -231,6 +231,12 @@ def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
     slow = stream_eval(_unify(u, v, s))
     if fast is _FALL_BACK:
         return
+    from immutables import Map
+
+    persistent = _unify_dict_fast(u, v, Map(s))  # run's substitution: the same answer
+    assert (persistent is False) == (fast is False)
+    if persistent is not False:
+        assert type(persistent) is Map and dict(persistent) == fast
     assert (fast is False) == (slow is False)
     if fast is not False:
         try:
