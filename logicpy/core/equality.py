@@ -39,7 +39,7 @@ from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
-__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict"]
+__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict", "unify_state"]
 
 #: [on]: whether unification checks occurs now (set only through `occurs_check`).
 _OCCURS_CHECK = [False]
@@ -390,6 +390,15 @@ def reify_dict(term: Any, s: dict) -> Any:
     except _NotFast:
         check_acyclic(term, s)  # the dispatching reifier would never end on a cycle
         return stream_eval(_reify(term, s))
+
+
+def unify_state(u: Any, v: Any, S: Any) -> Any:
+    """`unify(u, v, S)`, calling the fast path directly for a plain substitution (a dict or
+    `Map`) instead of through `unify`'s dispatch: for the innermost loops (fact tables)."""
+    kind = S.__class__
+    if kind is Map or kind is dict:
+        return _unify_dict(u, v, S)
+    return unify(u, v, S)
 
 
 def _assoc_map(s: Map, u: Any, v: Any) -> Map:
