@@ -23,6 +23,11 @@ default, as in Prolog, and turned on by the `occurs_check` context (what `eq_oc`
 unifier then treats a pair of variables it is already unifying further up as unified
 (rational-tree unification), so it never loops, and `check_acyclic` lets `run` refuse
 to print such an answer.
+
+Fast paths (measured in docs/architecture.md): on a plain substitution, a dict or the
+persistent `immutables.Map` that `run` uses, `unify` and `reify` dispatch to one loop over
+logicpy's term types (`_unify_dict_fast`, `reify_dict`), with the same results as the
+dispatching versions, which they fall back to for any other type.
 """
 
 from __future__ import annotations

@@ -20,8 +20,12 @@ per answer, which is quadratic). A `Disj` keeps its first branch in the running 
 queues one new task per other branch; tasks take turns, each running until it finds an
 answer or has taken `SLICE` steps, so one endless branch cannot starve the others
 (miniKanren's interleaving; answer order across `conde` branches is round-robin, as
-kanren's). Calling an interpreted goal as a function runs its own `solve`, so these goals
-still work inside any combinator that calls goals.
+kanren's). A `Scheduled` goal (a tabled call, `onceo`/`conda`/`condu`) is handed the
+state, its continuation and the `Search`, and decides itself how the search goes on.
+Calling an interpreted goal as a function runs its own `solve`, so these goals still work
+inside any combinator that calls goals.
+
+`run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`).
 """
 
 from __future__ import annotations
@@ -30,10 +34,9 @@ import functools
 import inspect
 import time
 from collections import deque
+from fractions import Fraction
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
-
-from fractions import Fraction
 
 from cons.core import ConsPair
 from immutables import Map
