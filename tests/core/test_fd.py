@@ -986,3 +986,32 @@ def test_producto_narrows_without_labelling():
     assert (dz.domain.min, dz.domain.max) == (6, 20)
     [dx] = run(0, x, domo(x, range(0, 100)), domo(y, range(4, 6)), producto(x, y, 20))
     assert (dx.domain.min, dx.domain.max) == (4, 5)
+
+
+from logicpy.core import fdo  # noqa: E402
+
+_OPS = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "=<": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(_OPS)), st.integers(-3, 3), st.integers(-3, 3), st.integers(-6, 6),
+       st.booleans())
+def test_fdo_agrees_with_python_arithmetic(op, a, b, k, product):
+    """a·x + b·y (or x·y − b·x) op k + y, over x, y in -3..4, against brute force."""
+    x, y = var(), var()
+    lhs = ("-", ("*", x, y), ("*", b, x)) if product else ("+", ("*", a, x), ("*", b, y))
+    value = (lambda p, q: p * q - b * p) if product else (lambda p, q: a * p + b * q)
+    got = run(0, (x, y), domo(x, range(-3, 5)), domo(y, range(-3, 5)), fdo(lhs, op, ("+", k, y)), labelo([x, y]))
+    expected = [(p, q) for p in range(-3, 5) for q in range(-3, 5) if _OPS[op](value(p, q), k + q)]
+    assert sorted(got) == expected
+
+
+def test_fdo_names_bad_expressions_and_operators():
+    x = var()
+    with pytest.raises(TermError, match="not an expression"):
+        fdo(("/", x, 2), "=", 1)
+    with pytest.raises(InputError, match="operator '=='"):
+        fdo(x, "==", 1)
+    assert run(0, x, fdo(("*", 2, 3), "=", 6), eq(x, 1)) == (1,)
+    assert run(0, x, fdo(("*", 2, 3), "<", 6), eq(x, 1)) == ()
