@@ -9,14 +9,17 @@ logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, its `neq` 
 its own store (kanren's splits a unifier into one disequality per binding and mutates the
 state a `conde` hands to every branch), unification is Prolog's term identity (1, 1.0 and
 True are three terms; see `equality`), and logicpy's `membero`, `appendo`, `rembero`,
-`permuteo` replace kanren's (iterative, relational in every mode); kanren's stay reachable as `kanren.membero` etc. kanren's `Relation`/`facts` are not
+`permuteo` replace kanren's (iterative, relational in every mode); kanren's stay reachable as `kanren.membero` etc.
+`run`, `eq`, `conde`, `lall`/`conj`, `lany`/`disj` and `Zzz` are logicpy's search
+(`streams`): kanren's meaning, with no Python recursion per level of a user's recursion,
+conjunction linear in its answers, `@relation`, `eq_oc`, time limits and checked arguments. kanren's `Relation`/`facts` are not
 re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
 """
 
 from . import equality  # noqa: F401  first: installs Prolog term identity into unification
-from kanren import conde, conso, eq, heado, itero, lall, lany, nullo, run, tailo
+from kanren import conso, heado, itero, nullo, tailo
 from kanren.constraints import typeo
-from kanren.core import Zzz, fail, ifa, succeed
+from kanren.core import fail, ifa, succeed
 from unification import Var, isvar, reify, unify
 
 from .answers import Answer, answers, show
@@ -26,14 +29,18 @@ from .cover import ExactCover, exact_covero
 from .facts import Table
 from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
 from .fd import __all__ as _fd_all
+from .meta import atomico, groundo, nonvaro, numbero, project, varo
+from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, relation, run
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
 from .residual import Residual, answers_with_constraints, reify_with_constraints
 from .tabling import tabled
 from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars
 
 __all__ = [
-    # kanren: running, primitives, combinators
-    "run", "eq", "neq", "conde", "lall", "lany", "ifa", "Zzz", "fail", "succeed",
+    # logicpy's search (logicpy.core.streams): kanren's names, without recursion or quadratic conjunction
+    "run", "eq", "eq_oc", "conde", "lall", "lany", "conj", "disj", "relation", "Zzz", "SearchTimeout",
+    # kanren: primitives, combinators
+    "neq", "ifa", "fail", "succeed",
     # kanren: terms and their structure
     "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
     # logicpy: terms (see logicpy.core.terms for the representation)
@@ -42,6 +49,8 @@ __all__ = [
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
     "onceo", "unique_by", "conda", "condu",
+    # logicpy: non-relational goals on the current state
+    "project", "varo", "nonvaro", "groundo", "atomico", "numbero",
     # logicpy: disequality, and answers with their residual constraints
     "disequalities", "Residual", "answers_with_constraints", "reify_with_constraints",
     # logicpy: answers shown with their constraints (`_0 :- dif(_0, 1)`)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from kanren.core import GoalType, lall
+from kanren.core import GoalType
 from unification import reify
 
 from ..errors import InputError
 from ._spine import hashable_key
+from .streams import Scheduled, Search, conj
 
 __all__ = ["onceo", "unique_by", "conda", "condu"]
 
@@ -23,18 +24,15 @@ _NO_TERM = object()
 def onceo(goal: GoalType) -> GoalType:
     """onceo(+goal): True iff goal is; keeps only goal's first answer (Prolog's once/1).
 
+    The goals after it go on in the caller's search, so a recursion through `onceo`
+    costs no Python stack per level (only `goal` itself is searched apart).
+
     >>> from logicpy.core import run, var, membero
     >>> q = var()
     >>> run(0, q, onceo(membero(q, [3, 1, 2])))
     (3,)
     """
-
-    def onceo_goal(S):
-        for S_first in goal(S):
-            yield S_first
-            return
-
-    return onceo_goal
+    return _Committed(((goal,),), _first_head_answer)
 
 
 def unique_by(key: Any, goal: GoalType, of: Any = _NO_TERM) -> GoalType:
@@ -48,7 +46,7 @@ def unique_by(key: Any, goal: GoalType, of: Any = _NO_TERM) -> GoalType:
 
     Keep one list per length:
 
-    >>> from logicpy.core import run, var, membero, lengtho
+    >>> from logicpy.core import lall, run, var, membero, lengtho
     >>> xs, n = var(), var()
     >>> words = [["a"], ["b", "c"], ["d"], ["e", "f"], []]
     >>> run(0, xs, unique_by(n, lall(membero(xs, words), lengtho(xs, n))))
@@ -81,22 +79,37 @@ def unique_by(key: Any, goal: GoalType, of: Any = _NO_TERM) -> GoalType:
     return unique_by_goal
 
 
-def _committed(clauses: Sequence[Iterable[GoalType]], head_answers: Callable) -> GoalType:
-    """Run the first clause whose head succeeds, over `head_answers(head stream)`; skip the rest."""
+class _Committed(Scheduled):
+    """Run the first clause whose head succeeds, over `head_answers(first, head stream)`;
+    skip the rest. The head is searched apart; the body goes on in the caller's search."""
 
-    def committed_goal(S):
-        for clause in clauses:
-            head, *body = list(clause)
+    __slots__ = ("clauses", "head_answers")
+
+    def __init__(self, clauses: tuple, head_answers: Callable):
+        self.clauses = clauses
+        self.head_answers = head_answers
+
+    def schedule(self, S: Any, K: Any, search: Search):
+        for head, *body in self.clauses:
             stream = iter(head(S))
             first = next(stream, None)
             if first is None:
                 continue
-            body_goal = lall(*body)
-            for S_head in head_answers(first, stream):
-                yield from body_goal(S_head)
-            return
+            if body:
+                K = (conj(*body), K)
+            return self.head_answers(first, stream), K
+        return None
 
-    return committed_goal
+
+def _committed(clauses: Sequence[Iterable[GoalType]], head_answers: Callable) -> GoalType:
+    """The committed choice over `clauses` (each a non-empty list: head goal, then body goals)."""
+    checked = []
+    for i, clause in enumerate(clauses, start=1):
+        goals = tuple(clause) if not callable(clause) and isinstance(clause, Iterable) else None
+        if not goals:
+            raise InputError(f"clause {i} must be a non-empty list of goals [head, body...], got {clause!r}")
+        checked.append(goals)
+    return _Committed(tuple(checked), head_answers)
 
 
 def _all_head_answers(first, stream):

@@ -16,20 +16,40 @@ two zeros are different floats, and `true` is an atom. Importing this module (wh
 
 `atomic_key` is the matching hashable form, for tables, indexes and tabling keys: two
 atomic terms have equal keys exactly when `same_atomic` holds.
+
+The occurs check (refusing to bind a variable to a term that contains it) is off by
+default, as in Prolog, and turned on by the `occurs_check` context (what `eq_oc` and
+`run(..., occurs_check=True)` use). Without it a binding can make a cyclic term; the
+unifier then treats a pair of variables it is already unifying further up as unified
+(rational-tree unification), so it never loops, and `check_acyclic` lets `run` refuse
+to print such an answer.
+
+Fast paths (measured in docs/architecture.md): on a plain substitution, a dict or the
+persistent `immutables.Map` that `run` uses, `unify` and `reify` dispatch to one loop over
+logicpy's term types (`_unify_dict_fast`, `reify_dict`), with the same results as the
+dispatching versions, which they fall back to for any other type.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from math import copysign
 from typing import Any, Iterator
 
-from unification.core import _unify, assoc
+from cons.core import ConsPair, cons
+from immutables import Map
+from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
-__all__ = ["same_atomic", "atomic_key"]
+__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict", "unify_state"]
+
+#: [on]: whether unification checks occurs now (set only through `occurs_check`).
+_OCCURS_CHECK = [False]
+#: Pairs of terms (by id) being unified through variables on the current unification path.
+_UNIFYING: set = set()
 
 
 def atomic_key(x: Any) -> Any:
@@ -76,25 +96,327 @@ def _unify_atomic(u: Any, v: Any, s: Mapping) -> Any:
     return s if same_atomic(u, v) else False
 
 
+@contextmanager
+def occurs_check(on: bool = True) -> Iterator[None]:
+    """Unifications inside the `with` block check occurs (`on`) or do not."""
+    previous = _OCCURS_CHECK[0]
+    _OCCURS_CHECK[0] = on
+    try:
+        yield
+    finally:
+        _OCCURS_CHECK[0] = previous
+
+
+def occurs(v: Var, term: Any, s: Mapping) -> bool:
+    """True iff the unbound variable `v` occurs in `term` under the substitution `s`."""
+    stack = [term]
+    seen: set = set()
+    while stack:
+        t = transitive_get(stack.pop(), s)
+        if t is v:
+            return True
+        kind = t.__class__
+        if kind is tuple or kind is list:
+            if id(t) not in seen:
+                seen.add(id(t))
+                stack.extend(t)
+        elif issubclass(kind, ConsPair):
+            stack.append(t.cdr)
+            stack.append(t.car)
+    return False
+
+
+def check_acyclic(term: Any, state: Any) -> None:
+    """Raise `TermError` if `term` is cyclic in `state` (a variable bound, through its
+    binding, to a term containing itself: only possible without the occurs check)."""
+    s = getattr(state, "data", state)
+    if not s:
+        return
+    path: set = set()
+    done: set = set()
+    stack: list = [term]
+    while stack:
+        t = stack.pop()
+        if t.__class__ is _Leave:
+            path.discard(t.var)
+            done.add(t.var)
+            continue
+        if isvar(t):
+            if t in done or t not in s:
+                continue
+            if t in path:
+                from ..errors import TermError
+                raise TermError(f"the answer is a cyclic term: {t} is bound to a term containing itself "
+                                "(use eq_oc or run(..., occurs_check=True) to fail such bindings instead)")
+            path.add(t)
+            stack.append(_Leave(t))
+            stack.append(s[t])
+            continue
+        kind = t.__class__
+        if kind is tuple or kind is list:
+            stack.extend(t)
+        elif issubclass(kind, ConsPair):
+            stack.append(t.cdr)
+            stack.append(t.car)
+
+
+class _Leave:
+    """A marker on `check_acyclic`'s stack: the variable's binding has been walked."""
+
+    __slots__ = ("var",)
+
+    def __init__(self, var: Var):
+        self.var = var
+
+
 def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
     """`_unify` when either side is a logic variable: bind it, or compare what both walk to.
 
     `unification`'s own version tests `u_w == v_w` first, which lets `1` meet `1.0`
     through a bound variable; here only identical terms or the same variable short-cut.
+    With the occurs check on, a variable is not bound to a term containing it. Two bound
+    sides already being unified further up this path count as unified (see module).
     """
     u_w = transitive_get(u, s)
     v_w = transitive_get(v, s) if isvar(v) else v
     if u_w is v_w:
         yield s
     elif isvar(u_w):
-        yield s if u_w == v_w else assoc(s, u_w, v_w)  # a Var equals only the same Var
+        if u_w == v_w:  # a Var equals only the same Var
+            yield s
+        elif _OCCURS_CHECK[0] and not isvar(v_w) and occurs(u_w, v_w, s):
+            yield False
+        else:
+            yield assoc(s, u_w, v_w)
     elif isvar(v_w):
-        yield assoc(s, v_w, u_w)
+        if _OCCURS_CHECK[0] and occurs(v_w, u_w, s):
+            yield False
+        else:
+            yield assoc(s, v_w, u_w)
     else:
-        yield _unify(u_w, v_w, s)
+        pair = (id(u_w), id(v_w))
+        if pair in _UNIFYING:
+            yield s
+            return
+        _UNIFYING.add(pair)
+        try:
+            result = yield _unify(u_w, v_w, s)
+        finally:
+            _UNIFYING.discard(pair)
+        yield result
+
+
+#: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
+_FAST_ATOMIC = frozenset({str, int, float, bool})
+_FALL_BACK = object()
+_UNBOUND = object()
+
+
+def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
+    """`unify(u, v, s)` for a plain dict `s` and the term types logicpy uses (variables,
+    tuples, lists, cons pairs, str, int, float, bool): the same result as the dispatching
+    unifier, without its per-node dispatch and generator, and copying `s` once instead of
+    once per binding. Returns `_FALL_BACK` on any other type (the caller then uses the
+    dispatching unifier from the original `s`)."""
+    out = None  # the copy of s, made at the first binding
+    d = s
+    occurs_on = _OCCURS_CHECK[0]
+    through_vars: set = set()
+    stack = [(u, v)]
+    pop = stack.pop
+    push = stack.append
+    get = d.get
+    while stack:
+        a, b = pop()
+        if a is b:
+            continue
+        via_var = False
+        ka = a.__class__
+        if ka is Var:  # walk, hashing each variable once (transitive_get hashes twice)
+            nxt = get(a, _UNBOUND)
+            while nxt is not _UNBOUND:
+                a = nxt
+                nxt = get(a, _UNBOUND) if a.__class__ is Var else _UNBOUND
+            ka = a.__class__
+            via_var = True
+        kb = b.__class__
+        if kb is Var:
+            nxt = get(b, _UNBOUND)
+            while nxt is not _UNBOUND:
+                b = nxt
+                nxt = get(b, _UNBOUND) if b.__class__ is Var else _UNBOUND
+            kb = b.__class__
+            via_var = True
+        if a is b:
+            continue
+        if ka is Var or kb is Var:
+            if ka is not Var:
+                a, b = b, a
+                kb = ka
+            if occurs_on and kb is not Var and occurs(a, b, d):
+                return False
+            if out is None:
+                out = d = s.mutate() if s.__class__ is Map else dict(s)
+                get = d.get
+            out[a] = b
+            continue
+        if ka is kb:
+            if ka is tuple or ka is list:
+                if len(a) != len(b):
+                    return False
+                if via_var:
+                    pair = (id(a), id(b))
+                    if pair in through_vars:
+                        continue
+                    through_vars.add(pair)
+                for i in range(len(a) - 1, -1, -1):
+                    push((a[i], b[i]))
+                continue
+            if ka is ConsPair:
+                if via_var:
+                    pair = (id(a), id(b))
+                    if pair in through_vars:
+                        continue
+                    through_vars.add(pair)
+                push((a.cdr, b.cdr))
+                push((a.car, b.car))
+                continue
+            if ka in _FAST_ATOMIC:
+                if ka is float:
+                    if not same_atomic(a, b):
+                        return False
+                elif a != b:
+                    return False
+                continue
+            return _FALL_BACK
+        if ka in _FAST_ATOMIC and kb in _FAST_ATOMIC:
+            if not same_atomic(a, b):
+                return False
+            continue
+        if ka is ConsPair and kb is list:
+            if not b:
+                return False
+            push((a.cdr, b[1:]))
+            push((a.car, b[0]))
+            continue
+        if ka is list and kb is ConsPair:  # keep the sides: a binding's direction is the dispatcher's
+            if not a:
+                return False
+            push((a[1:], b.cdr))
+            push((a[0], b.car))
+            continue
+        if (ka is tuple or ka is list or ka in _FAST_ATOMIC) and (kb is tuple or kb is list or kb in _FAST_ATOMIC):
+            return False  # a tuple, a list and an atomic term never unify with one another
+        return _FALL_BACK
+    if out is None:
+        return s
+    return out.finish() if s.__class__ is Map else out
+
+
+def _unify_dict(u: Any, v: Any, s: dict) -> Any:
+    """`unify` on a plain dict substitution: the fast path, else the dispatching unifier."""
+    if u is v:
+        return s
+    result = _unify_dict_fast(u, v, s)
+    if result is _FALL_BACK:
+        return stream_eval(_unify(u, v, s))
+    return result
+
+
+class _NotFast(Exception):
+    """The fast reifier met a type it does not handle, a deep nesting, or a cycle."""
+
+
+#: Nesting of tuples and lists the fast reifier follows in Python recursion.
+_FAST_DEPTH = 200
+_REIFY_LEAVES = frozenset({str, int, float, bool})
+
+
+def _reify_fast(t: Any, d: dict, depth: int) -> Any:
+    """`t` with its bound variables replaced, for logicpy's term types (see `reify_dict`)."""
+    k = t.__class__
+    if k is Var:
+        nxt = d.get(t, _UNBOUND)
+        if nxt is _UNBOUND:
+            return t
+        steps = 0
+        while nxt is not _UNBOUND:
+            t = nxt
+            nxt = d.get(t, _UNBOUND) if t.__class__ is Var else _UNBOUND
+            steps += 1
+            if steps > len(d):
+                raise _NotFast
+        k = t.__class__
+        if k is Var:
+            return t
+    if k in _REIFY_LEAVES:
+        return t
+    if k is tuple or k is list:
+        if not t:
+            return t
+        if depth > _FAST_DEPTH:
+            raise _NotFast
+        items = [_reify_fast(x, d, depth + 1) for x in t]
+        return tuple(items) if k is tuple else items
+    if k is ConsPair:
+        if depth > _FAST_DEPTH:
+            raise _NotFast
+        items = []
+        var_steps = 0
+        while k is ConsPair:
+            items.append(_reify_fast(t.car, d, depth + 1))
+            t = t.cdr
+            while t.__class__ is Var:
+                nxt = d.get(t, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+                t = nxt
+                var_steps += 1
+                if var_steps > len(d):
+                    raise _NotFast  # a cycle through the tail
+            k = t.__class__
+        tail = _reify_fast(t, d, depth + 1)
+        if tail.__class__ is list:
+            return items + tail
+        for item in reversed(items):
+            tail = cons(item, tail)  # as the dispatching reifier builds it (a tuple tail makes a tuple)
+        return tail
+    raise _NotFast
+
+
+def reify_dict(term: Any, s: dict) -> Any:
+    """`reify(term, s)` for a plain dict `s`: a loop over logicpy's term types without
+    `unification`'s per-node dispatch, else (other types, nesting deeper than 200, a
+    cycle) the dispatching reifier. The result is the same as `reify`'s."""
+    if not s:
+        return term
+    try:
+        return _reify_fast(term, s, 0)
+    except _NotFast:
+        check_acyclic(term, s)  # the dispatching reifier would never end on a cycle
+        return stream_eval(_reify(term, s))
+
+
+def unify_state(u: Any, v: Any, S: Any) -> Any:
+    """`unify(u, v, S)`, calling the fast path directly for a plain substitution (a dict or
+    `Map`) instead of through `unify`'s dispatch: for the innermost loops (fact tables)."""
+    kind = S.__class__
+    if kind is Map or kind is dict:
+        return _unify_dict(u, v, S)
+    return unify(u, v, S)
+
+
+def _assoc_map(s: Map, u: Any, v: Any) -> Map:
+    """`assoc` on a persistent substitution: O(log n), the old one unchanged."""
+    return s.set(u, v)
 
 
 _unify.add((object, object, Mapping), _unify_atomic)
+unify.add((object, object, dict), _unify_dict)
+unify.add((object, object, Map), _unify_dict)
+reify.add((object, dict), reify_dict)
+reify.add((object, Map), reify_dict)
+assoc.add((Map, object, object), _assoc_map)
 _unify.add((Var, Var, Mapping), _unify_variable)
 _unify.add((Var, object, Mapping), _unify_variable)
 _unify.add((object, Var, Mapping), _unify_variable)

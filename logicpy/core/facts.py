@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator
 
 from kanren.core import GoalType
-from unification import reify, unify
+from unification import reify
 from unification.core import isground
 
 from ..errors import InputError
 from ._spine import hashable_key, walk
+from .equality import unify_state
 
 __all__ = ["Table"]
 
@@ -100,7 +101,7 @@ class Table:
                 candidates = range(len(self._rows))
             for number in candidates:
                 self.rows_visited += 1
-                S_hit = unify(self._rows[number], args, S)
+                S_hit = unify_state(self._rows[number], args, S)
                 if S_hit is not False:
                     yield S_hit
 
@@ -111,12 +112,17 @@ class Table:
         best = None
         for index, arg in zip(self._index, args):
             arg = walk(arg, S)
-            if isground(arg, S):
+            kind = type(arg)
+            if kind is str or kind is int:  # an atom or integer is its own key (atomic_key)
+                hits = index.get(arg, [])
+            elif isground(arg, S):
                 hits = index.get(hashable_key(reify(arg, S)), [])
-                if best is None or len(hits) < len(best):
-                    best = hits
-                    if not best:
-                        break
+            else:
+                continue
+            if best is None or len(hits) < len(best):
+                best = hits
+                if not best:
+                    break
         return None if best is None else best[:]
 
     def __len__(self) -> int:

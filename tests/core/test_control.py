@@ -75,3 +75,27 @@ def test_condu_keeps_one_head_answer_unlike_conde():
     q = var()
     assert run(0, q, condu([membero(q, [1, 2])], [eq(q, 3)])) == (1,)
     assert sorted(run(0, q, conde([membero(q, [1, 2])], [eq(q, 3)]))) == [1, 2, 3]
+
+
+def test_recursion_through_committed_choice_costs_no_python_stack():
+    """Prolog's if-then-else in a recursive predicate (issue 12): the body after condu /
+    conda / onceo goes on in the caller's search, so 3,000 levels run at the default limit."""
+    from logicpy.core import cons, relation
+
+    @relation
+    def lasto(xs, x):
+        t = var()
+        return condu([eq(xs, [x])], [eq(xs, cons(var(), t)), lasto(t, x)])
+
+    @relation
+    def counto(n, out):
+        return conda([eq(n, 0), eq(out, "done")], [onceo(membero(n, [n])), counto(n - 1, out)])
+
+    q = var()
+    assert run(0, q, lasto(list(range(3_000)), q)) == (2_999,)
+    assert run(0, q, counto(3_000, q)) == ("done",)
+
+
+def test_committed_choice_clauses_are_checked():
+    with pytest.raises(InputError, match="clause 2 must be a non-empty list"):
+        conda([eq(var(), 1)], [])

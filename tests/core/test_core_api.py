@@ -15,10 +15,19 @@ def test_all_names_are_importable():
 
 
 def test_kanren_names_are_kanrens_own():
-    for name in ["run", "eq", "conde", "lall", "lany", "conso", "heado", "tailo", "nullo", "isvar", "reify", "unify"]:
+    for name in ["conso", "heado", "tailo", "nullo", "isvar", "reify", "unify"]:
         assert getattr(core, name) is getattr(kanren, name), name
-    assert core.ifa is kanren.core.ifa and core.Zzz is kanren.core.Zzz
+    assert core.ifa is kanren.core.ifa
     assert core.fail is kanren.core.fail and core.succeed is kanren.core.succeed
+
+
+def test_the_search_names_are_logicpys_own_streams():
+    """run, eq, conde, lall, lany and Zzz are logicpy.core.streams' (issue 12); kanren's stay reachable."""
+    from logicpy.core import streams
+
+    for name in ["run", "eq", "conde", "lall", "lany", "Zzz"]:
+        assert getattr(core, name) is getattr(streams, name), name
+        assert getattr(core, name) is not getattr(kanren.core, name), name
 
 
 def test_logicpy_replacements_shadow_kanren_and_kanrens_stay_reachable():

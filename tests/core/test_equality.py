@@ -191,3 +191,63 @@ def test_kanrens_permuteq_is_not_offered_it_counts_by_python_hashing():
     assert kanren.run(0, q, kanren.permuteq((1, 2), (2.0, 1)))  # 1 and 1.0 cancel in its Counter
     assert not hasattr(core, "permuteq")
     assert run(0, q, permuteo([1, 2], [2.0, 1])) == ()
+
+
+# ---------------------------------------------------------------- the dict fast path (issue 12)
+
+from cons import cons as _cons  # noqa: E402
+from unification import reify as _reify  # noqa: E402
+
+
+def _terms(variables):
+    leaves = st.one_of(st.sampled_from(variables), st.sampled_from([0, 1, 1.0, -0.0, 0.0, True, "a", "true", "b"]))
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.tuples(st.sampled_from(["f", "g"]), inner, inner),
+        st.builds(lambda h, t: __import__("cons").cons(h, t), inner, st.one_of(st.sampled_from(variables),
+                                                                                 st.lists(inner, max_size=2))),
+    ), max_leaves=8)
+
+
+_VARS = [var(f"v{i}") for i in range(4)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_terms(_VARS), _terms(_VARS), st.lists(st.tuples(st.sampled_from(_VARS[:2]), _terms(_VARS[2:])), max_size=2))
+def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
+    from unification.core import _reify as _reify_dispatching
+    from unification.core import _unify, stream_eval
+
+    from logicpy.core.equality import reify_dict
+
+    from logicpy.core.equality import _FALL_BACK, _unify_dict_fast, check_acyclic
+    from logicpy.errors import TermError
+
+    s: dict = {}
+    for x, t in bindings:
+        if x not in s:
+            s[x] = t
+    fast = _unify_dict_fast(u, v, s)
+    slow = stream_eval(_unify(u, v, s))
+    if fast is _FALL_BACK:
+        return
+    from immutables import Map
+
+    persistent = _unify_dict_fast(u, v, Map(s))  # run's substitution: the same answer
+    assert (persistent is False) == (fast is False)
+    if persistent is not False:
+        assert type(persistent) is Map and dict(persistent) == fast
+    assert (fast is False) == (slow is False)
+    if fast is not False:
+        try:
+            check_acyclic(_VARS, slow)
+        except TermError:  # a cyclic binding (no occurs check): both made it, neither can be printed
+            with pytest.raises(TermError):
+                check_acyclic(_VARS, fast)
+            return
+        assert _reify((u, v, _VARS), fast) == _reify((u, v, _VARS), slow)
+        # the fast reifier (the (object, dict) dispatch of reify) agrees with the dispatching one
+        term = ("t", u, v, _VARS)
+        expected = stream_eval(_reify_dispatching(term, slow))
+        got = reify_dict(term, slow)
+        assert repr(got) == repr(expected)  # repr tells 1, 1.0 and True, tuples and cons pairs apart

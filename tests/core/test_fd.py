@@ -921,3 +921,104 @@ def test_sums_aliased_after_posting_prune_at_least_as_clpfd_does(intervals, s, a
     assert theirs is not None
     for k in range(3):
         assert {a[k] for a in solutions} <= set(ours[k]) <= set(theirs[k])
+
+
+# ---------------------------------------------------------------- reified and boolean constraints (issue 12)
+
+from logicpy.core import ando, impo, noto, oro, reif_eqo, reif_leqo, reif_lto, xoro  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-3, 5), min_size=1, max_size=4, unique=True),
+       st.lists(st.integers(-3, 5), min_size=1, max_size=4, unique=True), st.integers(-2, 2))
+def test_reified_comparisons_agree_with_brute_force(xs, ys, c):
+    x, y, b = var(), var(), var()
+    for goal, holds in [(reif_leqo(x, y, b, c), lambda p, q: p <= q + c),
+                        (reif_eqo(x, y, b, c), lambda p, q: p == q + c),
+                        (reif_lto(x, y, b), lambda p, q: p < q)]:
+        got = run(0, (x, y, b), domo(x, xs), domo(y, ys), goal, labelo([x, y]))
+        assert sorted(got) == sorted((p, q, int(holds(p, q))) for p in xs for q in ys)
+        # posted with b fixed first, labelling only x and y: the same answers with b given
+        for truth in (0, 1):
+            got = run(0, (x, y), domo(x, xs), domo(y, ys), eq(b, truth), goal, labelo([x, y]))
+            assert sorted(got) == sorted((p, q) for p in xs for q in ys if int(holds(p, q)) == truth)
+
+
+def test_reified_comparison_decides_b_from_bounds_without_labelling():
+    x, b = var(), var()
+    assert run(0, b, domo(x, range(1, 4)), reif_lto(x, 9, b)) == (1,)
+    assert run(0, b, domo(x, range(5, 9)), reif_eqo(x, 3, b)) == (0,)
+
+
+def test_boolean_constraints_are_their_truth_tables():
+    a, b, r = var(), var(), var()
+    tables = {ando: lambda p, q: p & q, oro: lambda p, q: p | q, xoro: lambda p, q: p ^ q,
+              impo: lambda p, q: int(not p or q)}
+    for goal, fn in tables.items():
+        assert sorted(run(0, (a, b, r), goal(a, b, r), labelo([a, b, r]))) == [
+            (p, q, fn(p, q)) for p in (0, 1) for q in (0, 1)]
+    assert sorted(run(0, (a, r), noto(a, r), labelo([a, r]))) == [(0, 1), (1, 0)]
+
+
+def test_knights_and_knaves_without_hand_written_truth_tables():
+    """Smullyan: A says "B is a knave"; B says "A and I are of the same kind".
+    A knight (1) tells the truth, a knave (0) lies: each speaker equals their statement."""
+    a, b, s1, s2 = var(), var(), var(), var()
+    got = run(0, (a, b), domo(a, [0, 1]), domo(b, [0, 1]),
+              noto(b, s1), eq(a, s1), reif_eqo(a, b, s2), eq(b, s2), labelo([a, b]))
+    assert got == ((1, 0),)
+
+
+from logicpy.core import producto  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-4, 6), min_size=1, max_size=5, unique=True),
+       st.lists(st.integers(-4, 6), min_size=1, max_size=5, unique=True),
+       st.one_of(st.integers(-12, 20), st.lists(st.integers(-12, 20), min_size=1, max_size=6, unique=True)))
+def test_producto_agrees_with_brute_force(xs, ys, zs):
+    """x · y = z in every mode: z fixed, or z with a domain and labelled too."""
+    x, y, z = var(), var(), var()
+    if isinstance(zs, int):
+        got = run(0, (x, y), domo(x, xs), domo(y, ys), producto(x, y, zs), labelo([x, y]))
+        assert sorted(got) == sorted((p, q) for p in xs for q in ys if p * q == zs)
+    else:
+        got = run(0, (x, y, z), domo(x, xs), domo(y, ys), domo(z, zs), producto(x, y, z), labelo([x, y, z]))
+        assert sorted(got) == sorted((p, q, p * q) for p in xs for q in ys if p * q in zs)
+
+
+def test_producto_narrows_without_labelling():
+    x, y, z = var(), var(), var()
+    [dz] = run(0, z, domo(x, range(2, 5)), domo(y, range(3, 6)), producto(x, y, z))
+    assert (dz.domain.min, dz.domain.max) == (6, 20)
+    [dx] = run(0, x, domo(x, range(0, 100)), domo(y, range(4, 6)), producto(x, y, 20))
+    assert (dx.domain.min, dx.domain.max) == (4, 5)
+
+
+from logicpy.core import fdo  # noqa: E402
+
+_OPS = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "=<": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(_OPS)), st.integers(-3, 3), st.integers(-3, 3), st.integers(-6, 6),
+       st.booleans())
+def test_fdo_agrees_with_python_arithmetic(op, a, b, k, product):
+    """a·x + b·y (or x·y − b·x) op k + y, over x, y in -3..4, against brute force."""
+    x, y = var(), var()
+    lhs = ("-", ("*", x, y), ("*", b, x)) if product else ("+", ("*", a, x), ("*", b, y))
+    value = (lambda p, q: p * q - b * p) if product else (lambda p, q: a * p + b * q)
+    got = run(0, (x, y), domo(x, range(-3, 5)), domo(y, range(-3, 5)), fdo(lhs, op, ("+", k, y)), labelo([x, y]))
+    expected = [(p, q) for p in range(-3, 5) for q in range(-3, 5) if _OPS[op](value(p, q), k + q)]
+    assert sorted(got) == expected
+
+
+def test_fdo_names_bad_expressions_and_operators():
+    x = var()
+    with pytest.raises(TermError, match="not an expression"):
+        fdo(("/", x, 2), "=", 1)
+    with pytest.raises(InputError, match="operator '=='"):
+        fdo(x, "==", 1)
+    assert run(0, x, fdo(("*", 2, 3), "=", 6), eq(x, 1)) == (1,)
+    assert run(0, x, fdo(("*", 2, 3), "<", 6), eq(x, 1)) == ()

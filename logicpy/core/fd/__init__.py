@@ -23,13 +23,25 @@ from .goals import (
     post,
     sumo,
     tableo,
+    producto,
+    fdo,
+    reif_leqo,
+    reif_lto,
+    reif_eqo,
+    noto,
+    ando,
+    oro,
+    xoro,
+    impo,
 )
 from .store import Domain, FDState, FDStore, FDVar, Inconsistent, Propagator
 
 __all__ = [
     # constraints
     "domo", "inso", "all_differento", "lto", "leqo", "eq_offseto", "neq_offseto",
-    "abs_diffo", "not_abs_diffo", "sumo", "elemento", "tableo",
+    "abs_diffo", "not_abs_diffo", "sumo", "producto", "fdo", "elemento", "tableo",
+    # reified and boolean constraints (0/1 variables)
+    "reif_leqo", "reif_lto", "reif_eqo", "noto", "ando", "oro", "xoro", "impo",
     # search
     "labelo", "STRATEGIES",
     # the store, residuals, and extending it with a new constraint

@@ -15,11 +15,12 @@ from typing import Any
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from kanren.constraints import ConstrainedState
-from kanren.core import GoalType
+from kanren.core import GoalType, fail, succeed
 from unification import isvar, reify, unify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError
 from .._spine import is_open, spine
+from ..terms import var
 from . import propagators as P
 from .store import FDStore, Propagator, fd_state, is_fd_term, walk
 
@@ -39,6 +40,16 @@ __all__ = [
     "elemento",
     "tableo",
     "labelo",
+    "producto",
+    "fdo",
+    "reif_leqo",
+    "reif_lto",
+    "reif_eqo",
+    "noto",
+    "ando",
+    "oro",
+    "xoro",
+    "impo",
 ]
 
 STRATEGIES = {
@@ -293,6 +304,164 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
         return post(P.Table(xs, tuple(checked)))
 
     return _on_list("tableo", xs, table_goal)
+
+
+def producto(x: Any, y: Any, z: Any) -> GoalType:
+    """producto(?x, ?y, ?z): True iff x · y = z (clpfd's `X * Y #= Z`). Bounds consistent on z;
+    x and y are narrowed by division when the other's interval excludes 0.
+
+    >>> from logicpy.core import run, var, domo, labelo
+    >>> x, y = var(), var()
+    >>> run(0, (x, y), domo(x, range(1, 10)), domo(y, range(1, 10)), producto(x, y, 12), labelo([x, y]))
+    ((2, 6), (3, 4), (4, 3), (6, 2))
+    """
+    return post(P.Times(x, y, z))
+
+
+#: fdo's comparison operators: the goal posted on s = lhs - rhs.
+_COMPARISONS = ("=", "!=", "<", "=<", ">", ">=")
+
+
+def fdo(lhs: Any, op: str, rhs: Any) -> GoalType:
+    """fdo(+lhs, +op, +rhs): the arithmetic comparison `lhs op rhs` over FD variables
+    (clpfd's `#=`, `#\\=`, `#<`, `#=<`, `#>`, `#>=`), op one of "=", "!=", "<", "=<",
+    ">", ">=". An expression is an int, a logic variable, or a compound term
+    ("+", a, b), ("-", a, b), ("-", a), ("*", a, b): the way Prolog's `3*X + 2*Y` is a
+    logicpy term. Linear parts become one `sumo` with coefficients; a product of two
+    non-constant parts becomes a `producto` on fresh variables. Expressions are read as
+    written, when the goal is made (a variable bound to an expression later is a variable).
+
+    >>> from logicpy.core import run, var, domo, labelo
+    >>> x, y = var(), var()
+    >>> run(0, (x, y), domo(x, range(0, 10)), domo(y, range(0, 10)),
+    ...     fdo(("+", ("*", 3, x), ("*", 2, y)), "=", 12), fdo(x, "<", y), labelo([x, y]))
+    ((0, 6), (2, 3))
+    """
+    if op not in _COMPARISONS:
+        raise InputError(f"fdo: operator {op!r} is not one of {', '.join(_COMPARISONS)}")
+    aux: list[GoalType] = []
+    coeffs, const = _linear(("-", lhs, rhs), aux, "fdo")
+    terms = [(v, a) for v, a in coeffs.items() if a]
+    if not terms:  # lhs - rhs is the constant `const`
+        holds = {"=": const == 0, "!=": const != 0, "<": const < 0, "=<": const <= 0,
+                 ">": const > 0, ">=": const >= 0}[op]
+        return _all(aux + [succeed if holds else fail])
+    xs = tuple(v for v, _ in terms)
+    weights = tuple(a for _, a in terms)
+    if op == "=":
+        return _all(aux + [sumo(list(xs), -const, list(weights))])
+    d = var()  # d = lhs - rhs, as an interval from the sum
+    aux.append(sumo(list(xs) + [d], -const, list(weights) + [-1]))
+    compare = {"!=": neq_offseto(d, 0), "<": lto(d, 0), "=<": leqo(d, 0), ">": lto(0, d), ">=": leqo(0, d)}[op]
+    return _all(aux + [compare])
+
+
+def _linear(e: Any, aux: list, where: str) -> tuple[dict, int]:
+    """The expression `e` as (coefficient of each variable, constant); products of two
+    non-constant parts are replaced by fresh variables constrained in `aux`."""
+    if isinstance(e, int) and not isinstance(e, bool):
+        return {}, e
+    if isvar(e):
+        return {e: 1}, 0
+    if isinstance(e, tuple) and e and e[0] in ("+", "-", "*") and len(e) in (2, 3):
+        if len(e) == 2:
+            if e[0] != "-":
+                raise TermError(f"{where}: {e!r} is not an expression (unary operator must be '-')")
+            c, k = _linear(e[1], aux, where)
+            return {v: -a for v, a in c.items()}, -k
+        (ca, ka), (cb, kb) = _linear(e[1], aux, where), _linear(e[2], aux, where)
+        if e[0] == "+" or e[0] == "-":
+            sign = 1 if e[0] == "+" else -1
+            out = dict(ca)
+            for v, a in cb.items():
+                out[v] = out.get(v, 0) + sign * a
+            return out, ka + sign * kb
+        if not ca:  # constant * expression
+            return {v: ka * a for v, a in cb.items()}, ka * kb
+        if not cb:
+            return {v: kb * a for v, a in ca.items()}, ka * kb
+        z = var()
+        aux.append(producto(_as_var(ca, ka, aux), _as_var(cb, kb, aux), z))
+        return {z: 1}, 0
+    raise TermError(f"{where}: {e!r} is not an expression (an int, a variable, or ('+'|'-'|'*', a, b))")
+
+
+def _as_var(coeffs: dict, const: int, aux: list) -> Any:
+    """A variable equal to the linear expression (the variable itself when it is one)."""
+    if const == 0 and len(coeffs) == 1:
+        [(v, a)] = coeffs.items()
+        if a == 1:
+            return v
+    w = var()
+    aux.append(sumo(list(coeffs) + [w], -const, list(coeffs.values()) + [-1]))
+    return w
+
+
+def reif_leqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
+    """reif_leqo(?x, ?y, ?b, +c=0): b is 1 iff x <= y + c, else 0 (clpfd's `B #<==> (X #=< Y + C)`).
+
+    >>> from logicpy.core import run, var, domo, labelo
+    >>> x, b = var(), var()
+    >>> run(0, (x, b), domo(x, range(1, 4)), reif_leqo(x, 2, b), labelo([x]))
+    ((1, 1), (2, 1), (3, 0))
+    """
+    return post(P.ReifiedLessEq(b, x, y, _int("reif_leqo", "c", c)))
+
+
+def reif_lto(x: Any, y: Any, b: Any) -> GoalType:
+    """reif_lto(?x, ?y, ?b): b is 1 iff x < y, else 0 (clpfd's `B #<==> (X #< Y)`)."""
+    return post(P.ReifiedLessEq(b, x, y, -1))
+
+
+def reif_eqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
+    """reif_eqo(?x, ?y, ?b, +c=0): b is 1 iff x = y + c, else 0 (clpfd's `B #<==> (X #= Y + C)`).
+
+    >>> from logicpy.core import run, var, domo
+    >>> x, b = var(), var()
+    >>> run(0, b, domo(x, range(5, 9)), reif_eqo(x, 3, b))
+    (0,)
+    """
+    return post(P.ReifiedEq(b, x, y, _int("reif_eqo", "c", c)))
+
+
+#: Truth tables of the boolean constraints over 0/1: (inputs..., result).
+_TRUTH = {
+    "and": [(a, b, a & b) for a in (0, 1) for b in (0, 1)],
+    "or": [(a, b, a | b) for a in (0, 1) for b in (0, 1)],
+    "xor": [(a, b, a ^ b) for a in (0, 1) for b in (0, 1)],
+    "imp": [(a, b, int(not a or b)) for a in (0, 1) for b in (0, 1)],
+}
+
+
+def noto(a: Any, r: Any) -> GoalType:
+    """noto(?a, ?r): booleans (0/1), r = not a (clpfd's `R #<==> #\\ A`)."""
+    return post(P.Table((a, r), ((0, 1), (1, 0))))
+
+
+def ando(a: Any, b: Any, r: Any) -> GoalType:
+    """ando(?a, ?b, ?r): booleans (0/1), r = a and b (clpfd's `R #<==> (A #/\\ B)`). Domain consistent.
+
+    >>> from logicpy.core import run, var
+    >>> a, b = var(), var()
+    >>> run(0, (a, b), ando(a, b, 1))
+    ((1, 1),)
+    """
+    return post(P.Table((a, b, r), tuple(_TRUTH["and"])))
+
+
+def oro(a: Any, b: Any, r: Any) -> GoalType:
+    """oro(?a, ?b, ?r): booleans (0/1), r = a or b (clpfd's `R #<==> (A #\\/ B)`). Domain consistent."""
+    return post(P.Table((a, b, r), tuple(_TRUTH["or"])))
+
+
+def xoro(a: Any, b: Any, r: Any) -> GoalType:
+    """xoro(?a, ?b, ?r): booleans (0/1), r = a xor b (clpfd's `R #<==> (A #\\ B)`). Domain consistent."""
+    return post(P.Table((a, b, r), tuple(_TRUTH["xor"])))
+
+
+def impo(a: Any, b: Any, r: Any) -> GoalType:
+    """impo(?a, ?b, ?r): booleans (0/1), r = (a implies b) (clpfd's `R #<==> (A #==> B)`). Domain consistent."""
+    return post(P.Table((a, b, r), tuple(_TRUTH["imp"])))
 
 
 def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:

@@ -7,7 +7,8 @@ docstring and in the README's constraint table.
 
 from __future__ import annotations
 
-from math import gcd
+from fractions import Fraction
+from math import ceil, floor, gcd
 from typing import Any
 
 from .store import Domain, FDStore, Inconsistent, Propagator, iter_bits
@@ -23,6 +24,9 @@ __all__ = [
     "Linear",
     "Element",
     "Table",
+    "ReifiedLessEq",
+    "ReifiedEq",
+    "Times",
 ]
 
 
@@ -558,3 +562,129 @@ class Table(Propagator):
             for row in alive:
                 support |= 1 << (row[j] - s.base)
             s.restrict(t, support, exact=True)
+
+
+class ReifiedLessEq(Propagator):
+    """b ⇔ x <= y + c, with b in {0, 1}: bounds consistent on x and y once b is known;
+    b is fixed as soon as the bounds of x and y decide the comparison (clpfd's `#<==>`).
+    """
+
+    __slots__ = ("b", "x", "y", "c")
+    wake = "bounds"
+
+    def __init__(self, b: Any, x: Any, y: Any, c: int):
+        self.b, self.x, self.y, self.c = b, x, y, c
+
+    def terms(self):
+        return (self.b, self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"{self.b!r} #<==> ({self.x!r} #=< {self.y!r}{_offset(self.c)})"
+
+    def propagate(self, s: FDStore) -> None:
+        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
+        vb = s.value(s.walk(self.b))
+        if vb == 1:
+            LessEq(self.x, self.y, self.c).propagate(s)
+        elif vb == 0:  # x > y + c, i.e. y <= x - c - 1
+            LessEq(self.y, self.x, -self.c - 1).propagate(s)
+        else:
+            x, y = s.walk(self.x), s.walk(self.y)
+            lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+            if hx is not None and ly is not None and hx <= ly + self.c:
+                s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
+            elif lx is not None and hy is not None and lx > hy + self.c:
+                s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
+
+
+class ReifiedEq(Propagator):
+    """b ⇔ x = y + c, with b in {0, 1}: domain consistent once b is known; b is fixed when
+    the domains of x and y + c are disjoint (0) or both one and the same value (1)."""
+
+    __slots__ = ("b", "x", "y", "c")
+
+    def __init__(self, b: Any, x: Any, y: Any, c: int):
+        self.b, self.x, self.y, self.c = b, x, y, c
+
+    def terms(self):
+        return (self.b, self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"{self.b!r} #<==> ({self.x!r} #= {self.y!r}{_offset(self.c)})"
+
+    def propagate(self, s: FDStore) -> None:
+        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
+        vb = s.value(s.walk(self.b))
+        if vb == 1:
+            EqOffset(self.x, self.y, self.c).propagate(s)
+        elif vb == 0:
+            NeqOffset(self.x, self.y, self.c).propagate(s)
+        else:
+            x, y = s.walk(self.x), s.walk(self.y)
+            dx, dy = s.dom(x), s.dom(y)
+            if dx is None or dy is None:
+                return
+            if not dx & shift(dy, self.c):
+                s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
+            elif s.value(x) is not None and s.value(y) is not None:
+                s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
+
+
+class Times(Propagator):
+    """x · y = z, bounds consistent on z; x (or y) is narrowed to the quotients of z's and
+    y's (x's) bounds when the divisor's interval excludes 0 (then z / y is monotone in
+    each argument, so its extremes are at the corners).
+
+    Invariants: prunes a variable only from sides that have domains; with all three
+    fixed it only checks.
+    """
+
+    __slots__ = ("x", "y", "z")
+    wake = "bounds"
+
+    def __init__(self, x: Any, y: Any, z: Any):
+        self.x, self.y, self.z = x, y, z
+
+    def terms(self):
+        return (self.x, self.y, self.z)
+
+    def __repr__(self) -> str:
+        return f"{self.x!r}*{self.y!r} #= {self.z!r}"
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, z = s.walk(self.x), s.walk(self.y), s.walk(self.z)
+        vx, vy, vz = s.value(x), s.value(y), s.value(z)
+        if vx is not None and vy is not None:
+            if vz is not None:
+                if vx * vy != vz:
+                    raise Inconsistent
+                return
+            s.restrict(z, s.mask((vx * vy,)), exact=True)
+            return
+        lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        if lx is not None and hx is not None and ly is not None and hy is not None:
+            corners = (lx * ly, lx * hy, hx * ly, hx * hy)
+            _within(s, z, min(corners), max(corners))
+        self._quotient(s, x, y, z)
+        self._quotient(s, y, x, z)
+
+    @staticmethod
+    def _quotient(s: FDStore, a: Any, b: Any, z: Any) -> None:
+        """Narrow a to [min, max] of z / b over the bounds, when b's interval excludes 0."""
+        lb, hb, lz, hz = s.lo(b), s.hi(b), s.lo(z), s.hi(z)
+        if lb is None or hb is None or lz is None or hz is None or lb <= 0 <= hb:
+            return
+        quotients = [Fraction(p, q) for p in (lz, hz) for q in (lb, hb)]
+        _within(s, a, ceil(min(quotients)), floor(max(quotients)))
+
+
+def _within(s: FDStore, t: Any, lo: int, hi: int) -> None:
+    """Narrow t to lo..hi; a variable without a domain gets that interval."""
+    if lo > hi:
+        raise Inconsistent
+    if t.__class__ is not int and s.dom(t) is None:
+        s.ensure_base(lo)
+        s.restrict(t, ((1 << (hi - lo + 1)) - 1) << (lo - s.base), exact=True)
+    else:
+        s.at_least(t, lo)
+        s.at_most(t, hi)

@@ -1,0 +1,73 @@
+"""Non-relational goals that look at the current state: `project` and the type tests.
+
+Their answers depend on how far the search has got, not only on the terms, so they are
+not relations: `run(0, x, varo(x), eq(x, 1))` has an answer and `run(0, x, eq(x, 1),
+varo(x))` has none (as Prolog's `var/1`). Use them to guard a call in one mode, or to
+hand bound values to Python.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable
+
+from unification import isvar, reify
+from unification.core import isground
+
+from ..errors import InputError
+from ._spine import bindings, walk
+from .terms import String
+
+__all__ = ["project", "varo", "nonvaro", "groundo", "atomico", "numbero"]
+
+
+def project(*variables: Any) -> Callable[[Callable[..., Any]], Any]:
+    """project(v1, ..., vn)(fn): the goal `fn(t1, ..., tn)`, where ti is vi reified in the
+    current state (core.logic's `project`; what is still unbound stays a variable).
+
+    >>> from logicpy.core import run, var, eq, membero
+    >>> x, y = var(), var()
+    >>> run(0, y, membero(x, [1, 2, 3]), project(x)(lambda v: eq(y, v * v)))
+    (1, 4, 9)
+    """
+
+    def projecting(fn: Callable[..., Any]) -> Any:
+        if not callable(fn):
+            raise InputError(f"project: {fn!r} is not a function of the projected values returning a goal")
+
+        def project_goal(S):
+            return fn(*reify(variables, S))(S)
+
+        return project_goal
+
+    return projecting
+
+
+def _test(name: str, holds: Callable[[Any, Any], bool], doc: str) -> Callable[[Any], Any]:
+    def type_test(term: Any) -> Any:
+        def type_test_goal(S):
+            return (S,) if holds(walk(term, S), S) else ()
+
+        type_test_goal.__name__ = f"{name}_goal"
+        return type_test_goal
+
+    type_test.__name__ = type_test.__qualname__ = name
+    type_test.__doc__ = doc
+    return type_test
+
+
+def _atomic(t: Any, S: Any) -> bool:
+    return isinstance(t, (str, int, float, Fraction, String)) or t == []
+
+
+varo = _test("varo", lambda t, S: isvar(t),
+             "varo(?t): True iff t is an unbound variable now (Prolog's var/1; non-relational).")
+nonvaro = _test("nonvaro", lambda t, S: not isvar(t),
+                "nonvaro(?t): True iff t is bound now (Prolog's nonvar/1; non-relational).")
+groundo = _test("groundo", lambda t, S: isground(t, bindings(S)),
+                "groundo(?t): True iff t holds no unbound variable now (Prolog's ground/1; non-relational).")
+atomico = _test("atomico", _atomic,
+                "atomico(?t): True iff t is now an atom, number, string or [] (Prolog's atomic/1; "
+                "non-relational).")
+numbero = _test("numbero", lambda t, S: isinstance(t, (int, float, Fraction)) and not isinstance(t, bool),
+                "numbero(?t): True iff t is now a number (Prolog's number/1; non-relational).")
