@@ -24,6 +24,7 @@ from kanren.core import GoalType
 from unification import Var, isvar, reify, unify
 
 from ._spine import bindings
+from .streams import named
 
 __all__ = ["neq", "disequalities", "Disequality", "DisequalityStore"]
 
@@ -140,6 +141,7 @@ class DisequalityStore(ConstraintStore):
         return True
 
 
+@named
 def neq(u: Any, v: Any) -> GoalType:
     """neq(?u, ?v): True iff u and v never unify (dif/2); posted on a copy of the state.
 

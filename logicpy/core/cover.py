@@ -19,6 +19,7 @@ from unification.core import isground
 
 from ..errors import InputError
 from ._spine import spine, walk
+from .streams import named
 
 __all__ = ["ExactCover", "exact_covero"]
 
@@ -343,6 +344,7 @@ def _fd_values(term: Any, S: Any) -> set | None:
     return set(Domain(store.domains[term], store.base))
 
 
+@named
 def exact_covero(chosen: Any, problem: ExactCover, at: Mapping[Hashable, Any] | None = None) -> GoalType:
     """exact_covero(?chosen, +problem, ?at): True iff chosen lists (in option order) the options
     of a cover of `problem`; with `at` ({primary item: term}), each term is also the name of

@@ -19,6 +19,7 @@ from unification.core import isground
 from ..errors import ModeError, TermError
 from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
+from .streams import named
 from .terms import var, vars
 
 __all__ = [
@@ -67,6 +68,7 @@ def _lists_by_length(tail: Any, S: Any, shortest: int) -> Iterator[Any]:
             yield S_long
 
 
+@named
 def membero(x: Any, xs: Any) -> GoalType:
     """membero(?x, ?xs): True iff x is an element of list xs.
 
@@ -102,6 +104,7 @@ def membero(x: Any, xs: Any) -> GoalType:
     return membero_goal
 
 
+@named
 def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
     """appendo(?xs, ?ys, ?zs): True iff zs is xs followed by ys.
 
@@ -154,6 +157,7 @@ def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
     return appendo_goal
 
 
+@named
 def lengtho(xs: Any, n: Any) -> GoalType:
     """lengtho(?xs, ?n): True iff list xs has n elements (n a non-negative int).
 
@@ -197,6 +201,7 @@ def _forward_on_longer_lists(x_tail: Any, S: Any, shortest: int, forward) -> Ite
         yield from forward(S_long)
 
 
+@named
 def selecto(x: Any, xs: Any, ys: Any) -> GoalType:
     """selecto(?x, ?xs, ?ys): True iff ys is xs with one occurrence of x taken out (select/3).
 
@@ -237,6 +242,7 @@ def selecto(x: Any, xs: Any, ys: Any) -> GoalType:
     return selecto_goal
 
 
+@named
 def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
     """rembero(?x, ?xs, ?ys): True iff ys is xs without its first element equal to x, or xs
     itself when no element equals x (kanren's meaning).
@@ -323,6 +329,7 @@ def _match_all(S: Any, pool: list, targets: list) -> Iterator[Any]:
             frames.pop()
 
 
+@named
 def permuteo(xs: Any, ys: Any) -> GoalType:
     """permuteo(?xs, ?ys): True iff list ys is a permutation of list xs.
 
@@ -375,6 +382,7 @@ def _counts(items: list, S: Any) -> dict:
     return tally
 
 
+@named
 def distincto(xs: Any) -> GoalType:
     """distincto(+xs): True iff the elements of the proper list xs are pairwise different.
 
@@ -415,6 +423,7 @@ def distincto(xs: Any) -> GoalType:
     return distincto_goal
 
 
+@named
 def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
     """nth1o(?n, ?xs, ?x): True iff x is the n-th element of list xs, counting from 1 (nth1/3).
 
@@ -458,6 +467,7 @@ def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
     return nth1o_goal
 
 
+@named
 def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
     """adjacento(?x, ?y, ?xs): True iff y comes directly after x in list xs (nextto/3).
 

@@ -109,7 +109,44 @@ class Call(_Interpreted):
         self.args = args
 
     def __repr__(self) -> str:
-        return f"{getattr(self.fn, '__name__', 'goal')}{self.args!r}"
+        return goal_text(getattr(self.fn, "__name__", "goal"), self.args)
+
+
+class Named(_Interpreted):
+    """A library relation's goal, shown as the call that made it (`appendo([1],_0,_1)`);
+    the search goes straight on to `goal`."""
+
+    __slots__ = ("goal", "name", "args")
+
+    def __init__(self, goal: Any, name: str, args: tuple):
+        self.goal, self.name, self.args = goal, name, args
+
+    def __call__(self, S: Any) -> Iterator[Any]:
+        return self.goal(S)
+
+    def __repr__(self) -> str:
+        return goal_text(self.name, self.args)
+
+
+def named(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a function that builds a goal so the goal shows the call that made it."""
+
+    @functools.wraps(fn)
+    def build(*args: Any, **options: Any) -> Named:
+        return Named(fn(*args, **options), fn.__name__, args)
+
+    return build
+
+
+def goal_text(name: str, args: tuple) -> str:
+    """`name(args)` in Prolog syntax, unbound variables `_0, _1, …` (a value that is no term
+    is shown by its Python repr)."""
+    from .answers import show  # answers reads residuals, which import the FD package
+
+    try:
+        return show((name, *args)) if args else name
+    except LogicpyError:
+        return f"{name}({', '.join(map(repr, args))})"
 
 
 def _goal_name(g: Any) -> str:
@@ -209,6 +246,7 @@ def _check_eq_term(value: Any, side: str) -> None:
         check_term(value, f"eq: {side}")
 
 
+@named
 def eq(u: Any, v: Any) -> Any:
     """eq(?u, ?v): True iff u and v unify. Both must be logicpy terms (`None`, dicts and
     sets are refused, naming the culprit).
@@ -371,6 +409,8 @@ def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
                 if kind is Conj:
                     for sub in reversed(g.goals):
                         K = (sub, K)
+                elif kind is Named:
+                    K = (g.goal, K)
                 elif kind is Call:
                     K = (g.fn(*g.args), K)
                     if deadline is not None:

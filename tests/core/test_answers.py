@@ -149,3 +149,20 @@ def test_same_canonical_text_as_swi_prolog():
     [prolog] = [residual_from_goals([b["X"], b["Y"]], r) for b, r in zip(got, got.residual)]
     assert mine.residual.text == prolog.text
     assert mine.text == "[_0,_1] :- _0 in 1..3, _0 #< _1, _1 in 2..sup, dif(_1,5)"
+
+
+def test_goals_show_the_call_that_made_them():
+    """A goal's repr is its call in Prolog syntax, variables `_0, _1, …` (issue 13)."""
+    from logicpy.core import appendo, conde, eq, labelo, lto, membero, neq, relation, var
+
+    x, y = var(), var()
+    assert repr(appendo([1], x, y)) == "appendo([1],_0,_1)"
+    assert repr(neq([x, y], [2, 1])) == "neq([_0,_1],[2,1])"
+    assert repr(labelo([x, y], strategy="leftmost")) == "labelo([_0,_1])"
+    assert repr(conde([eq(x, 1)], [membero(x, [2]), lto(x, y)])) == "disj(eq(_0,1), conj(membero(_0,[2]), lto(_0,_1)))"
+
+    @relation
+    def parento(a, b):
+        return eq(a, b)
+
+    assert repr(parento("abe", x)) == "parento(abe,_0)"

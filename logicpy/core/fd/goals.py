@@ -21,6 +21,7 @@ from unification import isvar, reify, unify  # type: ignore[import-untyped]
 from ...errors import InputError, ModeError, TermError
 from .._spine import is_open, spine
 from ..terms import var
+from ..streams import named
 from . import propagators as P
 from .store import FDStore, Propagator, fd_state, is_fd_term, walk
 
@@ -129,6 +130,7 @@ def _value_set(relation: str, values: Iterable[int]) -> tuple[int, int]:
     return lo, bits
 
 
+@named
 def domo(x: Any, values: Iterable[int]) -> GoalType:
     """domo(?x, +values): True iff x is one of the ints `values` (a range or any iterable).
 
@@ -144,6 +146,7 @@ def domo(x: Any, values: Iterable[int]) -> GoalType:
     return post(P.InDomain(x, lo, bits))
 
 
+@named
 def inso(xs: Sequence[Any], values: Iterable[int]) -> GoalType:
     """inso(?xs, +values): True iff every element of xs is one of `values` (clpfd's `ins`)."""
     lo, bits = _value_set("inso", values)
@@ -164,6 +167,7 @@ def _all(goals: Iterable[GoalType]) -> GoalType:
     return all_goal
 
 
+@named
 def all_differento(xs: Sequence[Any]) -> GoalType:
     """all_differento(?xs): True iff the elements of xs are pairwise different ints.
 
@@ -178,6 +182,7 @@ def all_differento(xs: Sequence[Any]) -> GoalType:
     return _on_list("all_differento", xs, lambda xs: post(P.AllDifferent(xs)))
 
 
+@named
 def lto(x: Any, y: Any, c: int = 0) -> GoalType:
     """lto(?x, ?y, +c=0): True iff x < y + c. Bounds consistent.
 
@@ -191,12 +196,14 @@ def lto(x: Any, y: Any, c: int = 0) -> GoalType:
     return post(P.LessEq(x, y, c - 1))
 
 
+@named
 def leqo(x: Any, y: Any, c: int = 0) -> GoalType:
     """leqo(?x, ?y, +c=0): True iff x <= y + c. Bounds consistent."""
     c = _int("leqo", "c", c)
     return post(P.LessEq(x, y, c))
 
 
+@named
 def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
     """eq_offseto(?x, ?y, +c): True iff x = y + c. Domain consistent.
 
@@ -210,12 +217,14 @@ def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
     return post(P.EqOffset(x, y, c))
 
 
+@named
 def neq_offseto(x: Any, y: Any, c: int = 0) -> GoalType:
     """neq_offseto(?x, ?y, +c=0): True iff x != y + c. Domain consistent once x or y has one value."""
     c = _int("neq_offseto", "c", c)
     return post(P.NeqOffset(x, y, c))
 
 
+@named
 def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     """abs_diffo(?x, ?y, ?d): True iff |x − y| = d (adjacency: d = 1). Domain consistent.
 
@@ -228,11 +237,13 @@ def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     return post(P.AbsDiff(x, y, d))
 
 
+@named
 def not_abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     """not_abs_diffo(?x, ?y, ?d): True iff |x − y| != d. Domain consistent once two of x, y, d have one value."""
     return post(P.NotAbsDiff(x, y, d))
 
 
+@named
 def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> GoalType:
     """sumo(?xs, ?total, +coeffs=None): True iff Σ coeffs[i]·xs[i] = total (coeffs default to 1).
 
@@ -260,6 +271,7 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
     return _on_list("sumo", xs, sum_goal)
 
 
+@named
 def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
     """elemento(?i, ?xs, ?v): True iff xs[i] = v, i counted from 1 (Prolog's element/3).
 
@@ -280,6 +292,7 @@ def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
     return _on_list("elemento", xs, element_goal)
 
 
+@named
 def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
     """tableo(?xs, +rows): True iff the tuple xs equals one of `rows`. Domain consistent.
 
@@ -306,6 +319,7 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
     return _on_list("tableo", xs, table_goal)
 
 
+@named
 def producto(x: Any, y: Any, z: Any) -> GoalType:
     """producto(?x, ?y, ?z): True iff x · y = z (clpfd's `X * Y #= Z`). Bounds consistent on z;
     x and y are narrowed by division when the other's interval excludes 0.
@@ -322,6 +336,7 @@ def producto(x: Any, y: Any, z: Any) -> GoalType:
 _COMPARISONS = ("=", "!=", "<", "=<", ">", ">=")
 
 
+@named
 def fdo(lhs: Any, op: str, rhs: Any) -> GoalType:
     """fdo(+lhs, +op, +rhs): the arithmetic comparison `lhs op rhs` over FD variables
     (clpfd's `#=`, `#\\=`, `#<`, `#=<`, `#>`, `#>=`), op one of "=", "!=", "<", "=<",
@@ -397,6 +412,7 @@ def _as_var(coeffs: dict, const: int, aux: list) -> Any:
     return w
 
 
+@named
 def reif_leqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
     """reif_leqo(?x, ?y, ?b, +c=0): b is 1 iff x <= y + c, else 0 (clpfd's `B #<==> (X #=< Y + C)`).
 
@@ -408,11 +424,13 @@ def reif_leqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
     return post(P.ReifiedLessEq(b, x, y, _int("reif_leqo", "c", c)))
 
 
+@named
 def reif_lto(x: Any, y: Any, b: Any) -> GoalType:
     """reif_lto(?x, ?y, ?b): b is 1 iff x < y, else 0 (clpfd's `B #<==> (X #< Y)`)."""
     return post(P.ReifiedLessEq(b, x, y, -1))
 
 
+@named
 def reif_eqo(x: Any, y: Any, b: Any, c: int = 0) -> GoalType:
     """reif_eqo(?x, ?y, ?b, +c=0): b is 1 iff x = y + c, else 0 (clpfd's `B #<==> (X #= Y + C)`).
 
@@ -433,11 +451,13 @@ _TRUTH = {
 }
 
 
+@named
 def noto(a: Any, r: Any) -> GoalType:
     """noto(?a, ?r): booleans (0/1), r = not a (clpfd's `R #<==> #\\ A`)."""
     return post(P.Table((a, r), ((0, 1), (1, 0))))
 
 
+@named
 def ando(a: Any, b: Any, r: Any) -> GoalType:
     """ando(?a, ?b, ?r): booleans (0/1), r = a and b (clpfd's `R #<==> (A #/\\ B)`). Domain consistent.
 
@@ -449,21 +469,25 @@ def ando(a: Any, b: Any, r: Any) -> GoalType:
     return post(P.Table((a, b, r), tuple(_TRUTH["and"])))
 
 
+@named
 def oro(a: Any, b: Any, r: Any) -> GoalType:
     """oro(?a, ?b, ?r): booleans (0/1), r = a or b (clpfd's `R #<==> (A #\\/ B)`). Domain consistent."""
     return post(P.Table((a, b, r), tuple(_TRUTH["or"])))
 
 
+@named
 def xoro(a: Any, b: Any, r: Any) -> GoalType:
     """xoro(?a, ?b, ?r): booleans (0/1), r = a xor b (clpfd's `R #<==> (A #\\ B)`). Domain consistent."""
     return post(P.Table((a, b, r), tuple(_TRUTH["xor"])))
 
 
+@named
 def impo(a: Any, b: Any, r: Any) -> GoalType:
     """impo(?a, ?b, ?r): booleans (0/1), r = (a implies b) (clpfd's `R #<==> (A #==> B)`). Domain consistent."""
     return post(P.Table((a, b, r), tuple(_TRUTH["imp"])))
 
 
+@named
 def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     """labelo(?xs, +strategy="ff"): give every variable of xs a value from its domain.
 
