@@ -21,6 +21,7 @@ from unification import Var, isvar, reify, unify
 
 from .constraints import disequalities, neq
 from .control import conda, condu, onceo, unique_by
+from .cover import ExactCover, exact_covero
 from .facts import Table
 from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
 from .fd import __all__ as _fd_all
@@ -44,5 +45,7 @@ __all__ = [
     "disequalities", "Residual", "answers_with_constraints", "reify_with_constraints",
     # logicpy: facts and tabling
     "Table", "tabled",
+    # logicpy: exact cover
+    "ExactCover", "exact_covero",
 ]
 __all__ += _fd_all
