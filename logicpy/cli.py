@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = [
     "logicpy.puzzles.gods.cli",
     "logicpy.puzzles.einstein.cli",
     "logicpy.puzzles.epistemic.cli",
+    "logicpy.puzzles.prisoners.cli",
     "logicpy.crosscheck",
 ]
 
