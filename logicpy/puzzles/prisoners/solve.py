@@ -9,19 +9,28 @@ on a day, holding its people on that day and the pairs that meet in it. Day 1 is
 from __future__ import annotations
 
 import functools
+import math
 from typing import Iterator, Mapping
 
 from ...core.cover import ExactCover
 from ...errors import InputError
 from .model import Arrangement, Day, Design, Symmetry, canonical_day, row_pairs
 
-__all__ = ["solve", "arrangements", "day_problem", "present", "check_fixed"]
+__all__ = ["solve", "arrangements", "day_problem", "present", "check_fixed", "OPTION_LIMIT"]
+
+#: The most (day, row) options the search builds (8 people in one cuffed row over 2 days: 40,320).
+OPTION_LIMIT = 50_000
 
 
 @functools.lru_cache(maxsize=8)
 def day_problem(design: Design) -> ExactCover:
     """The (day, row) exact-cover problem of `design` (built once per design)."""
     d, n = design.day_count, design.people
+    per_row = 1 if design.pairs == "row" else max(math.factorial(design.row) // 2, 1)
+    size = math.comb(n, design.row) * per_row * d
+    if size > OPTION_LIMIT:
+        raise InputError(f"{design.describe()}: {size:,} (day, row) options, more than the "
+                         f"{OPTION_LIMIT:,} this search builds (long cuffed rows grow factorially)")
     rows = list(design.rows())
     options = {(k, row): [("on", k, p) for p in row] + row_pairs(row, design.pairs)
                for k in range(1, d + 1) for row in rows}
