@@ -155,9 +155,7 @@ class Design:
 
     def partitions_count(self) -> int:
         """How many different days there are (partitions into rows, rows read either way / in any order)."""
-        n, r, k = self.people, self.row, self.rows_per_day
-        per_row = 2 if self.pairs == "cuffed" else math.factorial(r)
-        return math.factorial(n) // (math.factorial(k) * per_row ** k)
+        return math.factorial(self.people) // self.orderings_per_day()
 
     def orderings_per_day(self) -> int:
         """How many sequences of people walk one unordered day (row orders × readings of each row)."""

@@ -9,6 +9,7 @@ on a day, holding its people on that day and the pairs that meet in it. Day 1 is
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from typing import Iterator, Mapping
 
@@ -86,8 +87,6 @@ def present(design: Design, days: list[Day], symmetry: Symmetry) -> Arrangement 
 
 def prob_orders(day: Day) -> list[Day]:
     """The orders of a canonical day's rows that the B model admits: row 1 before row 2 on first and on last."""
-    import itertools
-
     if len(day) < 2:
         return [day]
     return [order for order in itertools.permutations(day)
