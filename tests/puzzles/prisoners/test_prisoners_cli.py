@@ -77,6 +77,8 @@ def test_no_such_design_exit_1(capsys):
     (["--fix", "2:1-2"], "fixed day 2"),
     (["--fix", "x"], "--fix 'x'"),
     (["--verify", "/nonexistent.json"], "/nonexistent.json: cannot read"),
+    (["--days", "5", "--count"], "at most 3"),
+    (["--kirkman", "--count"], "1,401,400 possible days"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, culprit):
     code, out, err = run(capsys, *argv)
