@@ -83,3 +83,12 @@ def test_no_such_design_exit_1(capsys):
 def test_bad_input_one_line_exit_2(capsys, argv, culprit):
     code, out, err = run(capsys, *argv)
     assert code == 2 and culprit in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_notebook_picture():
+    """In a notebook an arrangement shows itself as the SVG: one figure per prisoner per day, a cuff per pair."""
+    from logicpy.puzzles.prisoners import solve
+
+    root = ET.fromstring(solve(PRISONERS)._repr_svg_())
+    assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 54
+    assert len(root.findall("{http://www.w3.org/2000/svg}line")) == 36

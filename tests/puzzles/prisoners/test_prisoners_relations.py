@@ -80,3 +80,10 @@ def test_prolog_neighbours_agree():
     from logicpy.puzzles.prisoners.render import neighbours
 
     assert out == neighbours(known, PRISONERS, 5)
+
+
+def test_prob_model_relationally():
+    design = Design(9, 3, 4)
+    days = [[var() for _ in range(9)] for _ in range(4)]
+    (week,) = run(1, days, arrangemento(days, design, "prob"))
+    assert problems(design, [rows(day, 3) for day in week], "prob") == []
