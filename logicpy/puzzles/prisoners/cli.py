@@ -74,7 +74,7 @@ def design_from_args(args: argparse.Namespace) -> Design:
     return Design(args.people, args.row, days, args.pairs)
 
 
-def parse_day(text: str, design: Design) -> tuple[int, tuple]:
+def parse_day(text: str) -> tuple[int, tuple]:
     """`K:1-3-4/2-5-7/8-6-9` as (K, rows)."""
     try:
         k, rows = text.split(":", 1)
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     symmetry = Symmetry(args.symmetry)
     if args.neighbours is not None and not 1 <= args.neighbours <= design.people:
         raise InputError(f"--neighbours {args.neighbours}: prisoners are numbered 1..{design.people}")
-    fixed = dict(parse_day(text, design) for text in args.fix)
+    fixed = dict(parse_day(text) for text in args.fix)
     try:
         design.check()
         if args.count or args.distinct:
