@@ -65,7 +65,8 @@ def prolog(goal: str, cap: int = 60) -> list:
     (Design(9, 3, 4), "arrangement(9, 3, 4, cuffed, W)"),
     pytest.param(Design(9, 3, 5), "arrangement(9, 3, 5, cuffed, W)", marks=pytest.mark.slow),
     (Design(9, 3, 4, "row"), "arrangement(9, 3, 4, row, W)"),  # Kirkman 15: clpfd > 30 s
-    (PRISONERS, "W = [_, [1,4,2,3,5,8,6,7,9], [2,6,9,3,1,5,7,4,8], [1,7,5,2,9,3,4,6,8], _, _], prisoners(W)"),
+    pytest.param(PRISONERS, "W = [_, [1,4,2,3,5,8,6,7,9], [2,6,9,3,1,5,7,4,8], [1,7,5,2,9,3,4,6,8], _, _], "
+                            "prisoners(W)", marks=pytest.mark.slow),
 ])
 def test_prolog_arrangements_pass_logicpy_verifier(design, goal):
     week = prolog(goal)
