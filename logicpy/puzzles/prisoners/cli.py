@@ -2,13 +2,14 @@
 
 Exit status: 0 when an arrangement was printed (or counted, or verified), 1 when no such
 design exists (the reason, or the exhaustive search, is printed) or a file fails
-verification, 2 on bad input.
+verification, 2 on bad input, 3 when the search ran past --timeout (inconclusive).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ def register(subparsers: Any) -> None:
                     "of r over d days, pairs meeting when cuffed or when sharing a row.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="exit status: 0 found, counted or verified; 1 no such design (with the reason) or a file "
-               "that fails verification; 2 bad input",
+               "that fails verification; 2 bad input; 3 gave up at --timeout (no answer either way)",
     )
     design = parser.add_argument_group("design (default: Dudeney's nine prisoners, 6 days)")
     design.add_argument("--people", type=int, default=9, metavar="N", help="how many walk (default 9)")
@@ -61,6 +62,9 @@ def register(subparsers: Any) -> None:
                           "days and rows, reversing rows), by pynauty's canonical forms")
     out.add_argument("--svg", metavar="FILE", help="also draw the arrangement as SVG into FILE")
     out.add_argument("--verify", metavar="FILE.json", help="check an arrangement saved with --json, print nothing else")
+    parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                        help="give up after S seconds with exit status 3 (default 120; 0: no limit); large "
+                             "designs such as 21 schoolgirls can take the search longer")
     parser.set_defaults(func=run)
 
 
@@ -83,7 +87,34 @@ def parse_day(text: str) -> tuple[int, tuple]:
         raise InputError(f"--fix {text!r}: expected K:ROWS such as 2:1-3-4/2-5-7/8-6-9") from None
 
 
+class _TimeUp(Exception):
+    pass
+
+
 def run(args: argparse.Namespace) -> int:
+    """The command, under the --timeout alarm (exit 3 when it rings)."""
+    if args.timeout < 0:
+        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
+    if not args.timeout or not hasattr(signal, "setitimer"):
+        return _run(args)
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _TimeUp
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, args.timeout)
+    try:
+        return _run(args)
+    except _TimeUp:
+        print(f"logicpy: gave up after {args.timeout:g} s: no arrangement found and none ruled out "
+              "(raise --timeout, or 0 for no limit)", file=sys.stderr)
+        return 3
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     from . import render
     from .verify import problems
 

@@ -92,3 +92,9 @@ def test_notebook_picture():
     root = ET.fromstring(solve(PRISONERS)._repr_svg_())
     assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 54
     assert len(root.findall("{http://www.w3.org/2000/svg}line")) == 36
+
+
+def test_timeout_is_inconclusive_exit_3(capsys):
+    """21 schoolgirls (Kirkman triple system of order 21) run past a short limit: exit 3, said plainly."""
+    code, out, err = run(capsys, "--people", "21", "--pairs", "row", "--timeout", "0.5")
+    assert code == 3 and "gave up after 0.5 s" in err and out == ""
