@@ -242,7 +242,7 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
         weights = (1,) * len(xs) if coeffs is None else coeffs
         if len(weights) != len(xs):
             raise InputError(f"sumo: coeffs has {len(weights)} entries but xs has {len(xs)}")
-        pairs = [(x, a) for x, a in zip(xs, weights) if a] + [(total, -1)]
+        pairs = [(x, a) for x, a in zip(xs, weights)] + [(total, -1)]  # a 0 coefficient still needs an int
         return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
 
     return _on_list("sumo", xs, sum_goal)
