@@ -59,6 +59,9 @@ def _partitions(people: tuple[int, ...], design: Design) -> Iterator[Day]:
 @functools.lru_cache(maxsize=4)
 def days_of(design: Design) -> tuple[tuple[Day, ...], tuple[int, ...]]:
     """(every possible day, and each one's pairs as a bitmask) of `design`."""
+    if design.all_pairs > 64:
+        raise InputError(f"counting: {design.describe()} has {design.all_pairs} pairs; the counter keeps a "
+                         "day's pairs in 64 bits")
     if design.partitions_count() > PARTITION_LIMIT:
         raise InputError(f"counting: {design.describe()} has {design.partitions_count():,} possible days, "
                          f"more than the {PARTITION_LIMIT:,} the counter holds")
@@ -110,6 +113,7 @@ class DayCount:
         self.ppd = design.pairs_per_day
         self._by_low: dict[int, np.ndarray] = {}
         self._pairs: tuple | None = None
+        self._lows: dict[int, np.ndarray] = {}
 
     # -- the days holding a pair, and the unions of two days --------------------------------
 
@@ -173,11 +177,11 @@ class DayCount:
         return cands[ok], at[ok]
 
     def _low_positions(self, bit: int) -> np.ndarray:
-        cache = self.__dict__.setdefault("_lows", {})
-        got = cache.get(bit)
+        """Positions of the unions whose lowest pair is number `bit`."""
+        got = self._lows.get(bit)
         if got is None:
             got = np.nonzero(self.pairs()[5] == bit)[0]
-            cache[bit] = got
+            self._lows[bit] = got
         return got
 
     # -- counting --------------------------------------------------------------------------

@@ -79,6 +79,7 @@ def test_no_such_design_exit_1(capsys):
     (["--verify", "/nonexistent.json"], "/nonexistent.json: cannot read"),
     (["--days", "5", "--count"], "at most 3"),
     (["--kirkman", "--count"], "1,401,400 possible days"),
+    (["--people", "12", "--row", "2", "--count"], "66 pairs; the counter keeps a day's pairs in 64 bits"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, culprit):
     code, out, err = run(capsys, *argv)
