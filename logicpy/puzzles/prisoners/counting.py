@@ -59,12 +59,12 @@ def _partitions(people: tuple[int, ...], design: Design) -> Iterator[Day]:
 @functools.lru_cache(maxsize=4)
 def days_of(design: Design) -> tuple[tuple[Day, ...], tuple[int, ...]]:
     """(every possible day, and each one's pairs as a bitmask) of `design`."""
-    if design.all_pairs > 64:
-        raise InputError(f"counting: {design.describe()} has {design.all_pairs} pairs; the counter keeps a "
-                         "day's pairs in 64 bits")
     if design.partitions_count() > PARTITION_LIMIT:
         raise InputError(f"counting: {design.describe()} has {design.partitions_count():,} possible days, "
                          f"more than the {PARTITION_LIMIT:,} the counter holds")
+    if design.all_pairs > 64:
+        raise InputError(f"counting: {design.describe()} has {design.all_pairs} pairs; the counter keeps a "
+                         "day's pairs in 64 bits")
     n = design.people
     bit = {(a, b): 1 << k for k, (a, b) in enumerate((a, b) for a in range(1, n + 1) for b in range(a + 1, n + 1))}
     days = tuple(_partitions(tuple(range(1, n + 1)), design))
