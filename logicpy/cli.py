@@ -19,6 +19,7 @@ SUBCOMMAND_MODULES = [
     "logicpy.puzzles.einstein.cli",
     "logicpy.puzzles.epistemic.cli",
     "logicpy.puzzles.calendar.cli",
+    "logicpy.puzzles.prisoners.cli",
     "logicpy.crosscheck",
     "logicpy.repl",
 ]

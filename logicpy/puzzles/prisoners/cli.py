@@ -1,0 +1,222 @@
+"""`logicpy prisoners`: Dudeney's nine prisoners, Kirkman's schoolgirls and their kin.
+
+Exit status: 0 when an arrangement was printed (or counted, or verified), 1 when no such
+design exists (the reason, or the exhaustive search, is printed) or a file fails
+verification, 2 on bad input, 3 when the search ran past --timeout (inconclusive).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError, NoSolution, read_input_file
+from .model import Design, Symmetry
+
+__all__ = ["register", "design_from_args", "parse_day"]
+
+SYMMETRY_HELP = """how arrangements that differ only by symmetry are told apart:
+canonical (default): day 1 is 1-2-3 / 4-5-6 / 7-8-9, each row reads first < last, the rows of
+a day start in increasing order, later days in any order;
+prob: the seed's B model exactly: day 1 fixed, each row first < last, and row 1 before row 2
+by first AND by last person (its `c:{1,3}`: a1 < a4 and a3 < a6); row 3 is not compared, so a
+day may be written in up to 3 ways, and a day whose rows nest (1..9, 2..8, 3..7) in none;
+none: every arrangement of every day counts (day 1 free, rows in any order, either way round)"""
+
+
+def register(subparsers: Any) -> None:
+    """Add `logicpy prisoners` to the logicpy command."""
+    parser = subparsers.add_parser(
+        "prisoners",
+        help="Dudeney's nine prisoners, Kirkman's schoolgirls: solve, count, draw",
+        description="Nine prisoners walk in rows of three, cuffed to their neighbours, on six days: arrange "
+                    "them so that every pair is cuffed together exactly once. The same for n people in rows "
+                    "of r over d days, pairs meeting when cuffed or when sharing a row.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="exit status: 0 found, counted or verified; 1 no such design (with the reason) or a file "
+               "that fails verification; 2 bad input; 3 gave up at --timeout (no answer either way)",
+    )
+    design = parser.add_argument_group("design (default: Dudeney's nine prisoners, 6 days)")
+    design.add_argument("--people", type=int, default=9, metavar="N", help="how many walk (default 9)")
+    design.add_argument("--row", type=int, default=3, metavar="R", help="people per row (default 3)")
+    design.add_argument("--days", type=int, metavar="D",
+                        help="days (default: 6 for the prisoners, else as many as make every pair meet once); "
+                             "fewer days: every pair meets at most once")
+    design.add_argument("--pairs", choices=["cuffed", "row"], default="cuffed",
+                        help="a pair meets when cuffed (adjacent in a row; default) or when sharing a row")
+    design.add_argument("--kirkman", action="store_true",
+                        help="Kirkman's schoolgirls: --people 15 --row 3 --days 7 --pairs row")
+    design.add_argument("--fix", action="append", default=[], metavar="K:ROWS",
+                        help="pin day K, e.g. 2:1-3-4/2-5-7/8-6-9 (repeatable)")
+    parser.add_argument("--symmetry", choices=[s.value for s in Symmetry], default="canonical", help=SYMMETRY_HELP)
+    out = parser.add_argument_group("what to print (default: one arrangement and its check)")
+    out.add_argument("--json", action="store_true", help='print {"days": [[[a, b, c], ...], ...], ...}')
+    out.add_argument("--neighbours", type=int, metavar="I", help="for each day, who is cuffed to prisoner I")
+    out.add_argument("--count", action="store_true", help="count the arrangements in the --symmetry model")
+    out.add_argument("--distinct", action="store_true",
+                     help="count the essentially different designs (up to relabelling people, reordering "
+                          "days and rows, reversing rows), by pynauty's canonical forms")
+    out.add_argument("--svg", metavar="FILE", help="also draw the arrangement as SVG into FILE")
+    out.add_argument("--verify", metavar="FILE.json", help="check an arrangement saved with --json, print nothing else")
+    parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                        help="give up after S seconds with exit status 3 (default 120; 0: no limit); large "
+                             "designs such as 21 schoolgirls can take the search longer")
+    parser.set_defaults(func=run)
+
+
+def design_from_args(args: argparse.Namespace) -> Design:
+    """The design the options describe (bad numbers are an `InputError`)."""
+    if args.kirkman:
+        return Design(15, 3, 7 if args.days is None else args.days, "row")
+    days = args.days
+    if days is None and (args.people, args.row, args.pairs) == (9, 3, "cuffed"):
+        days = 6
+    return Design(args.people, args.row, days, args.pairs)
+
+
+def parse_day(text: str) -> tuple[int, tuple]:
+    """`K:1-3-4/2-5-7/8-6-9` as (K, rows)."""
+    try:
+        k, rows = text.split(":", 1)
+        return int(k), tuple(tuple(int(p) for p in row.split("-")) for row in rows.split("/"))
+    except ValueError:
+        raise InputError(f"--fix {text!r}: expected K:ROWS such as 2:1-3-4/2-5-7/8-6-9") from None
+
+
+class _TimeUp(Exception):
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    """The command, under the --timeout alarm (exit 3 when it rings)."""
+    if args.timeout < 0:
+        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
+    if not args.timeout or not hasattr(signal, "setitimer"):
+        return _run(args)
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _TimeUp
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, args.timeout)
+    try:
+        return _run(args)
+    except _TimeUp:
+        print(f"logicpy: gave up after {args.timeout:g} s: no arrangement found and none ruled out "
+              "(raise --timeout, or 0 for no limit)", file=sys.stderr)
+        return 3
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from . import render
+    from .verify import problems
+
+    if args.verify:
+        return _verify_file(args.verify)
+    design = design_from_args(args)
+    symmetry = Symmetry(args.symmetry)
+    if args.neighbours is not None and not 1 <= args.neighbours <= design.people:
+        raise InputError(f"--neighbours {args.neighbours}: prisoners are numbered 1..{design.people}")
+    fixed = dict(parse_day(text) for text in args.fix)
+    try:
+        design.check()
+        if args.count or args.distinct:
+            return _count(args, design, symmetry, fixed)
+        from .solve import solve
+
+        arrangement = solve(design, symmetry, fixed)
+    except NoSolution as exc:
+        print(f"logicpy: {exc}", file=sys.stderr)
+        return 1
+    if arrangement is None:
+        pinned = f" with days {', '.join(str(k) for k in sorted(fixed))} fixed" if fixed else ""
+        print(f"logicpy: no such design: {design.describe()}{pinned}; the search over every "
+              f"{'completion of day 1' if symmetry is not Symmetry.NONE else 'arrangement'} found none "
+              "(exhaustive)", file=sys.stderr)
+        return 1
+    wrong = problems(design, arrangement.days, symmetry)
+    if wrong:  # never print an arrangement the verifier rejects
+        raise AssertionError(f"internal error: the verifier rejects the arrangement: {wrong}")
+    if args.svg:
+        try:
+            Path(args.svg).write_text(render.svg(arrangement, design), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"--svg {args.svg}: cannot write: {exc.strerror}") from None
+    if args.json:
+        data = render.to_json(arrangement, design, symmetry)
+        if args.neighbours is not None:
+            data["neighbours"] = {str(args.neighbours): render.neighbours(arrangement, design, args.neighbours)}
+        print(json.dumps(data))
+        return 0
+    if args.neighbours is not None:
+        how = "cuffed to" if design.pairs == "cuffed" else "in a row with"
+        for k, near in enumerate(render.neighbours(arrangement, design, args.neighbours), 1):
+            print(f"day {k}: {args.neighbours} is {how} {', '.join(map(str, near))}")
+        return 0
+    print(render.text(arrangement, design))
+    print(render.check_line(arrangement, design))
+    return 0
+
+
+def _count(args: argparse.Namespace, design: Design, symmetry: Symmetry, fixed: dict) -> int:
+    from . import counting
+
+    result: dict[str, Any] = {"design": design.describe()}
+    if args.count:
+        result["symmetry"] = symmetry.value
+        result["arrangements"] = counting.count(design, symmetry, fixed)
+        if design.complete:
+            which = "the fixed days" if fixed else "day 1"
+            result[f"unordered completions of {which}"] = counting.completions(design, fixed)
+    if args.distinct:
+        if fixed:
+            raise InputError("--distinct counts whole designs; it takes no --fix")
+        result["essentially different"] = len(counting.distinct(design, _progress()))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
+    return 0
+
+
+def _progress() -> Any:
+    """A progress callback drawing a rich bar on a terminal's stderr (None elsewhere)."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    task = bar.add_task("canonical forms", total=None)
+    bar.start()
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+        if done + 2048 > total:
+            bar.stop()
+
+    return update
+
+
+def _verify_file(path: str) -> int:
+    from .render import from_json
+    from .verify import problems
+
+    try:
+        data = json.loads(read_input_file(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {exc.lineno}: not JSON: {exc.msg}") from None
+    design, symmetry, days = from_json(data)
+    wrong = problems(design, days, symmetry)
+    for line in wrong:
+        print(f"{path}: {line}")
+    if not wrong:
+        print(f"{path}: valid: {design.describe()} ({symmetry.value} model)")
+    return 1 if wrong else 0
