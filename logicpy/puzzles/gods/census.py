@@ -172,6 +172,7 @@ def examine(task: Task) -> dict[str, Any]:
             result = solve(puzzle, k, task.max_complexity)
             if result.status != "none":
                 c = result.least_complexity
+                assert c is not None  # find="one" names the level it found a tree at
                 counted = solve(puzzle, k, c, find="all", limit=0)
                 row.update(status="solvable", proof=None, reason="", least_questions=k, least_complexity=c, trees=str(counted.count),
                            tree=tree_to_json(result.trees[0]), moves=counted.moves)

@@ -63,9 +63,9 @@ class Engine:
     def worker_memory(self) -> int:
         """Memory each worker may use, in bytes (the cluster's limit; else an equal share of RAM)."""
         if self._client is not None:
-            limits = [w.get("memory_limit") or 0 for w in self._client.scheduler_info()["workers"].values()]
-            if limits and min(limits):
-                return int(min(limits))
+            limits = [int(w.get("memory_limit") or 0) for w in self._client.scheduler_info()["workers"].values()]
+            if limits and min(limits) > 0:
+                return min(limits)
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         return total // max(self.workers, 1)
 
