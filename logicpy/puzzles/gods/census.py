@@ -28,6 +28,7 @@ from ...errors import InputError
 from .model import TYPES, Puzzle, Semantics, type_letters
 from .solve import solve
 from .tree import tree_to_json
+from .universe import UniverseTooBig
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -144,6 +145,7 @@ class Task:
     semantics: str
     max_questions: int
     max_complexity: int
+    worker_memory: int = 0  # bytes a worker may use (0: unknown); not part of the key
 
     @property
     def key(self) -> str:
@@ -182,18 +184,27 @@ def examine(task: Task) -> dict[str, Any]:
                 row["proof"] = "inseparable"
                 break
             row["proof"] = "counting" if not result.moves else "exhaustive"
-    except InputError as exc:  # the universe refused to build: too big for this machine
-        row.update(status="unsolvable", proof="refused", reason=str(exc))
+    except UniverseTooBig as exc:  # refused before building: say what it would take
+        row.update(status="unsolvable", proof="refused", reason=str(exc) + _workers_needed(exc.memory, task.worker_memory))
     row["seconds"] = time.perf_counter() - start
     return row
 
 
+def _workers_needed(memory: int, worker_memory: int) -> str:
+    """How many workers of `worker_memory` bytes a universe level needing `memory` would take if
+    sharded by signature (each worker keeping the signatures, and dedup keys, of its shard)."""
+    if worker_memory <= 0:
+        return ""
+    return (f"; sharded by signature it would need {-(-memory // worker_memory)} workers of "
+            f"{worker_memory / 2**30:.1f} GiB")
+
+
 def tasks_for(specs: Sequence[Spec], semantics: Sequence[str], max_questions: int,
-              max_complexity: int) -> list[Task]:
+              max_complexity: int, worker_memory: int = 0) -> list[Task]:
     """Every (puzzle, semantics) task, the likely longest first (more gods, more assignments),
     so that the workers finish together."""
     order = sorted(specs, key=lambda s: (-s.n, -len(s.assignments), s.key))
-    return [Task(spec, sem, max_questions, max_complexity) for spec in order for sem in semantics]
+    return [Task(spec, sem, max_questions, max_complexity, worker_memory) for spec in order for sem in semantics]
 
 
 @dataclass

@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             if bar:
                 bar.start()
             with engine:
+                tasks = [replace(t, worker_memory=engine.worker_memory) for t in tasks]
                 stats = run_census(tasks, store, engine, progress)
         except KeyboardInterrupt:
             interrupted = True

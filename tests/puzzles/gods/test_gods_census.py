@@ -4,6 +4,7 @@ interruption), exports, and the run on a local Dask cluster of 2 workers."""
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import itertools
 import json
@@ -217,3 +218,20 @@ def test_hardest_refuses_a_tampered_tree(tmp_path):
     assert heat_map_svg([examine(Task(classic_spec(), "free", 3, 1))]).startswith("<svg")
     assert to_csv([]).strip() == ",".join(COLUMNS)
     assert sqlite3.sqlite_version  # the standard library's SQLite is the store
+
+
+def test_a_universe_too_big_is_refused_with_its_estimate_and_the_workers_it_would_need(monkeypatch):
+    universe_module = importlib.import_module("logicpy.puzzles.gods.universe")
+
+    monkeypatch.setattr(universe_module, "MAX_LEVEL_BYTES", 1 << 10)  # pretend a worker has 1 KiB
+    universe_module._CACHE.clear()
+    row = examine(Task(classic_spec(), "free", 2, 3, worker_memory=1 << 10))
+    assert row["proof"] == "counting"  # 2 questions: refuted by counting, no universe needed
+    # Truly and free Random cannot be told apart at complexity <= 2; complexity 3 is refused.
+    (spec,) = [s for s in puzzle_space([2]) if s.key == "RT,TR"]
+    row = examine(Task(spec, "free", 2, 3, worker_memory=1 << 10))
+    assert (row["status"], row["proof"]) == ("unsolvable", "refused")
+    assert "would mean about" in row["reason"] and "GiB" in row["reason"]
+    needed = int(row["reason"].split("would need ")[1].split()[0])
+    assert needed > 1
+    universe_module._CACHE.clear()
