@@ -235,3 +235,35 @@ def test_a_universe_too_big_is_refused_with_its_estimate_and_the_workers_it_woul
     needed = int(row["reason"].split("would need ")[1].split()[0])
     assert needed > 1
     universe_module._CACHE.clear()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_the_command_stopped_or_killed_resumes_without_losing_rows(tmp_path, how):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    store = tmp_path / "c.sqlite"
+    argv = [sys.executable, "-m", "logicpy", "gods", "census", "--gods", "3", "--semantics", "explode,silent",
+            "--max-complexity", "3", "--workers", "2", "--store", str(store), "--top", "0"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        time.sleep(0.5)
+        if store.exists() and len(Store(store).done_keys()) >= 3:
+            break
+    os.killpg(proc.pid, getattr(signal, how)) if how == "SIGKILL" else proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=60)
+    with Store(store) as s:
+        kept = s.done_keys()
+    assert len(kept) >= 3
+    if how == "SIGINT":
+        assert code == 130 and b"run the same command again to resume" in proc.stderr.read()
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0
+    assert f"{len(kept)} already in" in done.stderr
+    with Store(store) as s:
+        assert len(s.done_keys()) == 66 and kept <= s.done_keys()
