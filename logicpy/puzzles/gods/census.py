@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ...errors import InputError
-from .model import TYPES, Puzzle, Semantics, type_letters
+from .model import TYPES, GodType, Puzzle, Semantics, type_letters
 from .solve import solve
 from .tree import tree_to_json
 from .universe import UniverseTooBig
@@ -66,6 +66,7 @@ class Spec:
     gods: tuple[str, ...]  # the multiset of the representative raw form
     allowed: tuple[tuple[str, ...], ...]  # per position, its allowed types in that form
     raw: int
+    gods_file: str = ""  # where the open god types it names come from (a --gods-file), if any
 
     @property
     def key(self) -> str:
@@ -92,22 +93,42 @@ class Spec:
         return "; ".join(parts)
 
     def puzzle(self, semantics: Semantics | str) -> Puzzle:
-        """This puzzle under `semantics`."""
+        """This puzzle under `semantics` (with the open god types of its gods file)."""
         return Puzzle(self.n, self.assignments, semantics=Semantics.parse(semantics),
-                      name=self.description)
+                      name=self.description, gods=open_gods(self.gods_file))
 
 
-def puzzle_space(gods: Sequence[int], types: Sequence[str] = TYPES) -> list[Spec]:
+def open_gods(source: str) -> tuple[GodType, ...]:
+    """The GODS of a --gods-file (loaded once per process; each worker loads it itself)."""
+    if not source:
+        return ()
+    if source not in _OPEN_GODS:
+        from .cli import load_gods
+
+        gods = load_gods(source)
+        letters = [type_letters([t]) for t in TYPES] + [g.letter for g in gods]
+        if len(set(letters)) != len(letters):
+            raise InputError(f"--gods-file {source}: the census names types by letter, and two types share one "
+                             f"({', '.join(letters)})")
+        _OPEN_GODS[source] = gods
+    return _OPEN_GODS[source]
+
+
+_OPEN_GODS: dict[str, tuple[GodType, ...]] = {}
+
+
+def puzzle_space(gods: Sequence[int], types: Sequence[str] = TYPES, gods_file: str = "") -> list[Spec]:
     """Every canonical puzzle with a number of gods in `gods` over `types`, with raw counts.
 
     Raw forms: a multiset of n gods over `types`, and for each position a non-empty subset
     of the multiset's types allowed there; forms with no assignment are not puzzles.
     The representative of a canonical puzzle is its first raw form (fewest restrictions first).
     """
+    names = TYPES + tuple(g.name for g in open_gods(gods_file))
     for t in types:
-        if t not in TYPES:
-            raise InputError(f"--types: unknown god type {t!r} (choose from {', '.join(TYPES)})")
-    types = tuple(t for t in TYPES if t in set(types))
+        if t not in names:
+            raise InputError(f"--types: unknown god type {t!r} (choose from {', '.join(names)})")
+    types = tuple(t for t in names if t in set(types))
     if not types:
         raise InputError("--types: name at least one god type")
     specs: dict[tuple, list] = {}
@@ -127,14 +148,16 @@ def puzzle_space(gods: Sequence[int], types: Sequence[str] = TYPES) -> list[Spec
                     specs[form][3] += 1
                 else:
                     specs[form] = [n, form[1], (multiset, allowed), 1]
-    return [Spec(n, forms, gods_, allowed, raw) for n, forms, (gods_, allowed), raw in specs.values()]
+    return [Spec(n, forms, gods_, allowed, raw, gods_file) for n, forms, (gods_, allowed), raw in specs.values()]
 
 
 def puzzle_of_row(row: dict[str, Any]) -> Puzzle:
     """The puzzle a stored row is about (its canonical assignments, in letters, and semantics)."""
-    names = {type_letters([t]): t for t in TYPES}
+    gods = open_gods(row["gods_file"] or "")
+    names = {type_letters([t]): t for t in TYPES} | {g.letter: g.name for g in gods}
     assignments = tuple(tuple(names[c] for c in form) for form in row["puzzle"].split(","))
-    return Puzzle(row["n"], assignments, semantics=Semantics.parse(row["semantics"]), name=row["description"])
+    return Puzzle(row["n"], assignments, semantics=Semantics.parse(row["semantics"]), name=row["description"],
+                  gods=gods)
 
 
 @dataclass(frozen=True)
@@ -150,7 +173,8 @@ class Task:
     @property
     def key(self) -> str:
         """The store's primary key: puzzle, semantics and bounds."""
-        return f"{self.spec.key}|{self.semantics}|q{self.max_questions}|c{self.max_complexity}"
+        where = f"|{self.spec.gods_file}" if self.spec.gods_file else ""
+        return f"{self.spec.key}|{self.semantics}|q{self.max_questions}|c{self.max_complexity}{where}"
 
 
 def examine(task: Task) -> dict[str, Any]:
@@ -167,7 +191,7 @@ def examine(task: Task) -> dict[str, Any]:
         "assignments": len(spec.assignments), "raw": spec.raw, "semantics": task.semantics,
         "max_questions": task.max_questions, "max_complexity": task.max_complexity,
         "status": "unsolvable", "proof": None, "reason": "", "least_questions": None, "least_complexity": None,
-        "trees": None, "tree": None, "moves": None,
+        "trees": None, "tree": None, "moves": None, "gods_file": spec.gods_file or None,
     }
     try:
         for k in range(task.max_questions + 1):

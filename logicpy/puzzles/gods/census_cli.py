@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="numbers of gods (positions): a range A..B or a list 1,3 (default 1..4; at most 5)")
     space.add_argument("--types", default=",".join(TYPES), metavar="T,T,...",
                        help="god types the multisets and position sets draw from (default: truly,falsely,random)")
+    space.add_argument("--gods-file", default="", metavar="FILE.py|MODULE",
+                       help="open god types: the GODS list of a Python file or module; name them in --types "
+                            "(each worker loads the file, so on a --cluster it must be there too)")
     space.add_argument("--semantics", default="all", metavar="S,S,...",
                        help=f"semantics to run, or all (default): {', '.join(s.value for s in Semantics)}")
     space.add_argument("--max-questions", type=int, default=4, metavar="K",
@@ -91,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--max-questions and --max-complexity must be >= 0")
     if args.top < 0:
         raise InputError(f"--top must be >= 0, got {args.top}")
-    specs = puzzle_space(gods, types)
+    gods_file = str(Path(args.gods_file).resolve()) if args.gods_file.endswith(".py") else args.gods_file
+    specs = puzzle_space(gods, types, gods_file)
     tasks = tasks_for(specs, semantics, args.max_questions, args.max_complexity)
     keys = [t.key for t in tasks]
     interrupted = False
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     for row, check in top:
         puzzle = puzzle_of_row(row)
         print(f"\n{row['description']} [{row['puzzle']}], semantics {row['semantics']}: "
-              f"{row['least_questions']} questions, complexity {row['least_complexity']}, {row['trees']} trees")
+              f"{row['least_questions']} question{'s' if row['least_questions'] != 1 else ''}, complexity {row['least_complexity']}, {row['trees']} trees")
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
     return 0

@@ -18,17 +18,18 @@ from ...errors import InputError
 
 __all__ = ["Store", "COLUMNS", "to_csv"]
 
-#: Columns of the `census` table, in export order (tree is the tree's JSON).
+#: Columns of the `census` table, in export order (tree is the tree's JSON; gods_file names
+#: the file of the open god types a row's puzzle uses, if any).
 COLUMNS = ("key", "n", "types", "puzzle", "description", "assignments", "raw", "semantics",
            "max_questions", "max_complexity", "status", "proof", "reason", "least_questions",
-           "least_complexity", "trees", "moves", "seconds", "tree")
+           "least_complexity", "trees", "moves", "seconds", "tree", "gods_file")
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS census (
     key TEXT PRIMARY KEY, n INTEGER, types TEXT, puzzle TEXT, description TEXT,
     assignments INTEGER, raw INTEGER, semantics TEXT, max_questions INTEGER,
     max_complexity INTEGER, status TEXT, proof TEXT, reason TEXT, least_questions INTEGER,
-    least_complexity INTEGER, trees TEXT, moves INTEGER, seconds REAL, tree TEXT
+    least_complexity INTEGER, trees TEXT, moves INTEGER, seconds REAL, tree TEXT, gods_file TEXT
 );
 CREATE TABLE IF NOT EXISTS runs (started TEXT, workers INTEGER, engine TEXT, tasks INTEGER,
     done INTEGER, wall REAL);

@@ -267,3 +267,26 @@ def test_the_command_stopped_or_killed_resumes_without_losing_rows(tmp_path, how
     assert f"{len(kept)} already in" in done.stderr
     with Store(store) as s:
         assert len(s.done_keys()) == 66 and kept <= s.done_keys()
+
+
+GODS_FILE = '''
+from logicpy.puzzles.gods import GodType
+GODS = [GodType("always_da", "D", lambda truth, da_means_yes, choice: "da", description="says da to everything")]
+'''
+
+
+def test_open_god_types_from_a_gods_file_on_the_workers(engine, tmp_path):
+    source = tmp_path / "mygods.py"
+    source.write_text(GODS_FILE)
+    specs = puzzle_space([2], ["truly", "always_da"], str(source))
+    assert sorted(s.key for s in specs) == ["DD", "DT", "DT,TD", "TT"]  # DT: both positions known
+    tasks = tasks_for(specs, ["free"], 3, 2)
+    with Store(tmp_path / "c.sqlite") as store:
+        run_census(tasks, store, engine)
+        rows = {r["puzzle"]: r for r in store.rows()}
+    # Truly says ja to "would you answer da to: god 2 is Truly?" when god 2 says da to all: one question.
+    mixed = rows["DT,TD"]
+    assert (mixed["least_questions"], mixed["least_complexity"], mixed["gods_file"]) == (1, 1, str(source))
+    assert [r["key"] for r, check in hardest(list(rows.values()), 3) if check.ok] == [mixed["key"]]
+    with pytest.raises(InputError, match="unknown god type 'ghost'"):
+        puzzle_space([1], ["ghost"], str(source))
