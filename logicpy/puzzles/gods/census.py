@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ...errors import InputError
@@ -239,6 +239,7 @@ class RunStats:
     stored_before: int
     done: int = 0
     wall: float = 0.0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (task key, error) of tasks given up
 
 
 def run_census(tasks: Sequence[Task], store: "Store", engine: "Engine",
@@ -246,7 +247,9 @@ def run_census(tasks: Sequence[Task], store: "Store", engine: "Engine",
     """Examine every task not yet in `store` on the engine's workers; this process writes each row.
 
     A row is committed as soon as it arrives, so an interrupted run loses only the tasks
-    in flight, and the next run resumes with the keys not stored.
+    in flight, and the next run resumes with the keys not stored. A task that fails for
+    good (it raised on every retry, or killed its workers) is listed in `failed`, stored
+    nowhere, and tried again by the next run; the others go on.
     """
     stored = store.done_keys()
     todo = [t for t in tasks if t.key not in stored]
@@ -255,7 +258,10 @@ def run_census(tasks: Sequence[Task], store: "Store", engine: "Engine",
     if progress:
         progress(stats.stored_before, len(tasks))
     try:
-        for row in engine.map_unordered(examine, todo):
+        for task, row, error in engine.map_unordered(examine, todo):
+            if error is not None:
+                stats.failed.append((task.key, f"{type(error).__name__}: {error}"))
+                continue
             store.add(row)
             stats.done += 1
             if progress:

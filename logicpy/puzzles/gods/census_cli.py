@@ -4,8 +4,9 @@
                         [--max-questions K] [--max-complexity C] [--store FILE.sqlite]
                         [--workers N | --cluster ADDRESS] [--json] [--csv FILE] [--svg FILE]
 
-Exit status: 0 when the census is complete, 2 on bad input, 130 when interrupted (the
-rows finished so far are stored; run the same command again to resume).
+Exit status: 0 when the census is complete, 1 when some task failed for good (listed; the
+others are stored), 2 on bad input, 130 when interrupted (the rows finished so far are
+stored; run the same command again to resume).
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"census: {len(specs)} canonical puzzles ({sum(s.raw for s in specs)} raw) x {len(semantics)} semantics "
           f"= {len(tasks)} rows; {stats.done} computed now on {engine.name} in {stats.wall:.1f} s, "
           f"{stats.stored_before} already in {args.store}", file=sys.stderr)
+    for key, error in stats.failed:
+        print(f"failed (not stored; run again to retry): {key}: {error}", file=sys.stderr)
     top = hardest(rows, args.top)
     if args.csv:
         Path(args.csv).write_text(to_csv(rows))
@@ -137,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                                     "canonical": len(specs), "raw": sum(s.raw for s in specs)},
                           "summary": summary(rows), "hardest": [_hardest_json(r, v) for r, v in top],
                           "rows": rows}, indent=1))
-        return 0
+        return 1 if stats.failed else 0
     print(render_summary(rows, semantics, args.max_complexity))
     for row, check in top:
         puzzle = puzzle_of_row(row)
@@ -145,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
               f"{row['least_questions']} question{'s' if row['least_questions'] != 1 else ''}, complexity {row['least_complexity']}, {row['trees']} trees")
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
-    return 0
+    return 1 if stats.failed else 0
 
 
 def _progress(total: int) -> tuple[Any, Callable[[int, int], None] | None]:

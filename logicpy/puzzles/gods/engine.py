@@ -99,21 +99,29 @@ class Engine:
             self._cluster.close()
         self._client = self._cluster = self._pool = None
 
-    def map_unordered(self, fn: Callable[[Any], Any], batches: Iterable[Any]) -> Iterator[Any]:
-        """fn(batch) for every batch, yielded as they finish (any order)."""
+    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any, BaseException | None]]:
+        """(item, fn(item), None) for every item as it finishes (any order); (item, None, error)
+        for an item that failed for good: it raised on every retry, or killed every worker
+        that ran it (Dask gives up after `distributed.scheduler.allowed-failures` deaths)."""
+        items = list(items)
         if self._pool is not None:
-            futures = [self._pool.submit(fn, b) for b in batches]
-            for future in as_completed(futures):
-                yield future.result()
+            pending = {self._pool.submit(fn, item): item for item in items}
+            for future in as_completed(pending):
+                error = future.exception()
+                yield pending[future], None if error else future.result(), error
             return
         if self._client is None:
             raise RuntimeError("Engine used outside its `with` block")
         from distributed import as_completed as dask_completed
 
-        futures = [self._client.submit(fn, b, retries=RETRIES, pure=False) for b in batches]
+        futures = {self._client.submit(fn, item, retries=RETRIES, pure=False): i for i, item in enumerate(items)}
         try:
-            for future in dask_completed(futures):
-                yield future.result()
+            for future in dask_completed(list(futures)):
+                item = items[futures[future]]
+                if future.status == "error":
+                    yield item, None, future.exception()
+                else:
+                    yield item, future.result(), None
                 future.release()
         finally:
             self._client.cancel([f for f in futures if not f.done()])

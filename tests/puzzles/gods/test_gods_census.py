@@ -148,9 +148,21 @@ def test_interrupted_census_keeps_finished_rows_and_resumes(engine, tmp_path):
 
 def test_a_lost_worker_costs_only_its_task(engine, tmp_path):
     marker = tmp_path / "died"
-    results = sorted(engine.map_unordered(_die_once, [(str(marker), i) for i in range(6)]))
+    results = sorted((value, error) for _, value, error in engine.map_unordered(_die_once, [(str(marker), i) for i in range(6)]))
     assert marker.exists()  # one worker process really died mid-task
-    assert results == list(range(6))  # and its task was run again elsewhere
+    assert results == [(i, None) for i in range(6)]  # and its task was run again elsewhere
+
+
+def test_a_task_that_always_fails_is_reported_and_the_others_finish(engine):
+    outcomes = {item: (value, error) for item, value, error in engine.map_unordered(_fail_on_two, range(4))}
+    assert {i: v for i, (v, e) in outcomes.items() if e is None} == {0: 0, 1: 1, 3: 3}
+    assert isinstance(outcomes[2][1], ValueError) and "two is bad" in str(outcomes[2][1])
+
+
+def _fail_on_two(i):
+    if i == 2:
+        raise ValueError("two is bad")
+    return i
 
 
 def _die_once(item):
