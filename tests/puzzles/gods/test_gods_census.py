@@ -302,3 +302,15 @@ def test_open_god_types_from_a_gods_file_on_the_workers(engine, tmp_path):
     assert [r["key"] for r, check in hardest(list(rows.values()), 3) if check.ok] == [mixed["key"]]
     with pytest.raises(InputError, match="unknown god type 'ghost'"):
         puzzle_space([1], ["ghost"], str(source))
+
+
+def test_cli_on_a_running_scheduler_with_cluster_address(engine, capsys, tmp_path):
+    address = engine._cluster.scheduler_address  # a real scheduler with 2 workers, started by the fixture
+    code = main(["gods", "census", "--gods", "1..2", "--semantics", "boolos", "--max-questions", "2",
+                 "--max-complexity", "1", "--cluster", address, "--store", str(tmp_path / "c.sqlite"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and f"dask scheduler {address}, 2 workers" in err
+    rows = json.loads(out)["rows"]
+    assert len(rows) == 12 and {r["least_questions"] for r in rows} == {0, 1}
+    # the census closed only its own client: the cluster still runs tasks
+    assert [v for _, v, _ in engine.map_unordered(abs, [-3])] == [3]
