@@ -84,11 +84,10 @@ class Spec:
     def description(self) -> str:
         """The representative raw form, e.g. "TFR; 1 in T/F; 3 = R"."""
         parts = [type_letters(self.gods)]
-        present = sorted(set(self.gods), key=lambda t: (t not in TYPES, TYPES.index(t) if t in TYPES else 0, t))
         for p, allowed in enumerate(self.allowed, 1):
             if len(allowed) == 1:
                 parts.append(f"{p} = {type_letters(allowed)}")
-            elif len(allowed) < len(present):
+            elif len(allowed) < len(set(self.gods)):
                 parts.append(f"{p} in {'/'.join(type_letters([t]) for t in allowed)}")
         return "; ".join(parts)
 
