@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[prolog,test]'
+	$(PY) -m pip install --quiet -e '.[prolog,test,distributed,smt]'
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -3,6 +3,7 @@
     logicpy gods [solve] [--questions K] [--complexity C] [--semantics S] [--all] [--json | --mermaid]
     logicpy gods verify TREE.json [puzzle options]
     logicpy gods crosscheck FILE.pl ...          (engineer D's module, logicpy.puzzles.gods.crosscheck)
+    logicpy gods census [--gods 1..4] ...        (logicpy.puzzles.gods.census_cli)
 
 Exit status: 0 when a tree was found (or verified), 1 when none exists within the bounds
 (or the tree fails), 2 on bad input; `crosscheck` also 3 when the Prolog side ran past
@@ -56,6 +57,14 @@ def register(subparsers: Any) -> None:
     _add_puzzle_arguments(verify_parser, defaults=False)
     verify_parser.set_defaults(func=run_verify)
     _register_crosscheck(actions)
+    census_parser = actions.add_parser(
+        "census", help="every puzzle of a space: least questions and complexity, proofs of none",
+        description="Run the census of gods puzzles on Dask workers (a local cluster by default), "
+                    "store every row in SQLite (resumable), and summarise the hardest.")
+    from . import census_cli
+
+    census_cli.add_arguments(census_parser)
+    census_parser.set_defaults(func=census_cli.run)
 
 
 def _default(value: Any, defaults: bool) -> Any:

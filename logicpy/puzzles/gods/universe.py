@@ -34,7 +34,7 @@ from ...errors import InputError
 from .grammar import Question, Rule, atom_truth
 from .model import UTTERANCES, WORDS, ConcreteWorld, Puzzle
 
-__all__ = ["Layout", "LevelStats", "Universe", "universe", "DIRECT_TABLE_MAX_WORLDS"]
+__all__ = ["Layout", "LevelStats", "Universe", "UniverseTooBig", "universe", "DIRECT_TABLE_MAX_WORLDS"]
 
 #: Up to this many worlds, dedup marks signatures in a direct-address table of 2^W bytes.
 DIRECT_TABLE_MAX_WORLDS = 26
@@ -47,6 +47,14 @@ MAX_LEVEL_BYTES = (os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 
 BATCH = 1 << 20
 
 Progress = Callable[[str, int, int], None]
+
+
+class UniverseTooBig(InputError):
+    """A level refused before it starts: `candidates` and the upper bound `memory` (bytes) it may need."""
+
+    def __init__(self, message: str, level: int, candidates: int, memory: int):
+        super().__init__(message)
+        self.level, self.candidates, self.memory = level, candidates, memory
 
 
 class Layout:
@@ -442,11 +450,11 @@ class Universe:
         estimate = self._estimate_candidates(level)
         memory = self.estimate_bytes(level)
         if estimate > MAX_LEVEL_CANDIDATES or memory > MAX_LEVEL_BYTES:
-            raise InputError(
+            raise UniverseTooBig(
                 f"complexity {level} would mean about {estimate:.2g} candidate questions and up to "
                 f"{memory / 2**30:.1f} GiB for this puzzle (the limits are {MAX_LEVEL_CANDIDATES:.0e} and "
                 f"{MAX_LEVEL_BYTES / 2**30:.1f} GiB); the exact universe can be built here "
-                f"through complexity {level - 1}")
+                f"through complexity {level - 1}", level, estimate, memory)
         start = time.process_time()
         before = self.size
         total = self._count_pieces(level)

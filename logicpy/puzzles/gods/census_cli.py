@@ -1,0 +1,276 @@
+"""`logicpy gods census`: run the census on Dask workers, store every row, summarise, export, draw.
+
+    logicpy gods census [--gods 1..4] [--types truly,falsely,random] [--semantics S,...]
+                        [--max-questions K] [--max-complexity C] [--store FILE.sqlite]
+                        [--workers N | --cluster ADDRESS] [--json] [--csv FILE] [--svg FILE]
+
+Exit status: 0 when the census is complete, 1 when some task failed for good (listed; the
+others are stored), 2 on bad input, 130 when interrupted (the rows finished so far are
+stored; run the same command again to resume).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from ...errors import InputError
+from .census import PROOF_KINDS, puzzle_of_row, puzzle_space, run_census, tasks_for
+from .engine import Engine
+from .model import TYPES, Semantics
+from .store import Store, to_csv
+from .tree import render_text, tree_from_json
+from .verify import verify
+
+__all__ = ["add_arguments", "run", "summary", "hardest", "heat_map_svg"]
+
+DEFAULT_STORE = "gods-census.sqlite"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The census options."""
+    space = parser.add_argument_group("puzzle space")
+    space.add_argument("--gods", default="1..4", metavar="A..B",
+                       help="numbers of gods (positions): a range A..B or a list 1,3 (default 1..4; at most 5)")
+    space.add_argument("--types", default=",".join(TYPES), metavar="T,T,...",
+                       help="god types the multisets and position sets draw from (default: truly,falsely,random)")
+    space.add_argument("--gods-file", default="", metavar="FILE.py|MODULE",
+                       help="open god types: the GODS list of a Python file or module; name them in --types "
+                            "(each worker loads the file, so on a --cluster it must be there too)")
+    space.add_argument("--semantics", default="all", metavar="S,S,...",
+                       help=f"semantics to run, or all (default): {', '.join(s.value for s in Semantics)}")
+    space.add_argument("--max-questions", type=int, default=4, metavar="K",
+                       help="search up to K questions per branch (default 4)")
+    space.add_argument("--max-complexity", type=int, default=2, metavar="C",
+                       help="questions of complexity <= C (default 2; 3 builds far bigger universes)")
+    where = parser.add_argument_group("where it runs")
+    where.add_argument("--workers", type=int, metavar="N", help="local cluster workers (default: one per core)")
+    where.add_argument("--cluster", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    where.add_argument("--engine", choices=("dask", "processes"), default="dask",
+                       help="dask (default) or a plain process pool on this machine")
+    out = parser.add_argument_group("results")
+    out.add_argument("--store", default=DEFAULT_STORE, metavar="FILE.sqlite",
+                     help=f"SQLite results store, resumed when it exists (default {DEFAULT_STORE})")
+    out.add_argument("--top", type=int, default=5, metavar="N", help="hardest puzzles shown with their trees (default 5)")
+    out.add_argument("--json", action="store_true", help="summary, hardest puzzles and every row as JSON on stdout")
+    out.add_argument("--csv", metavar="FILE", help="write every row of this census as CSV")
+    out.add_argument("--svg", metavar="FILE", help="write a heat map of least questions (SVG)")
+
+
+def parse_gods(text: str) -> list[int]:
+    """'1..4' -> [1, 2, 3, 4]; '1,3' -> [1, 3]."""
+    try:
+        if ".." in text:
+            lo, hi = text.split("..", 1)
+            values = list(range(int(lo), int(hi) + 1))
+        else:
+            values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"--gods {text!r}: expected a range like 1..4 or a list like 1,3") from None
+    if not values:
+        raise InputError(f"--gods {text!r}: names no number of gods")
+    return values
+
+
+def parse_semantics(text: str) -> list[str]:
+    """'all' or a comma list of semantics names."""
+    if text.strip() == "all":
+        return [s.value for s in Semantics]
+    return [Semantics.parse(s.strip()).value for s in text.split(",") if s.strip()]
+
+
+def run(args: argparse.Namespace) -> int:
+    """`logicpy gods census`."""
+    gods = parse_gods(args.gods)
+    types = [t.strip().lower() for t in args.types.split(",") if t.strip()]
+    semantics = parse_semantics(args.semantics)
+    if args.max_questions < 0 or args.max_complexity < 0:
+        raise InputError("--max-questions and --max-complexity must be >= 0")
+    if args.top < 0:
+        raise InputError(f"--top must be >= 0, got {args.top}")
+    gods_file = str(Path(args.gods_file).resolve()) if args.gods_file.endswith(".py") else args.gods_file
+    specs = puzzle_space(gods, types, gods_file)
+    tasks = tasks_for(specs, semantics, args.max_questions, args.max_complexity)
+    keys = [t.key for t in tasks]
+    interrupted = False
+    with Store(args.store) as store:
+        engine = Engine(args.workers, args.cluster, args.engine)
+        bar, progress = _progress(len(tasks))
+        started = time.strftime("%Y-%m-%dT%H:%M:%S")
+        stats = None
+        try:
+            if bar:
+                bar.start()
+            with engine:
+                tasks = [replace(t, worker_memory=engine.worker_memory) for t in tasks]
+                stats = run_census(tasks, store, engine, progress)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if bar:
+                bar.stop()
+        if stats is not None:
+            store.record_run(started, engine.workers, engine.name, stats.tasks, stats.done, stats.wall)
+        rows = store.rows(keys)
+    if interrupted:
+        print(f"interrupted: {len(rows)} of {len(tasks)} rows are stored in {args.store}; "
+              f"run the same command again to resume", file=sys.stderr)
+        return 130
+    assert stats is not None
+    print(f"census: {len(specs)} canonical puzzles ({sum(s.raw for s in specs)} raw) x {len(semantics)} semantics "
+          f"= {len(tasks)} rows; {stats.done} computed now on {engine.name} in {stats.wall:.1f} s, "
+          f"{stats.stored_before} already in {args.store}", file=sys.stderr)
+    for key, error in stats.failed:
+        print(f"failed (not stored; run again to retry): {key}: {error}", file=sys.stderr)
+    top = hardest(rows, args.top)
+    if args.csv:
+        Path(args.csv).write_text(to_csv(rows))
+    if args.svg:
+        Path(args.svg).write_text(heat_map_svg(rows))
+    if args.json:
+        print(json.dumps({"space": {"gods": gods, "types": types, "semantics": semantics,
+                                    "max_questions": args.max_questions, "max_complexity": args.max_complexity,
+                                    "canonical": len(specs), "raw": sum(s.raw for s in specs)},
+                          "summary": summary(rows), "hardest": [_hardest_json(r, v) for r, v in top],
+                          "rows": rows}, indent=1))
+        return 1 if stats.failed else 0
+    print(render_summary(rows, semantics, args.max_complexity))
+    for row, check in top:
+        puzzle = puzzle_of_row(row)
+        print(f"\n{row['description']} [{row['puzzle']}], semantics {row['semantics']}: "
+              f"{row['least_questions']} question{'s' if row['least_questions'] != 1 else ''}, complexity {row['least_complexity']}, {row['trees']} trees")
+        print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
+        print(check)
+    return 1 if stats.failed else 0
+
+
+def _progress(total: int) -> tuple[Any, Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal; nothing when stderr is piped."""
+    if not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("census"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+    task = bar.add_task("census", total=total)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+def _cell(row: dict[str, Any]) -> str:
+    """A row's class: "q3 c1", or "none: counting"."""
+    if row["status"] == "solvable":
+        return f"q{row['least_questions']} c{row['least_complexity']}"
+    return f"none: {row['proof']}"
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Counts of canonical puzzles per class (least questions x least complexity, or proof kind), per semantics."""
+    table: dict[str, Counter] = defaultdict(Counter)
+    for row in rows:
+        table[_cell(row)][row["semantics"]] += 1
+    return {k: dict(v) for k, v in sorted(table.items(), key=lambda kv: _class_order(kv[0]))}
+
+
+def _class_order(cell: str) -> tuple:
+    if cell.startswith("q"):
+        q, c = cell.split()
+        return (0, int(q[1:]), int(c[1:]))
+    return (1, PROOF_KINDS.index(cell.split(": ")[1]), 0)
+
+
+def render_summary(rows: list[dict[str, Any]], semantics: list[str], max_complexity: int) -> str:
+    """The summary table as text, and whether any puzzle needs complexity 3."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="canonical puzzles by least questions (q) and least complexity there (c)")
+    table.add_column("class")
+    for s in semantics:
+        table.add_column(s, justify="right")
+    for cell, counts in summary(rows).items():
+        table.add_row(cell, *(str(counts.get(s, 0)) for s in semantics))
+    console = Console(width=120, force_terminal=False, no_color=True)
+    with console.capture() as capture:
+        console.print(table)
+    needing = Counter(r["least_complexity"] for r in rows if r["status"] == "solvable")
+    lines = [capture.get().rstrip()]
+    for c in (2, 3):
+        if c > max_complexity:
+            lines.append(f"complexity {c}: not searched (--max-complexity {max_complexity})")
+        else:
+            lines.append(f"complexity {c}: {needing.get(c, 0)} puzzle-semantics pairs need it at their least "
+                         f"number of questions" + ("" if needing.get(c, 0) else " (none in this space)"))
+    return "\n".join(lines)
+
+
+def hardest(rows: list[dict[str, Any]], top: int) -> list[tuple[dict[str, Any], Any]]:
+    """The `top` solvable rows needing the highest complexity, then the most questions, then the
+    fewest trees; each with its tree replayed by `verify` here (in this process)."""
+    solvable = [r for r in rows if r["status"] == "solvable" and r["least_questions"]]
+    solvable.sort(key=lambda r: (-r["least_complexity"], -r["least_questions"], int(r["trees"]), r["key"]))
+    out = []
+    for row in solvable[:top]:
+        puzzle = puzzle_of_row(row)
+        check = verify(puzzle, tree_from_json(row["tree"], puzzle), row["least_questions"])
+        if not check.ok:
+            raise InputError(f"stored tree of {row['key']} fails replay: {check.problems[0]} "
+                             f"(the store was edited or is from another logicpy)")
+        out.append((row, check))
+    return out
+
+
+def _hardest_json(row: dict[str, Any], check: Any) -> dict[str, Any]:
+    return {**{k: row[k] for k in ("key", "description", "semantics", "least_questions", "least_complexity",
+                                   "trees", "tree")},
+            "verified": {"ok": check.ok, "worlds": check.worlds, "paths": check.arrivals}}
+
+
+def heat_map_svg(rows: list[dict[str, Any]]) -> str:
+    """A heat map: rows are (number of gods, types present), columns semantics; each cell shows
+    the most questions any of its puzzles needs (colour), the highest complexity needed there,
+    and how many puzzles have no tree within the bounds."""
+    groups = sorted({(r["n"], r["types"]) for r in rows}, key=lambda g: (g[0], len(g[1]), g[1]))
+    semantics = [s.value for s in Semantics if any(r["semantics"] == s.value for r in rows)]
+    cells: dict[tuple, list] = defaultdict(list)
+    for r in rows:
+        cells[(r["n"], r["types"], r["semantics"])].append(r)
+    top = max([r["least_questions"] or 0 for r in rows] + [1])
+    w, h, left, head = 104, 30, 110, 64
+    width, height = left + w * len(semantics) + 10, head + h * len(groups) + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<text x="8" y="18" font-size="14">Gods census: most questions needed (colour), '
+           f'highest complexity c, unsolvable count ×</text>']
+    for j, s in enumerate(semantics):
+        out.append(f'<text x="{left + j * w + w / 2}" y="{head - 10}" text-anchor="middle">{html.escape(s)}</text>')
+    for i, (n, types) in enumerate(groups):
+        y = head + i * h
+        out.append(f'<text x="8" y="{y + h / 2 + 4}">{n} gods, {html.escape(types)}</text>')
+        for j, s in enumerate(semantics):
+            group = cells.get((n, types, s), [])
+            x = left + j * w
+            solved = [r for r in group if r["status"] == "solvable"]
+            none = len(group) - len(solved)
+            q = max([r["least_questions"] for r in solved], default=0)
+            c = max([r["least_complexity"] for r in solved], default=0)
+            shade = int(235 - 190 * q / top)
+            colour = f"rgb({shade},{shade},255)" if group else "#eee"
+            label = (f"q{q} c{c}" if solved else "-") + (f" ×{none}" if none else "")
+            out.append(f'<rect x="{x}" y="{y}" width="{w - 2}" height="{h - 2}" fill="{colour}">'
+                       f'<title>{n} gods {html.escape(types)}, {html.escape(s)}: {len(group)} puzzles</title></rect>')
+            fg = "white" if shade < 140 else "black"
+            out.append(f'<text x="{x + w / 2 - 1}" y="{y + h / 2 + 4}" text-anchor="middle" fill="{fg}">{label}</text>')
+    out.append(f'<text x="8" y="{height - 12}" font-size="11">q = the most questions any puzzle of the cell needs; '
+               f'c = the highest least complexity; ×k = k puzzles with no tree within the bounds</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
