@@ -21,7 +21,9 @@ from bench.common import ROOT, fmt_bytes, fmt_seconds, measure, print_table
 from logicpy.puzzles.einstein import Clue, Game, Kind, Relation, Symbol, load_game, solve, verify
 from logicpy.puzzles.einstein.compile import solve_fd
 
-PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+#: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
+PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
+             ROOT.parent / "shared/peers/einstein-solver")
 EXAMPLES = ROOT / "examples" / "einstein"
 
 

@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable, Union
+from functools import cached_property
+from typing import Callable, Iterator, Union
 
-from kanren import conde, lall, run
+from kanren import conde, run
 from kanren.core import fail, succeed
 from unification import Var
 
 from ...core import fd
+from ...core.control import conj
 from ...core.terms import var
 from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
 from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
 
-__all__ = ["FDModel", "compile_game", "solve_fd"]
+__all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd"]
 
 Term = Union[int, Var]
 
@@ -137,6 +139,22 @@ class FDModel:
             self.definitions += [fd.domo(v, range(1, n + 1)) for v in row_vars]
             self.definitions.append(fd.all_differento(row_vars))
 
+    @cached_property
+    def _number_rank(self) -> dict[str, int]:
+        """Each numbered thing's rank among the game's numbers (equal numbers, equal ranks).
+
+        Orderings compare ranks, so FD domains stay as small as the game however large its
+        numbers (dates, 10^12); arithmetic maps ranks back to numbers (`numbers`).
+        """
+        keys = {t: _digits_key(t) for k in self.game.kinds for t in k.things if any(c.isdigit() for c in t)}
+        ranks = {key: i for i, key in enumerate(sorted(set(keys.values())))}
+        return {t: ranks[key] for t, key in keys.items()}
+
+    @cached_property
+    def numbers(self) -> dict[int, int]:
+        """The number each rank stands for."""
+        return {r: number(t) for t, r in self._number_rank.items()}
+
     @property
     def row_vars(self) -> list[Var]:
         """The variables to label: the rows of every thing outside the first kind."""
@@ -165,7 +183,7 @@ class FDModel:
 
     def _key(self, key: str, kind: str) -> Callable[[str], int]:
         if key == "number":
-            return number
+            return self._number_rank.__getitem__
         if key == "alpha":
             names = sorted(t for k in self.game.kinds for t in k.things)
             return names.index
@@ -216,6 +234,8 @@ class FDModel:
             bases = [s.base for s in rel.args]
             return _or(self._linked(a, b) for a, b in itertools.combinations(bases, 2))
         if func == "same":
+            if len({resolve_kind(game, s) for s in rel.args}) > 1:
+                return False  # things of different kinds are different things
             rows = [self.rows[s.base] for s in rel.args]
             return _and(_atom("eq", x, y) for x, y in zip(rows, rows[1:]))
         kinds = [resolve_kind(game, s) for s in rel.args]
@@ -235,7 +255,8 @@ class FDModel:
             domains = [[x] if isinstance(x, int) else self.domain(k, "number") for x, k in zip(xs, kinds)]
             assert rel.literal is not None, "the loader requires a literal on arithmetic clues"
             target = float(rel.literal)
-            return _table(xs, domains, lambda vs: abs(arith(func, list(vs)) - target) < ARITH_TOLERANCE)
+            numbers = self.numbers
+            return _table(xs, domains, lambda vs: abs(arith(func, [numbers[v] for v in vs]) - target) < ARITH_TOLERANCE)
         key = "alpha" if func.endswith("A") else "number"
         v = [self.value(s.base, k, key) for s, k in zip(rel.args, kinds)]
         pairs = list(zip(v, v[1:]))
@@ -254,6 +275,12 @@ class FDModel:
         return _atom("eq", self.rows[a], self.rows[b])
 
 
+def _digits_key(thing: str) -> tuple[int, str]:
+    """Sorts names as the numbers their digits spell, without converting them to int."""
+    digits = "".join(c for c in thing if c.isdigit()).lstrip("0")
+    return len(digits), digits
+
+
 def _goal(f: Formula):
     """The kanren goal of a formula."""
     if f is True:
@@ -261,7 +288,7 @@ def _goal(f: Formula):
     if f is False:
         return fail
     if isinstance(f, And):
-        return lall(*(_goal(p) for p in f.parts))
+        return conj(_goal(p) for p in f.parts)
     if isinstance(f, Or):
         # exclusive branches: the i-th holds part i and none of the parts before it
         return conde(*([_goal(negate(q)) for q in f.parts[:i]] + [_goal(p)] for i, p in enumerate(f.parts)))
@@ -285,23 +312,27 @@ def compile_game(game: Game) -> tuple[FDModel, list]:
     return model, [_goal(p) for p in parts]
 
 
-def solve_fd(game: Game, strategy: str = "ff", limit: int | None = None) -> list[Grid]:
-    """Every solution grid of the game (or the first `limit`), by FD propagation and labelling."""
+def iter_grids(game: Game, strategy: str = "ff") -> Iterator[Grid]:
+    """The solution grids of the game, lazily, in search order (FD propagation and labelling)."""
     model, clue_goals = compile_game(game)
     row_vars = model.row_vars
-    answers = run(limit or 0, tuple(row_vars), lall(*model.definitions, *clue_goals, fd.labelo(row_vars, strategy)))
+    answers = run(None, tuple(row_vars), conj(*model.definitions, *clue_goals, fd.labelo(row_vars, strategy)))
     things = [t for t, v in model.rows.items() if isinstance(v, Var)]
-    grids = []
+    fixed = [(t, r) for t, r in model.rows.items() if isinstance(r, int)]
+    column = {t: j for j, kind in enumerate(game.kinds) for t in kind.things}
     for answer in answers:
-        row_of = dict(zip(things, answer))
-        row_of.update((t, r) for t, r in model.rows.items() if isinstance(r, int))
         grid = [[""] * len(game.kinds) for _ in range(game.size)]
-        for j, kind in enumerate(game.kinds):
-            for t in kind.things:
-                grid[row_of[t] - 1][j] = t
-        grids.append(tuple(map(tuple, grid)))
-    return sorted(grids, key=lambda g: _sort_key(game, g))
+        for t, r in itertools.chain(zip(things, answer), fixed):
+            grid[r - 1][column[t]] = t
+        yield tuple(map(tuple, grid))
 
 
-def _sort_key(game: Game, grid: Grid) -> tuple[int, ...]:
+def solve_fd(game: Game, strategy: str = "ff", limit: int | None = None) -> list[Grid]:
+    """Every solution grid of the game (or the first `limit` found), sorted by the things' listed order."""
+    grids = list(itertools.islice(iter_grids(game, strategy), limit))
+    return sorted(grids, key=lambda g: sort_key(game, g))
+
+
+def sort_key(game: Game, grid: Grid) -> tuple[int, ...]:
+    """Orders grids by the listed order of their things, cell by cell."""
     return tuple(game.kinds[j].things.index(t) for row in grid for j, t in enumerate(row))
