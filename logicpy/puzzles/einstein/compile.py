@@ -1,7 +1,8 @@
 """Compile a game's clues to finite-domain goals (`logicpy.core.fd`): the FD model.
 
-Every thing t gets a row variable `row[t]` in 1..n (the first kind's things are fixed
-to rows 1..n in their listed order), all different within a kind. A symbol `A::K`
+Every thing t gets a row variable `row[t]` in 1..n (the things of one kind, the *pivot*,
+are fixed to rows 1..n in their listed order: the kind the numeric clues compare most, so
+its values are constants, else the first kind), all different within a kind. A symbol `A::K`
 lives in A's row, so `link` and `same` compare row variables. Orderings, adjacency
 and arithmetic compare a *value* of the K-thing in A's row (its number, its rank in
 the kind, or its alphabetic index), reached through one row-indexed list per kind and
@@ -129,9 +130,10 @@ class FDModel:
     _lookups: dict[tuple[str, str, str], Term] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        first, *others = self.game.kinds
+        pivot = self.pivot
+        others = [k for k in self.game.kinds if k is not pivot]
         n = self.game.size
-        for i, thing in enumerate(first.things, 1):
+        for i, thing in enumerate(pivot.things, 1):
             self.rows[thing] = i
         for kind in others:
             row_vars = [var(f"row[{t}]") for t in kind.things]
@@ -154,6 +156,32 @@ class FDModel:
     def numbers(self) -> dict[int, int]:
         """The number each rank stands for."""
         return {r: number(t) for t, r in self._number_rank.items()}
+
+    @cached_property
+    def pivot(self):
+        """The kind whose things are fixed to rows 1..n: the one the numeric clues use most
+        (its values are then constants in the lookups), else the first kind.
+
+        Arithmetic counts three times and adjacency twice per argument: their tables and
+        offset equalities gain most from constant values (measured on generated 6 × 6 games:
+        one proof of uniqueness took 0.01 s with ages as rows, over 100 s with people).
+        """
+        uses = {k.name: 0 for k in self.game.kinds}
+
+        def count(rule: Rule) -> None:
+            if isinstance(rule, Connective):
+                for sub in rule.args:
+                    count(sub)
+            elif rule.func in ADJ_FUNCS + ARITH_FUNCS or rule.func in ("<", ">", "<=", ">="):
+                weight = 3 if rule.func in ARITH_FUNCS else 2 if rule.func in ADJ_FUNCS else 1
+                for s in rule.args:
+                    uses[resolve_kind(self.game, s)] += weight
+
+        for clue in self.game.clues:
+            for rule in clue.rules:
+                count(rule)
+        best = max(self.game.kinds, key=lambda k: uses[k.name])
+        return best if uses[best.name] > uses[self.game.kinds[0].name] else self.game.kinds[0]
 
     @property
     def row_vars(self) -> list[Var]:
@@ -196,7 +224,7 @@ class FDModel:
         if (kind, key) not in self._values:
             things = self.game.kind(kind).things
             f = self._key(key, kind)
-            if kind == self.game.kinds[0].name:
+            if kind == self.pivot.name:
                 self._values[kind, key] = [f(t) for t in things]
             else:
                 column = [var(f"{key}[{kind}]") for _ in things]
@@ -320,10 +348,12 @@ def iter_grids(game: Game, strategy: str = "ff") -> Iterator[Grid]:
     things = [t for t, v in model.rows.items() if isinstance(v, Var)]
     fixed = [(t, r) for t, r in model.rows.items() if isinstance(r, int)]
     column = {t: j for j, kind in enumerate(game.kinds) for t in kind.things}
+    first_index = {t: i for i, t in enumerate(game.kinds[0].things)}
     for answer in answers:
         grid = [[""] * len(game.kinds) for _ in range(game.size)]
         for t, r in itertools.chain(zip(things, answer), fixed):
             grid[r - 1][column[t]] = t
+        grid.sort(key=lambda row: first_index[row[0]])  # rows in the first kind's order
         yield tuple(map(tuple, grid))
 
 

@@ -64,6 +64,10 @@ _CATEGORIES = (
            "the {} drinker", "drinks {}", "does not drink {}"),
     _Theme("Instrument", ("piano", "violin", "cello", "flute", "drums", "harp", "oboe", "guitar"),
            "the {} player", "plays the {}", "does not play the {}"),
+    _Theme("Sport", ("tennis", "chess", "rugby", "golf", "squash", "judo", "polo", "curling"),
+           "the person who plays {}", "plays {}", "does not play {}"),
+    _Theme("Car", ("Ford", "Fiat", "Volvo", "Skoda", "Honda", "Mini", "Lada", "Saab"),
+           "the {} driver", "drives a {}", "does not drive a {}"),
 )
 MAX_KINDS = 1 + len(_NUMERIC) + len(_CATEGORIES)
 MAX_THINGS = 8
