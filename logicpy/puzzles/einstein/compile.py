@@ -126,6 +126,7 @@ class FDModel:
     game: Game
     rows: dict[str, Term] = field(default_factory=dict)
     definitions: list = field(default_factory=list)
+    structure: list = field(default_factory=list)
     _values: dict[tuple[str, str], list[Term]] = field(default_factory=dict)
     _lookups: dict[tuple[str, str, str], Term] = field(default_factory=dict)
 
@@ -138,8 +139,9 @@ class FDModel:
         for kind in others:
             row_vars = [var(f"row[{t}]") for t in kind.things]
             self.rows.update(zip(kind.things, row_vars))
-            self.definitions += [fd.domo(v, range(1, n + 1)) for v in row_vars]
-            self.definitions.append(fd.all_differento(row_vars))
+            for v in row_vars:
+                self._define("dom", v, list(range(1, n + 1)))
+            self._define("all_different", row_vars)
 
     @cached_property
     def _number_rank(self) -> dict[str, int]:
@@ -156,6 +158,13 @@ class FDModel:
     def numbers(self) -> dict[int, int]:
         """The number each rank stands for."""
         return {r: number(t) for t, r in self._number_rank.items()}
+
+    def _define(self, what: str, *args) -> None:
+        """Add a defining constraint: ("dom", v, values), ("all_different", vs) or
+        ("element", i, xs, v); kept as data (`structure`, for other solvers) and as an FD goal."""
+        self.structure.append((what, *args))
+        goal = {"dom": fd.domo, "all_different": fd.all_differento, "element": fd.elemento}[what]
+        self.definitions.append(goal(*args))
 
     @cached_property
     def pivot(self):
@@ -200,7 +209,7 @@ class FDModel:
                 self._lookups[base, kind, key] = column[row - 1]
             else:
                 v = var(f"{key}({base}::{kind})")
-                self.definitions.append(fd.elemento(row, column, v))
+                self._define("element", row, column, v)
                 self._lookups[base, kind, key] = v
         return self._lookups[base, kind, key]
 
@@ -229,10 +238,12 @@ class FDModel:
             else:
                 column = [var(f"{key}[{kind}]") for _ in things]
                 domain = self.domain(kind, key)
-                self.definitions += [fd.domo(v, domain) for v in column]
-                self.definitions += [fd.elemento(self.rows[t], column, f(t)) for t in things]
+                for v in column:
+                    self._define("dom", v, domain)
+                for t in things:
+                    self._define("element", self.rows[t], column, f(t))
                 if len(domain) == len(things):
-                    self.definitions.append(fd.all_differento(column))
+                    self._define("all_different", column)
                 self._values[kind, key] = column
         return self._values[kind, key]
 

@@ -63,6 +63,12 @@ class Explanation:
     solved: bool
     game: Game | None = field(default=None, compare=False, repr=False)
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the numbered steps, each with its candidate grid when kept."""
+        from .render import html_explanation
+
+        return html_explanation(self)
+
 
 class _Contradiction(Exception):
     """Propagation emptied a cell (`cell` = (thing, kind)) or found a clue that cannot hold."""

@@ -128,6 +128,12 @@ class Game:
     name: str = field(default="", compare=False)
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the empty grid and the numbered clues."""
+        from .render import html_game
+
+        return html_game(self)
+
     @property
     def size(self) -> int:
         """Things per kind (the number of rows of a solution)."""

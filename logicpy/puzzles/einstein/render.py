@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from html import escape
 from typing import Any
 
 from ...errors import InputError
@@ -12,6 +13,7 @@ from .solve import Result, check
 
 __all__ = [
     "render_grid", "render_text", "result_to_data", "result_from_data", "render_explanation", "render_candidates",
+    "html_game", "html_grid", "html_explanation",
 ]
 
 
@@ -114,3 +116,38 @@ def render_explanation(explanation: Explanation, grids: bool = False) -> str:
     elif explanation.solved:
         lines.append(f"solved with {explanation.guesses} guess{'es' if explanation.guesses > 1 else ''}")
     return "\n".join(lines)
+
+
+# -- HTML, for notebooks (the `_repr_html_` of Game, Result and Explanation) ------------------
+
+
+def html_grid(game: Game, rows) -> str:
+    """A grid as an HTML table: kinds as columns, one row per thing of the first kind; a cell
+    is a thing, candidates joined by `/`, or empty."""
+    head = "".join(f"<th>{escape(k)}</th>" for k in game.kind_names)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def html_game(game: Game) -> str:
+    """An unsolved game: the empty grid (first kind filled in) and its numbered clues."""
+    empty = [(t, *[""] * (len(game.kinds) - 1)) for t in game.kinds[0].things]
+    from .notation import rule_text
+
+    clues = "".join(
+        f"<li>{escape(c.text or '; '.join(rule_text(r) for r in c.rules))}</li>" for c in game.clues
+    )
+    return html_grid(game, empty) + f"<ol>{clues}</ol>"
+
+
+def html_explanation(explanation: Explanation) -> str:
+    """The trace as a numbered list, each step followed by its candidate grid when it has one."""
+    game = explanation.game
+    items = []
+    for step in explanation.steps:
+        grid = ""
+        if step.grid is not None and game is not None:
+            rows = [(t, *("/".join(step.grid[t, k.name]) for k in game.kinds[1:])) for t in game.kinds[0].things]
+            grid = html_grid(game, rows)
+        items.append(f"<li>{escape(step.text)}{grid}</li>")
+    return f"<ol>{''.join(items)}</ol>"

@@ -49,6 +49,14 @@ class Result:
             return "unique solution"
         return f"{self.count:,} solutions" if self.solutions else "no solution"
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the verdict and each solution (up to ten) as a filled grid."""
+        from html import escape
+
+        from .render import SHOW, html_grid
+
+        return f"<p>{escape(self.verdict)}</p>" + "".join(html_grid(self.game, g) for g in self.solutions[:SHOW])
+
     @property
     def differing_cells(self) -> tuple[tuple[str, str], ...]:
         """(first-kind thing, kind) of every cell whose content differs between solutions."""

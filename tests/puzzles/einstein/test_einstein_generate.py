@@ -88,3 +88,17 @@ def test_every_clue_type_is_drawn():
     assert seen <= families
     assert {"link", "!link", "xor", "-"} <= seen and seen & {"<", "<=", ">", ">="} and seen & {"adj", "adj<"}
     assert set(CLUE_TYPES) == {"link", "!link", "same", "order", "adj", "xor", "or", "nand", "arith"}
+
+
+def test_notebook_pictures():
+    from logicpy.puzzles.einstein import explain
+
+    g = generate(kinds=3, things=3, seed=2)
+    html = g.game._repr_html_()
+    assert html.count("<tr>") == 4 and html.count("<li>") == len(g.game.clues)  # header + 3 empty rows
+    assert g.game.clues[0].text.replace("'", "&#x27;") in html
+    assert all(t in html for t in g.game.kinds[0].things) and g.solution[0][1] not in html.split("<ol>")[0]
+    solved = solve(g.game)._repr_html_()
+    assert solved.startswith("<p>unique solution</p>") and all(t in solved for row in g.solution for t in row)
+    steps = explain(g.game, g.solution, grids=True)._repr_html_()
+    assert steps.count("<table>") == len(explain(g.game, g.solution).steps)
