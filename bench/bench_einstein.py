@@ -4,7 +4,7 @@
 
 Games: einstein-solver's three 4 x 5 games (both syntaxes read the same), the examples
 here (classic zebra 6 x 5, bake sale 4 x 4), and an 8 x 8 grid generated from a fixed
-seed, and the minimised games `logicpy einstein generate` made (examples/einstein/
+seed, and the minimised games `logicpy einstein generate` made (bench/einstein_games/
 generated_*.txt: 6 x 6 and 8 rows x 10 kinds). Beside them, OR-Tools CP-SAT on the same
 model (`bench/einstein_cpsat.py`, when the `bench` extra is installed), and einstein-solver's
 own world-enumerating solver when
@@ -79,7 +79,7 @@ def _games() -> list[tuple[str, Game]]:
     assert verify(game, hidden)
     games.append(("generated 8x8", game))
     # minimised games from `logicpy einstein generate` (unique, no clue to spare): the hard set
-    games += [(p.stem, load_game(p)) for p in sorted(EXAMPLES.glob("generated_*.txt"))]
+    games += [(p.stem, load_game(p)) for p in sorted((ROOT / "bench" / "einstein_games").glob("generated_*.txt"))]
     return games
 
 
