@@ -146,7 +146,7 @@ def _print_explanation(game, result, args: argparse.Namespace) -> None:
     from .render import render_explanation
 
     solution = result.solutions[0] if result.solutions else None
-    text = render_explanation(explain(game, solution), grids=args.grids)
+    text = render_explanation(explain(game, solution, grids=args.grids), grids=args.grids)
     print("\n" + text, file=sys.stderr if args.json else sys.stdout)
 
 

@@ -163,8 +163,12 @@ class FDModel:
         """Add a defining constraint: ("dom", v, values), ("all_different", vs) or
         ("element", i, xs, v); kept as data (`structure`, for other solvers) and as an FD goal."""
         self.structure.append((what, *args))
-        goal = {"dom": fd.domo, "all_different": fd.all_differento, "element": fd.elemento}[what]
-        self.definitions.append(goal(*args))
+        if what == "dom":
+            self.definitions.append(fd.domo(*args))
+        elif what == "all_different":
+            self.definitions.append(fd.all_differento(*args))
+        else:
+            self.definitions.append(fd.elemento(*args))
 
     @cached_property
     def pivot(self):

@@ -108,3 +108,14 @@ def test_generated_clues_are_quoted_in_english_and_grids_follow_each_step():
     text = render_explanation(explanation, grids=True)
     person, *_ = g.game.kinds
     assert text.count(f"     {person.name}") == len(explanation.steps)  # one table per step
+
+
+def test_explain_grids_on_the_command_line(capsys):
+    from logicpy.cli import main
+
+    assert main(["einstein", str(EXAMPLES / "bake_sale.txt"), "--explain", "--grids"]) == 0
+    out = capsys.readouterr().out
+    trace = out[out.index("  1. "):]
+    assert trace.count("     Baker  Treat") == len(explain(load_game(EXAMPLES / "bake_sale.txt"),
+                                                            solve(load_game(EXAMPLES / "bake_sale.txt")).solutions[0]).steps)
+    assert "     Ada    Muffins   $4     C" in trace  # the last grid is the solution
