@@ -29,6 +29,8 @@ __all__ = ["CLUE_TYPES", "DIFFICULTIES", "Generated", "generate", "difficulty_of
 #: Clue types and how often each is drawn.
 CLUE_TYPES = {"link": 4, "!link": 5, "same": 1, "order": 3, "adj": 2, "xor": 1, "or": 1, "nand": 1, "arith": 1}
 DIFFICULTIES = ("easy", "medium", "hard")
+#: Failed assumptions that make a game hard (fewer, but some: medium).
+HARD_TRIES = 3
 #: Derived seeds tried for a requested difficulty before giving up.
 ATTEMPTS = 60
 
@@ -208,14 +210,14 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int]) -> tuple[Gam
 
 def difficulty_of(game: Game, solution: Grid) -> tuple[str, dict]:
     """How hard the explainer finds a game: easy (clues and "only one left" suffice), medium
-    (it also needs failed assumptions), hard (it must guess); with the counts behind it."""
+    (one or two failed assumptions), hard (`HARD_TRIES` or more, or a guess); with the counts."""
     from .explain import explain
 
     explanation = explain(game, solution)
     tries = sum(s.kind == "try" for s in explanation.steps)
     measures = {"clue_steps": sum(s.kind == "clue" for s in explanation.steps), "failed_assumptions": tries,
                 "guesses": explanation.guesses}
-    level = "hard" if explanation.guesses else "medium" if tries else "easy"
+    level = "hard" if explanation.guesses or tries >= HARD_TRIES else "medium" if tries else "easy"
     return level, measures
 
 

@@ -102,3 +102,10 @@ def test_notebook_pictures():
     assert solved.startswith("<p>unique solution</p>") and all(t in solved for row in g.solution for t in row)
     steps = explain(g.game, g.solution, grids=True)._repr_html_()
     assert steps.count("<table>") == len(explain(g.game, g.solution).steps)
+
+
+def test_a_hard_game_needs_failed_assumptions():
+    g = generate(kinds=4, things=5, seed=3, difficulty="hard")
+    level, measures = difficulty_of(g.game, g.solution)
+    assert level == "hard" and (measures["failed_assumptions"] >= 3 or measures["guesses"])
+    assert_unique_and_minimal(g)
