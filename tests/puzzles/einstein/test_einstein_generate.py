@@ -109,3 +109,10 @@ def test_a_hard_game_needs_failed_assumptions():
     level, measures = difficulty_of(g.game, g.solution)
     assert level == "hard" and (measures["failed_assumptions"] >= 3 or measures["guesses"])
     assert_unique_and_minimal(g)
+
+
+def test_large_grids_are_generated_unrated():
+    g = generate(kinds=7, things=6, seed=1)
+    assert g.difficulty == "unrated" and solve(g.game).solutions == (g.solution,)
+    with pytest.raises(Exception, match="rates grids of up to 40 cells"):
+        generate(kinds=7, things=6, seed=1, difficulty="easy")
