@@ -4,9 +4,12 @@
 
 Games: einstein-solver's three 4 x 5 games (both syntaxes read the same), the examples
 here (classic zebra 6 x 5, bake sale 4 x 4), and an 8 x 8 grid generated from a fixed
-seed. Beside them, einstein-solver's own world-enumerating solver when
+seed, and the minimised games `logicpy einstein generate` made (bench/einstein_games/
+generated_*.txt: 6 x 6 and 8 rows x 10 kinds). Beside them, OR-Tools CP-SAT on the same
+model (`bench/einstein_cpsat.py`, when the `bench` extra is installed), and einstein-solver's
+own world-enumerating solver when
 EINSTEIN_SOLVER_DIR names a checkout (its `src/` is imported in a subprocess);
-otherwise that column says how to enable it. Aim: each game < 20 ms and < 50 MB; 8 x 8 < 1 s.
+otherwise that column says how to enable it. Aim: each game < 20 ms and < 50 MB; 8 x 8 < 1 s; the minimised 6 x 6 and 8 x 10 < 0.15 s.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from bench.common import ROOT, fmt_bytes, fmt_seconds, measure, print_table
 from logicpy.puzzles.einstein import Clue, Game, Kind, Relation, Symbol, load_game, solve, verify
 from logicpy.puzzles.einstein.compile import solve_fd
 
-PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+#: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
+PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
+             ROOT.parent / "shared/peers/einstein-solver")
 EXAMPLES = ROOT / "examples" / "einstein"
 
 
@@ -73,7 +78,22 @@ def _games() -> list[tuple[str, Game]]:
     game, hidden = generated_game()
     assert verify(game, hidden)
     games.append(("generated 8x8", game))
+    # minimised games from `logicpy einstein generate` (unique, no clue to spare): the hard set
+    games += [(p.stem, load_game(p)) for p in sorted((ROOT / "bench" / "einstein_games").glob("generated_*.txt"))]
     return games
+
+
+def _cpsat(game: Game) -> str:
+    """OR-Tools CP-SAT's CPU time on the same model (two solves: find, then prove unique)."""
+    try:
+        from bench.einstein_cpsat import cpsat_count
+    except ImportError:
+        return "n/a (pip install ortools)"
+    try:
+        m = measure(lambda: cpsat_count(game, limit=2), repeat=3, trace_memory=False)
+    except ImportError:
+        return "n/a (pip install ortools)"
+    return f"{fmt_seconds(m.seconds)} ({m.result}{'+' if m.result == 2 else ''} sol.)"
 
 
 def _einstein_solver(path: Path | None) -> str:
@@ -114,11 +134,12 @@ def main() -> None:
             result.status,
             fmt_seconds(m.seconds),
             fmt_bytes(m.peak_bytes),
+            _cpsat(game),
             _einstein_solver(path if path.exists() else None),
         ])
     print_table(
         "Einstein games: all solutions (FD propagation + first-fail labelling), best of 3 CPU",
-        ["game", "rows x kinds", "clues", "status", "time", "peak heap", "einstein-solver"],
+        ["game", "rows x kinds", "clues", "status", "time", "peak heap", "CP-SAT (1 worker)", "einstein-solver"],
         rows,
     )
 

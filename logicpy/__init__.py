@@ -4,13 +4,18 @@
 `logicpy.swi` the optional SWI-Prolog bridge; `logicpy.puzzles` the puzzle façades.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .errors import LogicpyError
 
 __all__ = ["LogicpyError", "__version__"]
 
-try:
-    __version__ = version("logicpy")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> str:
+    """`__version__`, read from the installed metadata on first use (importlib.metadata is slow to import)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'logicpy' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("logicpy")
+    except PackageNotFoundError:  # running from a source tree that was not installed
+        return "0.0.0"

@@ -1,7 +1,9 @@
 """The `logicpy` command: argparse front end over the façades; no puzzle logic lives here.
 
-Each subcommand lives in its own module, which exposes `register(subparsers)`:
-it adds its parser and sets `func=handler` (handler(args) -> exit code).
+Each subcommand lives in its own module, which exposes `register(subparsers)`: it adds
+its parser (named as its row in `SUBCOMMANDS`) and sets `func=handler` (handler(args) ->
+exit code). Only the module of the command being run is imported, so start-up does not
+pay for the others (`logicpy --help` imports none); a new subcommand is one row.
 """
 
 from __future__ import annotations
@@ -12,42 +14,62 @@ import sys
 
 from .errors import LogicpyError
 
-#: Modules that contribute subcommands, in the order `--help` lists them.
-SUBCOMMAND_MODULES = [
-    "logicpy.demo",
-    "logicpy.puzzles.gods.cli",
-    "logicpy.puzzles.einstein.cli",
-    "logicpy.puzzles.epistemic.cli",
-    "logicpy.puzzles.calendar.cli",
-    "logicpy.puzzles.prisoners.cli",
-    "logicpy.crosscheck",
-    "logicpy.repl",
-]
+#: Subcommand name -> (module that registers it, one-line help), in the order `--help` lists them.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("logicpy.demo", "the main job: solve the Hardest Logic Puzzle Ever, then a tour of the core"),
+    "gods": ("logicpy.puzzles.gods.cli", "the Hardest Logic Puzzle Ever: solve, verify, cross-check, census"),
+    "einstein": ("logicpy.puzzles.einstein.cli", "solve, explain and generate Einstein (zebra) logic-grid puzzles"),
+    "cheryl": ("logicpy.puzzles.epistemic.cli", "who knows what: Cheryl's Birthday, Sum and Product, muddy children, ..."),
+    "calendar": ("logicpy.puzzles.calendar.cli", "the calendar date puzzle: every tiling that shows a date"),
+    "prisoners": ("logicpy.puzzles.prisoners.cli", "Dudeney's Nine Prisoners, Kirkman's schoolgirls and other designs"),
+    "crosscheck": ("logicpy.crosscheck", "compare a logicpy relation with a Prolog predicate"),
+    "repl": ("logicpy.repl", "a Prolog-like toplevel over logicpy's relations"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every available subcommand registered."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; the command named in `argv` (if any) gets its full parser.
+
+    Without `argv`, every subcommand's module is imported and registered (the full parser).
+    """
     parser = argparse.ArgumentParser(
         prog="logicpy",
         description="Logic programming in Python: relational queries, SWI-Prolog interop, classic puzzles.",
     )
     parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action=_Version, nargs=0, help="show logicpy's version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name and not name.startswith(str(exc.name) + "."):
-                raise
-            continue  # that part of logicpy is not built yet
-        module.register(subparsers)
+    chosen = set(SUBCOMMANDS) if argv is None else {_command_of(argv)}
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if name in chosen and _register(module_name, subparsers):
+            continue
+        # listed in --help without importing its module
+        subparsers.add_parser(name, help=help_text, add_help=False)
     return parser
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand named in argv: its first word that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def _register(module_name: str, subparsers: argparse._SubParsersAction) -> bool:
+    """Import a subcommand's module and let it register its parser; False if not built yet."""
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name and not module_name.startswith(str(exc.name) + "."):
+            raise
+        return False  # that part of logicpy is not built yet
+    module.register(subparsers)
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `logicpy` console script."""
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
@@ -67,10 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def _version() -> str:
-    from . import __version__
+class _Version(argparse.Action):
+    """`--version`: the version is looked up only when asked for."""
 
-    return f"logicpy {__version__}"
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        parser.exit(message=f"logicpy {__version__}\n")
 
 
 if __name__ == "__main__":

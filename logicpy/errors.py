@@ -68,9 +68,9 @@ class PrologBusy(PrologError):
 
 
 def read_input_file(path: str | Path) -> str:
-    """The text of a user's input file; an unreadable file is an `InputError` naming it."""
+    """The text of a user's input file (UTF-8, a byte-order mark skipped); an unreadable file is an `InputError` naming it."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or exc
         raise InputError(f"{path}: cannot read: {why}") from None

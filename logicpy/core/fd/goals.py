@@ -23,7 +23,7 @@ from .._spine import is_open, spine
 from ..terms import var
 from ..streams import named
 from . import propagators as P
-from .store import FDStore, Propagator, fd_state, is_fd_term, walk
+from .store import FDStore, Propagator, check_span, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -114,6 +114,7 @@ def _value_set(relation: str, values: Iterable[int]) -> tuple[int, int]:
     if isinstance(values, range) and values.step == 1:
         if not values:
             raise InputError(f"{relation}: argument values is empty ({values!r})")
+        check_span(values.start, values[-1], f"values of {relation}")
         return values.start, (1 << len(values)) - 1
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TermError(f"{relation}: argument values must be an iterable of ints, got {values!r}")
@@ -124,6 +125,7 @@ def _value_set(relation: str, values: Iterable[int]) -> tuple[int, int]:
         if not _is_int(v):
             raise TermError(f"{relation}: argument values must hold only ints, got {v!r}")
     lo = min(values)
+    check_span(lo, max(values), f"values of {relation}")
     bits = 0
     for v in values:
         bits |= 1 << (v - lo)

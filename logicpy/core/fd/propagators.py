@@ -11,7 +11,7 @@ from fractions import Fraction
 from math import ceil, floor, gcd
 from typing import Any
 
-from .store import Domain, FDStore, Inconsistent, Propagator, iter_bits
+from .store import Domain, FDStore, Inconsistent, Propagator, check_span, iter_bits
 
 __all__ = [
     "InDomain",
@@ -64,6 +64,7 @@ class InDomain(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         s.ensure_base(self.lo)
+        check_span(s.base, self.lo + self.rel.bit_length() - 1)
         s.restrict(s.walk(self.x), self.rel << (self.lo - s.base), exact=True)
 
 

@@ -17,7 +17,22 @@ from kanren.constraints import ConstrainedState, ConstrainedVar, ConstraintStore
 from unification import Var, unify  # type: ignore[import-untyped]
 from unification.core import _reify  # type: ignore[import-untyped]
 
-__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state"]
+from ...errors import InputError
+
+__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "MAX_SPAN", "check_span"]
+
+#: The widest range of values one store holds (its bitsets cost a bit per integer of the
+#: range): 2**22 integers, half a megabyte per domain. Wider is an `InputError`, not a MemoryError.
+MAX_SPAN = 1 << 22
+
+
+def check_span(lo: int, hi: int, what: str = "values") -> None:
+    """Raise InputError when `lo..hi` is wider than a store can hold as bitsets."""
+    if hi - lo >= MAX_SPAN:
+        raise InputError(
+            f"finite-domain {what} span {lo}..{hi}, more than {MAX_SPAN:,} integers: domains are bitsets "
+            f"over the span of their values, so give values a compact range (e.g. their ranks)"
+        )
 
 
 def walk(t: Any, smap: dict) -> Any:
@@ -330,6 +345,8 @@ class FDStore(ConstraintStore):
         if v < self.base:
             k = self.base - v
             domains = self.domains
+            if domains:
+                check_span(v, self.base + max(d.bit_length() for d in domains.values()))
             for key, d in domains.items():
                 domains[key] = d << k
             self.base = v
@@ -384,6 +401,7 @@ class FDStore(ConstraintStore):
             t = walk(t, smap)
             if t.__class__ is int:
                 small = t if small is None or t < small else small
+                check_span(min(self.base, t), t)
             elif is_fd_term(t):
                 w = self.watch.get(t, _NO_WATCHERS)
                 if prop.watches:

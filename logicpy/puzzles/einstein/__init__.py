@@ -9,15 +9,24 @@ rules. A solution is a `Grid`: one row per thing of the first kind, one column p
     result.status                 # "unique", "ambiguous(n)" or "none"
     verify(game, result.solutions[0])                  # clue by clue, without FD
     print(render_text(result)); print(render_explanation(explain(game, result.solutions[0])))
+    g = generate(kinds=4, things=5, seed=7)            # a new game: unique, minimal, in English
 """
 
 from .cli import load_game, save_game
 from .explain import Explanation, Step, explain
+from .generate import Generated, generate
 from .jsonfmt import dump_json, game_from_data, game_to_data, load_json, parse_json
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
 from .notation import dump_text, load_text, parse_text
-from .render import render_explanation, render_grid, render_text, result_from_data, result_to_data
-from .solve import Result, check, solve, verify
+from .render import (
+    render_candidates,
+    render_explanation,
+    render_grid,
+    render_text,
+    result_from_data,
+    result_to_data,
+)
+from .solve import Result, check, count, solve, verify
 
 __all__ = [
     # model
@@ -26,8 +35,10 @@ __all__ = [
     "load_game", "save_game", "load_json", "parse_json", "game_from_data", "game_to_data", "dump_json",
     "load_text", "parse_text", "dump_text",
     # solving and checking
-    "solve", "Result", "check", "verify",
+    "solve", "count", "Result", "check", "verify",
+    # making new games
+    "generate", "Generated",
     # explaining and rendering
-    "explain", "Explanation", "Step", "render_text", "render_grid", "render_explanation",
+    "explain", "Explanation", "Step", "render_text", "render_grid", "render_explanation", "render_candidates",
     "result_to_data", "result_from_data",
 ]

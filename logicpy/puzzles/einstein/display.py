@@ -45,7 +45,7 @@ def explanation_repr(explanation: "Explanation") -> str:
 
 
 def explanation_html(explanation: "Explanation") -> str:
-    """The trace as a numbered list (guesses marked)."""
-    items = "".join(f"<li>{'<em>guess:</em> ' if s.kind == 'guess' else ''}{escape(s.text)}</li>"
-                    for s in explanation.steps)
-    return f"<p>{escape(explanation_repr(explanation))}</p><ol>{items}</ol>"
+    """The trace as a numbered list (guesses marked), each step with its candidate grid when kept."""
+    from .render import html_explanation
+
+    return f"<p>{escape(explanation_repr(explanation))}</p>" + html_explanation(explanation)

@@ -19,9 +19,9 @@ made, taken from the solution the FD search found, and the trace says so.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .model import Connective, Game, Grid, Relation, Rule
+from .model import Clue, Connective, Game, Grid, Relation, Rule
 from .semantics import holds, resolve_kind
 
 __all__ = ["Step", "Explanation", "explain"]
@@ -37,13 +37,21 @@ class Step:
     """One line of the trace; `kind` is "clue", "grid", "try", "guess" or "stuck".
 
     `pair` is the two things the step is about (empty for "stuck"); `linked` says
-    whether it puts them in one row (True) or rules that out (False).
+    whether it puts them in one row (True) or rules that out (False); `clue` is the clue
+    it applies (None for grid rules); `grid`, when asked for, the candidates it leaves:
+    for each thing of the first kind and each other kind, the things still possible.
     """
 
     kind: str
     text: str
     pair: tuple[str, ...] = ()
     linked: bool = False
+    clue: int | None = None
+    grid: Candidates | None = field(default=None, compare=False, repr=False)
+
+
+#: (first-kind thing, kind) -> the things of kind still possible in that thing's row
+Candidates = dict[tuple[str, str], tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,7 @@ class Explanation:
     steps: tuple[Step, ...]
     guesses: int
     solved: bool
+    game: Game | None = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
         from .display import explanation_repr
@@ -65,7 +74,11 @@ class Explanation:
 
 
 class _Contradiction(Exception):
-    pass
+    """Propagation emptied a cell (`cell` = (thing, kind)) or found a clue that cannot hold."""
+
+    def __init__(self, why: str, cell: Cell | None = None, clue: int | None = None):
+        super().__init__(why)
+        self.cell, self.clue = cell, clue
 
 
 @dataclass(frozen=True)
@@ -119,7 +132,7 @@ def _conjuncts(rule: Rule, positive: bool = True):
 class _Grid:
     """Candidate sets per cell, kept symmetric, with the trace of every change."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, quotes: dict[int, str] | None = None, snapshots: bool = False):
         self.game = game
         self.cand: dict[Cell, set[str]] = {
             (t, k.name): set(k.things)
@@ -127,36 +140,59 @@ class _Grid:
         }
         self.steps: list[Step] = []
         self.announced: set[str] = set()
+        self.quotes = quotes or {}
+        self.cited: set[int] = set()
+        self.snapshots = snapshots
 
     def copy(self) -> _Grid:
         other = _Grid.__new__(_Grid)
         other.game, other.steps, other.announced = self.game, [], set(self.announced)
+        other.quotes, other.cited, other.snapshots = {}, set(), False
         other.cand = {c: set(v) for c, v in self.cand.items()}
         return other
+
+    def cite(self, clue: int) -> str:
+        """`clue N`, quoting its words the first time it is cited."""
+        if clue in self.cited or clue not in self.quotes:
+            return f"clue {clue}"
+        self.cited.add(clue)
+        return f"clue {clue} (“{self.quotes[clue]}”)"
+
+    def record(self, step: Step) -> None:
+        if self.snapshots:
+            first = self.game.kinds[0]
+            grid = {(t, k.name): tuple(x for x in k.things if x in self.cand[t, k.name])
+                    for t in first.things for k in self.game.kinds[1:]}
+            step = Step(step.kind, step.text, step.pair, step.linked, step.clue, grid)
+        self.steps.append(step)
 
     def pair(self, a: str, b: str) -> str:
         kinds = self.game.kind_names
         first, second = sorted((a, b), key=lambda t: kinds.index(self.game.kind_of(t).name))
         return f"{first}–{second}"
 
-    def remove(self, a: str, b: str, step_kind: str, reason: str) -> bool:
+    def remove(self, a: str, b: str, step_kind: str, reason: str, clue: int | None = None) -> bool:
         ka, kb = self.game.kind_of(a).name, self.game.kind_of(b).name
         if b not in self.cand[a, kb]:
             return False
         self.cand[a, kb].discard(b)
         self.cand[b, ka].discard(a)
-        self.steps.append(Step(step_kind, reason.format(pair=self.pair(a, b)), (a, b)))
-        if not self.cand[a, kb] or not self.cand[b, ka]:
-            raise _Contradiction(f"no {kb if not self.cand[a, kb] else ka} is left for {a if not self.cand[a, kb] else b}")
+        self.record(Step(step_kind, reason.format(pair=self.pair(a, b)), (a, b), False, clue))
+        for cell in ((a, kb), (b, ka)):
+            if not self.cand[cell]:
+                raise _Contradiction(f"no {cell[1]} is left for {cell[0]}", cell)
         return True
 
-    def link(self, a: str, b: str, reason: str) -> bool:
+    def link(self, a: str, b: str, reason: str, clue: int | None = None, step_kind: str = "grid") -> bool:
         """Make a and b share a row; True if anything changed."""
         ka, kb = self.game.kind_of(a).name, self.game.kind_of(b).name
         changed = False
+        if b not in self.cand[a, kb]:
+            raise _Contradiction(f"{a} cannot be with {b}", (a, kb), clue)
         if self.pair(a, b) not in self.announced:
             self.announced.add(self.pair(a, b))
-            self.steps.append(Step("grid", f"so {self.pair(a, b)} ({reason})", (a, b), True))
+            text = f"{reason}: {self.pair(a, b)}" if step_kind == "clue" else f"so {self.pair(a, b)} ({reason})"
+            self.record(Step(step_kind, text, (a, b), True, clue))
             changed = True
         for other in list(self.cand[a, kb] - {b}):
             changed |= self.remove(a, other, "grid", "{pair} ruled out: " + f"{a} is with {b}")
@@ -212,8 +248,16 @@ def _consistent(game: Game, values: dict[Cell, str]) -> bool:
 
 
 def _filter(grid: _Grid, conj: _Conjunct) -> bool:
-    """Rule out the candidates of the conjunct's cells that no combination supports."""
+    """Rule out the candidates of the conjunct's cells that no combination supports;
+    a positive link of two things is stated as that link."""
     game, cells = grid.game, conj.cells
+    rule = conj.rule
+    if isinstance(rule, Relation) and rule.func == "link" and not rule.negated and len(rule.args) == 2:
+        a, b = rule.args[0].base, rule.args[1].base
+        if game.kind_of(a) != game.kind_of(b):
+            if grid.pair(a, b) in grid.announced:
+                return False
+            return grid.link(a, b, grid.cite(conj.clue), conj.clue, "clue")
     domains = [sorted(grid.cand[c]) for c in cells]
     total = 1
     for d in domains:
@@ -229,12 +273,13 @@ def _filter(grid: _Grid, conj: _Conjunct) -> bool:
             for s, v in zip(supported, combo):
                 s.add(v)
     if not found:
-        raise _Contradiction(f"clue {conj.clue} cannot hold")
+        raise _Contradiction(f"clue {conj.clue} cannot hold", clue=conj.clue)
     changed = False
     for (thing, _), domain, keep in zip(cells, domains, supported):
         for other in domain:
             if other not in keep:
-                changed |= grid.remove(thing, other, "clue", f"clue {conj.clue} rules out " + "{pair}")
+                cited = grid.cite(conj.clue)
+                changed |= grid.remove(thing, other, "clue", f"{cited} rules out " + "{pair}", conj.clue)
     return changed
 
 
@@ -288,20 +333,55 @@ def _try_cells(grid: _Grid, conjuncts: list[_Conjunct]) -> bool:
                 trial.link(a, c, "assumed")
                 _propagate(trial, conjuncts)
             except _Contradiction as why:
-                grid.remove(a, c, "try", "assuming {pair} fails: " + str(why))
+                pair = grid.pair(a, c)
+                grid.remove(a, c, "try", f"assume {pair}: " + _chain(trial, why) + "; so {pair} is ruled out")
                 return True
     return False
 
 
-def explain(game: Game, solution: Grid | None = None) -> Explanation:
-    """The deduction trace of a game; `solution` (from `solve`) supplies any needed guesses."""
+#: The most links a failed assumption's chain lists before it elides the rest.
+CHAIN_LINKS = 6
+
+
+def _chain(trial: _Grid, why: _Contradiction) -> str:
+    """Why an assumption failed, as a short chain: the links it forced, by which clue or grid
+    rule, then how the emptied cell lost its last candidates."""
+    steps = trial.steps[1:]  # the first step states the assumption itself
+    links = [s for s in steps if s.linked]
+    parts = []
+    for s in links[:CHAIN_LINKS]:
+        parts.append(f"by clue {s.clue} {trial.pair(*s.pair)}" if s.clue else f"{trial.pair(*s.pair)} ({_reason(s)})")
+    if len(links) > CHAIN_LINKS:
+        parts.append(f"… {len(links) - CHAIN_LINKS} more links")
+    if why.cell is not None:  # how the emptied cell lost its candidates during the trial
+        thing, kind = why.cell
+        lost = [s for s in steps if not s.linked and thing in s.pair and
+                any(trial.game.kind_of(t).name == kind for t in s.pair if t != thing)]
+        for s in lost[-4:]:
+            other = next(t for t in s.pair if t != thing)
+            if s.clue:
+                parts.append(f"by clue {s.clue} {thing} is not with {other}")
+            else:
+                parts.append(f"{thing} is not with {other} ({s.text.partition(': ')[2]})")
+    head = "then " + "; ".join(parts) + "; " if parts else ""
+    return head + f"so {why}"
+
+
+def _reason(step: Step) -> str:
+    """The parenthesised reason of a grid step ("the only Pet left for Al")."""
+    return step.text[step.text.find("(") + 1:-1] if "(" in step.text else step.text
+
+
+def explain(game: Game, solution: Grid | None = None, grids: bool = False) -> Explanation:
+    """The deduction trace of a game; `solution` (from `solve`) supplies any needed guesses;
+    with `grids`, each step keeps the candidate grid it leaves (for `render_explanation`)."""
     conjuncts = []
     for clue in game.clues:
         for rule in clue.rules:
             for part in _conjuncts(rule):
                 cells = tuple(dict.fromkeys(_cells(game, part, _link_weights(part, {}))))
                 conjuncts.append(_Conjunct(clue.number, part, cells))
-    grid, guesses = _Grid(game), 0
+    grid, guesses = _Grid(game, {c.number: _quote(c) for c in game.clues}, grids), 0
     try:
         while True:
             _propagate(grid, conjuncts)
@@ -310,7 +390,7 @@ def explain(game: Game, solution: Grid | None = None) -> Explanation:
                     break
                 continue
             if solution is None:
-                grid.steps.append(Step("stuck", "propagation stops here and no solution is known to guess from"))
+                grid.record(Step("stuck", "propagation stops here and no solution is known to guess from"))
                 break
             a, kind = min(
                 (c for c, v in grid.cand.items() if len(v) > 1),
@@ -319,10 +399,19 @@ def explain(game: Game, solution: Grid | None = None) -> Explanation:
             row = next(r for r in solution if a in r)
             choice = row[game.kind_names.index(kind)]
             guesses += 1
-            grid.steps.append(Step("guess", f"propagation stops; guess {grid.pair(a, choice)} "
-                                            f"(1 of {len(grid.cand[a, kind])} candidates for {a})", (a, choice), True))
+            grid.record(Step("guess", f"propagation stops; guess {grid.pair(a, choice)} "
+                                      f"(1 of {len(grid.cand[a, kind])} candidates for {a})", (a, choice), True))
             grid.announced.add(grid.pair(a, choice))  # the guess line states the link
             grid.link(a, choice, "guessed")
     except _Contradiction as why:
-        grid.steps.append(Step("stuck", f"contradiction: {why}; the game has no solution"))
-    return Explanation(tuple(grid.steps), guesses, grid.solved)
+        grid.record(Step("stuck", f"contradiction: {why}; the game has no solution"))
+    return Explanation(tuple(grid.steps), guesses, grid.solved, game)
+
+
+def _quote(clue: Clue) -> str:
+    """A clue's words: its English when it has some, else its rules in the text notation."""
+    if clue.text:
+        return clue.text
+    from .notation import rule_text
+
+    return "; ".join(rule_text(r) for r in clue.rules)

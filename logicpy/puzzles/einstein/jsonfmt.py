@@ -1,6 +1,7 @@
 """einstein-solver's JSON game format: read (modern `!` and legacy `-` negation) and write.
 
-A game is `{"kinds": [{"name", "things"}], "clues": [[rule, …], …]}`; a rule is
+A game is `{"kinds": [{"name", "things"}], "clues": [[rule, …], …]}` (logicpy adds an
+optional `"english": [sentence, …]`, one per clue, which einstein-solver ignores); a rule is
 `{"func": F, "args": [...]}` whose args are symbol strings, or rules for the boolean
 functions. Negation is the `!` prefix (`!link`); files written before May 2025 use `-`
 (`-link`), and a lone `-` over rules means `not`. The arithmetic functions take the
@@ -11,6 +12,7 @@ Writing always uses the modern syntax. Loading validates (see `validate`).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,7 @@ from .model import (
     Rule,
     Symbol,
 )
-from .validate import validate
+from .validate import MAX_NESTING, validate
 
 __all__ = ["load_json", "parse_json", "game_from_data", "game_to_data", "dump_json"]
 
@@ -44,6 +46,10 @@ def parse_json(text: str, source: str = "<json>", name: str = "") -> Game:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{source}: nesting too deep (limit {MAX_NESTING})") from None
+    except ValueError as exc:  # a number literal longer than Python reads (4300 digits)
+        raise InputError(f"{source}: unreadable JSON number: {exc}") from None
     return game_from_data(data, source=source, name=name)
 
 
@@ -54,17 +60,19 @@ def game_from_data(data: Any, source: str = "<json>", name: str = "") -> Game:
     for key in ("kinds", "clues"):
         if not isinstance(data.get(key), list):
             raise InputError(f"{source}: '{key}' must be a list")
+    texts = data.get("english", [])
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise InputError(f"{source}: 'english' must be a list of strings (one per clue)")
     kinds = tuple(_kind(k, f"{source}: kind {i}") for i, k in enumerate(data["kinds"], 1))
     clues = []
     for number, clue in enumerate(data["clues"], 1):
         where = f"{source}: clue {number}"
         if not isinstance(clue, list):
             raise InputError(f"{where}: a clue must be a list of rules")
-        rules = tuple(_rule(r, f"{where}, rule {i}") for i, r in enumerate(clue, 1))
-        clues.append(Clue(number, rules, where))
+        rules = tuple(_rule(r, f"{where}, rule {i}", where) for i, r in enumerate(clue, 1))
+        clues.append(Clue(number, rules, where, texts[number - 1] if number <= len(texts) else ""))
     game = Game(kinds, tuple(clues), name)
-    validate(game, source)
-    return game
+    return replace(game, warnings=validate(game, source))
 
 
 def _kind(data: Any, where: str) -> Kind:
@@ -76,7 +84,9 @@ def _kind(data: Any, where: str) -> Kind:
     return Kind(data["name"], tuple(things))
 
 
-def _rule(data: Any, where: str) -> Rule:
+def _rule(data: Any, where: str, clue: str, depth: int = 1) -> Rule:
+    if depth > MAX_NESTING:
+        raise InputError(f"{clue}: nesting too deep (limit {MAX_NESTING})")
     if not isinstance(data, dict) or "func" not in data or not isinstance(data.get("args"), list):
         raise InputError(f"{where}: a rule is an object with 'func' and a list 'args'")
     func, args = data["func"], data["args"]
@@ -84,7 +94,8 @@ def _rule(data: Any, where: str) -> Rule:
         raise InputError(f"{where}: 'func' must be a string, got {func!r}")
     if func in CONNECTIVES or func == "!" or (func == "-" and args and all(isinstance(a, dict) for a in args)):
         op = "not" if func in ("!", "-") else func
-        return Connective(op, tuple(_rule(a, f"{where} > {func} argument {i}") for i, a in enumerate(args, 1)))
+        subs = (_rule(a, f"{where} > {func} argument {i}", clue, depth + 1) for i, a in enumerate(args, 1))
+        return Connective(op, tuple(subs))
     negated = func[:1] in ("!", "-") and func not in ARITH_FUNCS
     base = func[1:] if negated else func
     if base not in RELATION_FUNCS or (negated and func.startswith("-") and base in ARITH_FUNCS):
@@ -100,11 +111,14 @@ def _rule(data: Any, where: str) -> Rule:
 
 
 def game_to_data(game: Game) -> dict[str, Any]:
-    """The JSON data of a game, in the modern `!` syntax."""
-    return {
+    """The JSON data of a game, in the modern `!` syntax (and the clues' English, if any)."""
+    data: dict[str, Any] = {
         "kinds": [{"name": k.name, "things": list(k.things)} for k in game.kinds],
         "clues": [[_rule_data(r) for r in clue.rules] for clue in game.clues],
     }
+    if any(clue.text for clue in game.clues):
+        data["english"] = [clue.text for clue in game.clues]
+    return data
 
 
 def _rule_data(rule: Rule) -> dict[str, Any]:

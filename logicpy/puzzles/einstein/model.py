@@ -107,20 +107,32 @@ Rule = Union[Relation, Connective]
 
 @dataclass(frozen=True)
 class Clue:
-    """Rules that must all hold; `number` counts from 1; `where` locates it in its source."""
+    """Rules that must all hold; `number` counts from 1; `where` locates it in its source;
+    `text` is its wording for people (English), when it has one."""
 
     number: int
     rules: tuple[Rule, ...]
     where: str = field(default="", compare=False)
+    text: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class Game:
-    """A logic-grid game: kinds (all of one size) and numbered clues."""
+    """A logic-grid game: kinds (all of one size) and numbered clues.
+
+    `warnings` says what the reader accepted that is probably a mistake (see `validate`).
+    """
 
     kinds: tuple[Kind, ...]
     clues: tuple[Clue, ...]
     name: str = field(default="", compare=False)
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the empty grid and the numbered clues."""
+        from .render import html_game
+
+        return html_game(self)
 
     @property
     def size(self) -> int:

@@ -16,13 +16,15 @@ function names (`link`, `!same`, `<`, `adj<A`, …) written between spaces, chai
 `A / B != 2` — or a call `FUNC(arg, …)`: for link/same over more than two things,
 negated chains, and the boolean functions `and or xor nand nor not` over rules.
 Names may contain spaces; a name that would read as something else is written in
-double quotes ("A + B").
+double quotes ("A + B"). A line `#: sentence` just before a clue is that clue's wording
+for people (kept as `Clue.text`, quoted by explanations).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InputError, read_input_file
@@ -40,9 +42,9 @@ from .model import (
     Rule,
     Symbol,
 )
-from .validate import validate
+from .validate import MAX_NESTING, validate
 
-__all__ = ["load_text", "parse_text", "dump_text"]
+__all__ = ["load_text", "parse_text", "dump_text", "rule_text"]
 
 _OPERATORS = frozenset(RELATION_FUNCS) | {"!" + f for f in RELATION_FUNCS} | {"=", "!="}
 _FUNCTIONS = frozenset(CONNECTIVES) | _OPERATORS - {"=", "!="}
@@ -61,8 +63,12 @@ def parse_text(text: str, source: str = "<text>", name: str = "") -> Game:
     """Parse and validate a game given in the text notation."""
     kinds: list[Kind] = []
     clues: list[Clue] = []
+    said = ""  # the text of a `#: sentence` line, for the clue that follows it
     for lineno, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
+        if stripped.startswith("#:"):
+            said = stripped[2:].strip()
+            continue
         if not stripped or stripped.startswith("#"):
             continue
         where = f"{source}:{lineno}"
@@ -80,16 +86,16 @@ def parse_text(text: str, source: str = "<text>", name: str = "") -> Game:
             tokens = tokens[1:]
         where = f"{where}: clue {number}"
         parser = _Parser(tokens, where)
-        rules = [parser.rule()]
+        rules = [parser.rule()] if tokens else []  # `N.` alone: an empty clue (einstein-solver: true)
         while parser.accept(";"):
             rules.append(parser.rule())
         parser.expect_end()
-        clues.append(Clue(number, tuple(rules), where))
+        clues.append(Clue(number, tuple(rules), where, said))
+        said = ""
     if not kinds:
         raise InputError(f"{source}: no 'kind NAME: thing, thing, …' lines")
     game = Game(tuple(kinds), tuple(clues), name)
-    validate(game, source)
-    return game
+    return replace(game, warnings=validate(game, source))
 
 
 def _tokens(text: str, where: str) -> list[tuple[str, str]]:
@@ -124,7 +130,7 @@ class _Parser:
     """Recursive descent over one line's tokens."""
 
     def __init__(self, tokens: list[tuple[str, str]], where: str):
-        self.tokens, self.i, self.where = tokens, 0, where
+        self.tokens, self.i, self.where, self.depth = tokens, 0, where, 0
 
     def peek(self, offset: int = 0) -> tuple[str, str] | None:
         j = self.i + offset
@@ -172,10 +178,14 @@ class _Parser:
 
     def _call(self, func: str) -> Rule:
         if func in CONNECTIVES:
-            args = [self.rule()]
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise InputError(f"{self.where}: nesting too deep (limit {MAX_NESTING})")
+            args = [] if self.peek() == (")", ")") else [self.rule()]
             while self.accept(","):
                 args.append(self.rule())
             self.expect(")")
+            self.depth -= 1
             return Connective(func, tuple(args))
         names = [self.name("an argument")]
         while self.accept(","):
@@ -238,9 +248,10 @@ def _symbol(symbol: Symbol) -> str:
     return text if all(_plain(p) for p in parts) else json.dumps(text, ensure_ascii=False)
 
 
-def _rule_text(rule: Rule) -> str:
+def rule_text(rule: Rule) -> str:
+    """One rule in the text notation (`Time::Last Day < Newsweek::Last Day`)."""
     if isinstance(rule, Connective):
-        return f"{rule.op}({', '.join(_rule_text(r) for r in rule.args)})"
+        return f"{rule.op}({', '.join(rule_text(r) for r in rule.args)})"
     args = [_symbol(s) for s in rule.args]
     if rule.func in ARITH_FUNCS and len(args) > 1:
         return f" {rule.func} ".join(args) + (" != " if rule.negated else " = ") + _name(rule.literal or "")
@@ -254,5 +265,8 @@ def _rule_text(rule: Rule) -> str:
 def dump_text(game: Game) -> str:
     """The game in the text notation (reads back to an equal game)."""
     lines = [f"kind {_name(k.name)}: {', '.join(_name(t) for t in k.things)}" for k in game.kinds]
-    lines += [f"{clue.number}. " + "; ".join(_rule_text(r) for r in clue.rules) for clue in game.clues]
+    for clue in game.clues:
+        if clue.text:
+            lines.append(f"#: {clue.text}")
+        lines.append((f"{clue.number}. " + "; ".join(rule_text(r) for r in clue.rules)).rstrip())
     return "\n".join(lines) + "\n"

@@ -1,7 +1,14 @@
 """Load-time checks of a game, with messages that name the clue, rule and argument.
 
 Both readers (JSON and text notation) call `validate` on the model they build, so a game
-is checked the same way whatever its format. Every failure is an `InputError`.
+is checked the same way whatever its format. Every failure is an `InputError`; what
+einstein-solver accepts but is probably a mistake comes back as warnings:
+
+- an empty clue holds (it has no rules to break);
+- a connective with no rules: `and`, `nor`, `not` of none hold, `or`, `xor`, `nand` don't;
+- a relation with one argument: `link(x)` never holds (no pair shares a row), `same(x)`,
+  orderings and adjacency over one thing always do, arithmetic folds one number;
+- `same` across kinds never holds (things of different kinds are different things).
 """
 
 from __future__ import annotations
@@ -10,20 +17,27 @@ from ...errors import InputError
 from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Relation, Rule
 from .semantics import resolve_kind
 
-__all__ = ["validate"]
+__all__ = ["validate", "MAX_NESTING", "MAX_DIGITS"]
+
+#: How deeply connectives may nest in one rule (the readers stop there, with an error).
+MAX_NESTING = 100
+#: The most digits a number read from a name may have (Python's int-from-text limit).
+MAX_DIGITS = 4300
 
 _NUMERIC_FUNCS = frozenset(("<", ">", "<=", ">=", "adj", "adj<", "adj>") + ARITH_FUNCS)
 
 
-def validate(game: Game, source: str = "<game>") -> None:
-    """Raise InputError naming the culprit if the game is not well formed."""
+def validate(game: Game, source: str = "<game>") -> tuple[str, ...]:
+    """Raise InputError naming the culprit if the game is not well formed; return the warnings."""
     _check_kinds(game, source)
+    warnings: list[str] = []
     for clue in game.clues:
         where = clue.where or f"{source}: clue {clue.number}"
         if not clue.rules:
-            raise InputError(f"{where}: the clue has no rules")
+            warnings.append(f"{where}: the clue has no rules, so it always holds")
         for i, rule in enumerate(clue.rules, 1):
-            _check_rule(game, rule, f"{where}, rule {i}")
+            _check_rule(game, rule, f"{where}, rule {i}", warnings)
+    return tuple(warnings)
 
 
 _NAME_RULE = "must be non-empty, contain no '::' and not begin or end with ':' (symbols join names with '::')"
@@ -54,26 +68,36 @@ def _check_kinds(game: Game, source: str) -> None:
             if not _is_name(thing):
                 raise InputError(f"{source}: thing name {thing!r} in kind {kind.name!r} {_NAME_RULE}")
             if thing in owner:
-                raise InputError(f"{source}: thing {thing!r} appears in kind {owner[thing]!r} and in kind {kind.name!r}")
+                where = f"twice in kind {kind.name!r}" if owner[thing] == kind.name else (
+                    f"in kind {owner[thing]!r} and in kind {kind.name!r}")
+                raise InputError(f"{source}: thing {thing!r} appears {where}")
             owner[thing] = kind.name
     if size == 0:
         raise InputError(f"{source}: kinds must have at least one thing")
 
 
-def _check_rule(game: Game, rule: Rule, where: str) -> None:
+_EMPTY_CONNECTIVE = {"and": True, "nor": True, "not": True, "or": False, "xor": False, "nand": False}
+
+
+def _check_rule(game: Game, rule: Rule, where: str, warnings: list[str], depth: int = 1) -> None:
     if isinstance(rule, Connective):
+        if depth > MAX_NESTING:
+            raise InputError(f"{where}: nesting too deep (limit {MAX_NESTING})")
         if not rule.args:
-            raise InputError(f"{where}: {rule.op!r} needs at least one rule")
+            truth = "always holds" if _EMPTY_CONNECTIVE[rule.op] else "never holds"
+            warnings.append(f"{where}: {rule.op!r} of no rules {truth}")
         for i, sub in enumerate(rule.args, 1):
-            _check_rule(game, sub, f"{where} > {rule.op} argument {i}")
+            _check_rule(game, sub, f"{where} > {rule.op} argument {i}", warnings, depth + 1)
         return
-    _check_relation(game, rule, where)
+    _check_relation(game, rule, where, warnings)
 
 
-def _check_relation(game: Game, rel: Relation, where: str) -> None:
-    minimum = 1 if rel.func in ARITH_FUNCS else 2
-    if len(rel.args) < minimum:
-        raise InputError(f"{where}: {rel.name!r} needs at least {minimum} thing arguments, got {len(rel.args)}")
+def _check_relation(game: Game, rel: Relation, where: str, warnings: list[str]) -> None:
+    if not rel.args:
+        raise InputError(f"{where}: {rel.name!r} needs at least one thing argument")
+    if len(rel.args) == 1 and rel.func not in ARITH_FUNCS:
+        truth = "never holds" if (rel.func == "link") != rel.negated else "always holds"
+        warnings.append(f"{where}: {rel.name!r} of one thing {truth}")
     if rel.literal is not None:
         try:
             float(rel.literal)
@@ -89,7 +113,10 @@ def _check_relation(game: Game, rel: Relation, where: str) -> None:
             if kind not in game.kind_names:
                 raise InputError(f"{where}: unknown kind {kind!r} in argument {str(symbol)!r}")
         kinds.append(resolve_kind(game, symbol))
-    if rel.func in ADJ_FUNCS or rel.func == "same":
+    if rel.func == "same" and len(set(kinds)) > 1:
+        truth = "always holds" if rel.negated else "never holds"
+        warnings.append(f"{where}: {rel.name!r} across kinds {truth} (things of different kinds differ)")
+    if rel.func in ADJ_FUNCS:
         if len(set(kinds)) > 1:
             listed = ", ".join(f"{str(s)!r} ({k})" for s, k in zip(rel.args, kinds))
             raise InputError(f"{where}: {rel.name!r} needs arguments of one kind, got {listed}")
@@ -100,7 +127,13 @@ def _check_relation(game: Game, rel: Relation, where: str) -> None:
             if rel.func in ADJ_FUNCS:
                 candidates = game.kind(kind).things
             for thing in candidates:
-                if not any(c.isdigit() for c in thing):
+                digits = sum(c.isdigit() for c in thing)
+                if digits > MAX_DIGITS:
+                    raise InputError(
+                        f"{where}: {rel.name!r} compares numbers, but {thing[:20]!r}… (kind {kind!r}) has "
+                        f"{digits} digits (limit {MAX_DIGITS})"
+                    )
+                if not digits:
                     raise InputError(
                         f"{where}: {rel.name!r} compares numbers, but {thing!r} (kind {kind!r}, "
                         f"from argument {str(symbol)!r}) has no digits in its name"

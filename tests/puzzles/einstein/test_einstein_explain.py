@@ -9,7 +9,9 @@ import pytest
 from logicpy.puzzles.einstein import explain, load_game, parse_text, render_explanation, solve
 
 ROOT = Path(__file__).resolve().parents[3]
-PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+#: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
+PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
+             ROOT.parent / "shared/peers/einstein-solver")
 EXAMPLES = ROOT / "examples" / "einstein"
 UNIQUE_GAMES = sorted(EXAMPLES.glob("*.json")) + sorted(
     p for p in PEERS.glob("*.json") if p.name != "expected_solutions.json"
@@ -35,8 +37,9 @@ def test_time_to_quit_in_grid_terms_without_guessing():
     game = load_game(PEERS / "time_to_quit.json")
     explanation = explain(game, solve(game).solutions[0])
     texts = [s.text for s in explanation.steps]
-    assert "clue 3 rules out Time–Guavas" in texts
-    assert "so Bianca–US Weekly (the only Person left for US Weekly)" in texts
+    assert "clue 3 (“Time !link Guavas”) rules out Time–Guavas" in texts  # a clue is quoted when first cited
+    assert "clue 11 (“US Weekly link Bianca”): Bianca–US Weekly" in texts  # a link clue states its link
+    assert "so US Weekly–07-08 (the only Last Day left for US Weekly)" in texts
     assert explanation.guesses == 0
     assert render_explanation(explanation).endswith("solved by propagation alone, no guesses")
 
@@ -79,5 +82,40 @@ def test_assumptions_that_fail_are_ruled_out():
     game = load_game(EXAMPLES / "bake_sale.txt")
     explanation = explain(game, solve(game).solutions[0])
     tries = [s for s in explanation.steps if s.kind == "try"]
-    assert tries and all(s.text.startswith("assuming ") and " fails: " in s.text for s in tries)
+    assert tries and all(s.text.startswith("assume ") and s.text.endswith(" is ruled out") for s in tries)
     assert explanation.guesses == 0
+
+
+def test_a_failed_assumption_says_why_as_a_chain():
+    game = load_game(EXAMPLES / "bake_sale.txt")
+    (step,) = [s for s in explain(game, solve(game).solutions[0]).steps if s.kind == "try"]
+    assert step.text == (
+        "assume Ada–B: then Ben–A (the only Stall left for Ben); Cookies is not with Cleo (no Stall fits both); "
+        "Cookies is not with Dev (no Stall fits both); so no Baker is left for Cookies; so Ada–B is ruled out"
+    )
+
+
+def test_generated_clues_are_quoted_in_english_and_grids_follow_each_step():
+    from logicpy.puzzles.einstein.generate import generate
+
+    g = generate(kinds=3, things=3, seed=4)
+    explanation = explain(g.game, g.solution, grids=True)
+    first = explanation.steps[0]
+    assert first.clue is not None and f"(“{g.game.clues[first.clue - 1].text}”)" in first.text
+    assert all(s.grid is not None for s in explanation.steps)
+    last = explanation.steps[-1].grid
+    assert all(len(v) == 1 for v in last.values())  # solved: one candidate per cell
+    text = render_explanation(explanation, grids=True)
+    person, *_ = g.game.kinds
+    assert text.count(f"     {person.name}") == len(explanation.steps)  # one table per step
+
+
+def test_explain_grids_on_the_command_line(capsys):
+    from logicpy.cli import main
+
+    assert main(["einstein", str(EXAMPLES / "bake_sale.txt"), "--explain", "--grids"]) == 0
+    out = capsys.readouterr().out
+    trace = out[out.index("  1. "):]
+    assert trace.count("     Baker  Treat") == len(explain(load_game(EXAMPLES / "bake_sale.txt"),
+                                                            solve(load_game(EXAMPLES / "bake_sale.txt")).solutions[0]).steps)
+    assert "     Ada    Muffins   $4     C" in trace  # the last grid is the solution

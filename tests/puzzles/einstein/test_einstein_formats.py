@@ -30,7 +30,9 @@ from logicpy.puzzles.einstein import (
 from logicpy.puzzles.einstein import cli
 
 ROOT = Path(__file__).resolve().parents[3]
-PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+#: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
+PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
+             ROOT.parent / "shared/peers/einstein-solver")
 EXAMPLES = ROOT / "examples" / "einstein"
 ALL_GAMES = sorted(EXAMPLES.glob("*.json")) + sorted(EXAMPLES.glob("*.txt")) + sorted(
     p for p in PEERS.rglob("*.json") if p.name != "expected_solutions.json"
@@ -110,7 +112,9 @@ def test_convert_command_by_extension(tmp_path):
          r"clue 1, rule 1: '<' compares numbers, but 'cat' \(kind 'Pet', from argument 'Al::Pet'\) has no digits"),
         (game_data([rule("adj", "Al::Floor", "Bo::Pet")]),
          r"clue 1, rule 1: 'adj' needs arguments of one kind, got 'Al::Floor' \(Floor\), 'Bo::Pet' \(Pet\)"),
-        (game_data([rule("or", rule("link", "Al"))]), r"clue 1, rule 1 > or argument 1: 'link' needs at least 2"),
+        (game_data([rule("or", rule("link"))]), r"clue 1, rule 1 > or argument 1: 'link' needs at least one thing"),
+        ({"kinds": KINDS[:2] + [{"name": "Floor", "things": ["1", "1", "3"]}], "clues": []},
+         r"thing '1' appears twice in kind 'Floor'$"),
         (game_data([rule("+", "x", "Al::Floor")]), r"clue 1, rule 1: '\+' needs a number as first argument, got 'x'"),
         (game_data([{"func": "link"}]), r"clue 1, rule 1: a rule is an object with 'func' and a list 'args'"),
         ({"kinds": KINDS}, r"'clues' must be a list"),

@@ -26,7 +26,9 @@ from logicpy.puzzles.einstein import (
 from logicpy.puzzles.einstein.semantics import GridView, holds
 
 ROOT = Path(__file__).resolve().parents[3]
-PEERS = ROOT.parent / "shared" / "peers" / "einstein-solver"
+#: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
+PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
+             ROOT.parent / "shared/peers/einstein-solver")
 EXAMPLES = ROOT / "examples" / "einstein"
 EXPECTED = json.loads((PEERS / "expected_solutions.json").read_text())["games"] if PEERS.exists() else {}
 PEER_GAMES = {  # expected-solutions key -> (modern file, legacy file)

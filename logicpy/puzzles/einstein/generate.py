@@ -1,0 +1,381 @@
+"""Generate games: a random hidden grid, true clues drawn about it, until unique, then minimised.
+
+    g = generate(kinds=4, things=5, seed=7)        # reproducible with the same seed
+    g.game, g.solution, g.difficulty, g.measures   # the game (clues worded in English), its answer
+    verify(g.game, g.solution)                     # True; the game has no other solution
+
+Clues are drawn true of the hidden grid from every clue type the format has (`CLUE_TYPES`):
+link, !link, same, orderings, adjacency, xor / or / nand of two facts, and arithmetic.
+They are added until the FD search finds one solution, then dropped one by one (in a
+random order) wherever the rest still pin the solution, so no clue of the result can be
+removed. Difficulty is measured by what the explainer needs (see `difficulty_of`); asking for
+one retries derived seeds until a game of that difficulty comes out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ...errors import InputError
+from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
+
+__all__ = ["CLUE_TYPES", "DIFFICULTIES", "Generated", "generate", "difficulty_of", "english", "is_minimal"]
+
+#: Clue types and how often each is drawn.
+CLUE_TYPES = {"link": 4, "!link": 5, "same": 1, "order": 3, "adj": 2, "xor": 1, "or": 1, "nand": 1, "arith": 1}
+DIFFICULTIES = ("easy", "medium", "hard")
+#: Failed assumptions that make a game hard (fewer, but some: medium).
+HARD_TRIES = 3
+#: The largest grid (kinds × things) whose difficulty is rated: the explainer's failed-assumption
+#: step is slow beyond it (an 8 × 10 grid took over five minutes), so bigger games say "unrated".
+MAX_RATED = 40
+#: Derived seeds tried for a requested difficulty before giving up.
+ATTEMPTS = 60
+
+
+@dataclass(frozen=True)
+class _Theme:
+    """A kind with its words: how to name its thing as a subject, as a fact, as its negation."""
+
+    name: str
+    things: tuple[str, ...]
+    subject: str  # "the owner of the {}"
+    fact: str  # "keeps the {}"
+    no_fact: str  # "does not keep the {}"
+    attribute: str = ""  # numeric kinds: "age", "house number"
+
+
+_PEOPLE = _Theme("Person", ("Alice", "Bruno", "Chloe", "Dmitri", "Esther", "Farid", "Greta", "Hiro"),
+                 "{}", "is {}", "is not {}")
+_NUMERIC = (
+    _Theme("House", tuple(str(i) for i in range(1, 9)), "the person in house {}", "lives in house {}",
+           "does not live in house {}", "house number"),
+    _Theme("Age", ("21", "24", "27", "30", "33", "36", "39", "42"), "the {}-year-old", "is {} years old",
+           "is not {} years old", "age"),
+)
+_CATEGORIES = (
+    _Theme("Nationality", ("Englishman", "Spaniard", "Ukrainian", "Norwegian", "Japanese", "Italian", "Swede", "Dane"),
+           "the {}", "is the {}", "is not the {}"),
+    _Theme("Colour", ("red", "green", "ivory", "yellow", "blue", "white", "black", "orange"),
+           "the person in the {} house", "lives in the {} house", "does not live in the {} house"),
+    _Theme("Pet", ("dog", "snails", "fox", "horse", "zebra", "cat", "parrot", "hamster"),
+           "the owner of the {}", "keeps the {}", "does not keep the {}"),
+    _Theme("Drink", ("coffee", "tea", "milk", "juice", "water", "cocoa", "lemonade", "cider"),
+           "the {} drinker", "drinks {}", "does not drink {}"),
+    _Theme("Instrument", ("piano", "violin", "cello", "flute", "drums", "harp", "oboe", "guitar"),
+           "the {} player", "plays the {}", "does not play the {}"),
+    _Theme("Sport", ("tennis", "chess", "rugby", "golf", "squash", "judo", "polo", "curling"),
+           "the person who plays {}", "plays {}", "does not play {}"),
+    _Theme("Car", ("Ford", "Fiat", "Volvo", "Skoda", "Honda", "Mini", "Lada", "Saab"),
+           "the {} driver", "drives a {}", "does not drive a {}"),
+)
+MAX_KINDS = 1 + len(_NUMERIC) + len(_CATEGORIES)
+MAX_THINGS = 8
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated game, its (only) solution, and how hard the explainer found it."""
+
+    game: Game
+    solution: Grid
+    difficulty: str
+    measures: dict
+    seed: int
+
+
+def _themes(kinds: int) -> list[_Theme]:
+    """People first, then house numbers, then categories and ages alternating."""
+    order = [_PEOPLE, _NUMERIC[0], _CATEGORIES[0], _CATEGORIES[1], _NUMERIC[1], *_CATEGORIES[2:]]
+    return order[:kinds]
+
+
+class _Drawer:
+    """Draws rules true (or false) of a hidden grid."""
+
+    def __init__(self, game: Game, hidden: Grid, themes: dict[str, _Theme], rng: random.Random):
+        self.game, self.hidden, self.themes, self.rng = game, hidden, themes, rng
+        self.numeric = [k for k in game.kinds if themes[k.name].attribute]
+
+    def _row_of(self, thing: str) -> int:
+        return next(i for i, row in enumerate(self.hidden) if thing in row)
+
+    def _pair(self, linked: bool) -> tuple[str, str]:
+        ka, kb = self.rng.sample(range(len(self.game.kinds)), 2)
+        r = self.rng.randrange(self.game.size)
+        s = r if linked else self.rng.choice([i for i in range(self.game.size) if i != r])
+        return self.hidden[r][ka], self.hidden[s][kb]
+
+    def fact(self, true: bool) -> Relation:
+        """A link that holds (true) or a link that does not (false)."""
+        a, b = self._pair(true)
+        return Relation("link", (Symbol(a), Symbol(b)))
+
+    def draw(self, kind: str) -> Rule | None:
+        """A rule of clue type `kind`, true of the hidden grid (None when the game has no use for it)."""
+        rng = self.rng
+        if kind == "link":
+            return self.fact(True)
+        if kind == "!link":
+            a, b = self._pair(False)
+            return Relation("link", (Symbol(a), Symbol(b)), negated=True)
+        if kind == "same":
+            linked = rng.random() < 0.5
+            a, b = self._pair(linked)
+            first = self.game.kinds[0].name
+            pa, pb = (Symbol(a, (first,)) if self.game.kind_of(a).name != first else Symbol(a),
+                      Symbol(b, (first,)) if self.game.kind_of(b).name != first else Symbol(b))
+            return Relation("same", (pa, pb), negated=not linked)
+        if kind in ("xor", "or", "nand"):
+            first_true = {"xor": True, "or": True, "nand": False}[kind]
+            second_true = {"xor": False, "or": rng.random() < 0.5, "nand": rng.random() < 0.5}[kind]
+            parts = [self.fact(first_true), self.fact(second_true)]
+            rng.shuffle(parts)
+            return Connective(kind, tuple(parts))
+        if not self.numeric:
+            return None
+        k = rng.choice(self.numeric)
+        j = self.game.kinds.index(k)
+        rows = rng.sample(range(self.game.size), 2)
+        if kind == "adj":  # bases of one kind, so they sit in different rows and "next to" is exact
+            ranked = sorted(range(self.game.size), key=lambda i: int(self.hidden[i][j]))
+            at = rng.randrange(self.game.size - 1)
+            rows = [ranked[at], ranked[at + 1]]
+        base_kind = rng.choice([i for i in range(len(self.game.kinds)) if i != j] or [j])
+        if kind in ("adj", "arith"):
+            base_kinds = [base_kind, base_kind]
+        else:
+            base_kinds = [base_kind, rng.choice([i for i in range(len(self.game.kinds)) if i != j])]
+        syms = tuple(Symbol(self.hidden[r][b], (k.name,)) for r, b in zip(rows, base_kinds))
+        x, y = (int(self.hidden[r][j]) for r in rows)
+        if kind == "adj":
+            return Relation(rng.choice(["adj<", "adj"]), syms)
+        if kind == "arith":
+            if x < y:
+                syms, x, y = syms[::-1], y, x
+            return Relation("-", syms, literal=str(x - y))
+        op = rng.choice(["<", "<="]) if x < y else rng.choice([">", ">="])
+        return Relation(op, syms)
+
+
+def _unique(game: Game) -> bool:
+    from .compile import solve_fd
+
+    return len(solve_fd(game, limit=2)) == 1
+
+
+def _renumbered(kinds: tuple[Kind, ...], rules: list[Rule], themes: dict[str, _Theme], name: str) -> Game:
+    game = Game(kinds, (), name)
+    clues = tuple(Clue(i, (r,), text=english(game, r, themes)) for i, r in enumerate(rules, 1))
+    return replace(game, clues=clues)
+
+
+def is_minimal(game: Game) -> bool:
+    """True iff dropping any one clue leaves the game with more than one solution."""
+    return all(not _unique(replace(game, clues=game.clues[:i] + game.clues[i + 1:])) for i in range(len(game.clues)))
+
+
+def _one(kinds: int, things: int, seed: int, types: dict[str, int]) -> tuple[Game, Grid]:
+    rng = random.Random(seed)
+    themes = _themes(kinds)
+    kind_list = tuple(Kind(t.name, t.things[:things]) for t in themes)
+    by_name = {t.name: t for t in themes}
+    columns = [list(kind_list[0].things)] + [rng.sample(k.things, things) for k in kind_list[1:]]
+    hidden: Grid = tuple(zip(*columns))
+    game = Game(kind_list, ())
+    drawer = _Drawer(game, hidden, by_name, rng)
+    names, weights = zip(*types.items())
+    rules: list[Rule] = []
+    seen: set[Rule] = set()
+    while True:
+        rule = drawer.draw(rng.choices(names, weights)[0])
+        if rule is None or rule in seen:
+            continue
+        seen.add(rule)
+        rules.append(rule)
+        if len(rules) >= things and _unique(_renumbered(kind_list, rules, by_name, "")):
+            break
+    order = list(range(len(rules)))
+    rng.shuffle(order)
+    keep = set(order)
+    for i in order:  # drop every clue the others make redundant
+        trial = [r for j, r in enumerate(rules) if j in keep and j != i]
+        if _unique(_renumbered(kind_list, trial, by_name, "")):
+            keep.discard(i)
+    final = [r for j, r in enumerate(rules) if j in keep]
+    return _renumbered(kind_list, final, by_name, f"generated {things}x{kinds} seed {seed}"), hidden
+
+
+def difficulty_of(game: Game, solution: Grid) -> tuple[str, dict]:
+    """How hard the explainer finds a game: easy (clues and "only one left" suffice), medium
+    (one or two failed assumptions), hard (`HARD_TRIES` or more, or a guess); with the counts."""
+    from .explain import explain
+
+    explanation = explain(game, solution)
+    tries = sum(s.kind == "try" for s in explanation.steps)
+    measures = {"clue_steps": sum(s.kind == "clue" for s in explanation.steps), "failed_assumptions": tries,
+                "guesses": explanation.guesses}
+    level = "hard" if explanation.guesses or tries >= HARD_TRIES else "medium" if tries else "easy"
+    return level, measures
+
+
+def generate(
+    kinds: int = 4, things: int = 5, seed: int | None = None, difficulty: str | None = None,
+    clue_types: list[str] | None = None,
+) -> Generated:
+    """A game with a unique solution and no clue to spare (see the module docstring).
+
+    `seed` makes it reproducible (a random one is chosen and reported otherwise);
+    `difficulty` one of DIFFICULTIES; `clue_types` a subset of CLUE_TYPES.
+    """
+    if not 2 <= kinds <= MAX_KINDS:
+        raise InputError(f"--kinds must be between 2 and {MAX_KINDS}, got {kinds}")
+    if not 2 <= things <= MAX_THINGS:
+        raise InputError(f"--things must be between 2 and {MAX_THINGS}, got {things}")
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise InputError(f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}")
+    types = dict(CLUE_TYPES)
+    if clue_types:
+        unknown = [t for t in clue_types if t not in CLUE_TYPES]
+        if unknown:
+            raise InputError(f"unknown clue type(s) {', '.join(unknown)}; choose from {', '.join(CLUE_TYPES)}")
+        types = {t: w for t, w in CLUE_TYPES.items() if t in clue_types}
+    if not set(types) & {"link", "!link", "same", "xor", "or", "nand"} and kinds < 3:
+        raise InputError("with only numeric clue types a game needs at least 3 kinds")
+    if not set(types) & {"link", "!link", "same", "xor", "or", "nand"}:
+        raise InputError("choose at least one of link, !link, same, xor, or, nand: numeric clues alone cannot "
+                         "tell the non-numeric kinds apart")
+    if seed is None:
+        seed = random.randrange(2**31)
+    if difficulty and kinds * things > MAX_RATED:
+        raise InputError(f"--difficulty rates grids of up to {MAX_RATED} cells (kinds × things); "
+                         f"{kinds} × {things} is beyond what the explainer rates in reasonable time")
+    for attempt in range(ATTEMPTS if difficulty else 1):
+        sub_seed = seed if attempt == 0 else seed * 1000 + attempt
+        game, hidden = _one(kinds, things, sub_seed, types)
+        if kinds * things > MAX_RATED:
+            return Generated(game, hidden, "unrated", {}, sub_seed)
+        level, measures = difficulty_of(game, hidden)
+        if difficulty is None or level == difficulty:
+            return Generated(game, hidden, level, measures, sub_seed)
+    raise InputError(f"no {difficulty} game came out of {ATTEMPTS} seeds from {seed} for {things} things × {kinds} "
+                     f"kinds; try another size, seed or clue types")
+
+
+# -- English ---------------------------------------------------------------------------------
+
+
+def english(game: Game, rule: Rule, themes: dict[str, _Theme] | None = None) -> str:
+    """A rule as an English sentence ("The Englishman lives in the red house.")."""
+    text = _clause(game, rule, themes or {t.name: t for t in (_PEOPLE, *_NUMERIC, *_CATEGORIES)})
+    return text[0].upper() + text[1:] + "."
+
+
+def _subject(themes, game: Game, thing: str) -> str:
+    return themes[game.kind_of(thing).name].subject.format(thing)
+
+
+def _value(themes, game: Game, symbol: Symbol) -> str:
+    kind = symbol.path[-1] if symbol.path else game.kind_of(symbol.base).name
+    if game.kind_of(symbol.base).name == kind:
+        return symbol.base
+    return f"the {themes[kind].attribute} of {_subject(themes, game, symbol.base)}"
+
+
+_ORDER_WORDS = {"<": "is less than", "<=": "is at most", ">": "is greater than", ">=": "is at least"}
+
+
+def _clause(game: Game, rule: Rule, themes) -> str:
+    if isinstance(rule, Connective):
+        a, b = (_clause(game, r, themes) for r in rule.args)
+        return {"xor": f"either {a}, or {b}, but not both", "or": f"{a}, or {b}, or both",
+                "nand": f"it is not true both that {a} and that {b}"}[rule.op]
+    args = rule.args
+    if rule.func == "link":
+        a, b = args[0].base, args[1].base
+        theme = themes[game.kind_of(b).name]
+        return f"{_subject(themes, game, a)} {(theme.no_fact if rule.negated else theme.fact).format(b)}"
+    if rule.func == "same":
+        who = [_subject(themes, game, s.base) for s in args]
+        return f"{who[0]} and {who[1]} are {'different people' if rule.negated else 'the same person'}"
+    x, y = (_value(themes, game, s) for s in args)
+    if rule.func == "adj<":
+        kind = themes[args[0].path[-1]]
+        return f"{y} is the next {kind.attribute} after {x}"
+    if rule.func == "adj":
+        kind = themes[args[0].path[-1]]
+        return f"{x} and {y} are next to each other in order of {kind.attribute}"
+    if rule.func == "-":
+        return f"{x} is {rule.literal} more than {y}"
+    return f"{x} {_ORDER_WORDS[rule.func]} {y}"
+
+
+# -- command line --------------------------------------------------------------------------
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `logicpy einstein generate`."""
+    group = parser.add_argument_group("generate (logicpy einstein generate …)")
+    group.add_argument("--kinds", type=int, default=4, help=f"kinds of things, 2..{MAX_KINDS} (default 4)")
+    group.add_argument("--things", type=int, default=5, help=f"things per kind, 2..{MAX_THINGS} (default 5)")
+    group.add_argument("--seed", type=int, help="make the same game again (the seed used is always printed)")
+    group.add_argument("--difficulty", choices=DIFFICULTIES, help="retry seeds until the explainer rates it so")
+    group.add_argument("--clue-types", metavar="T,T,…",
+                       help=f"clue types to draw from (default all): {', '.join(CLUE_TYPES)}")
+    group.add_argument("-o", "--output", metavar="GAME", help="write the game (.json or .txt, by extension)")
+    group.add_argument("--answer", metavar="FILE", help="write the solution (.json result, or a .txt table)")
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    """`logicpy einstein generate`: make a game, print it as numbered sentences, save it and its answer."""
+    from .cli import save_game
+    from .render import render_grid, result_to_data
+    from .solve import Result, solve
+
+    if len(args.files) != 1:
+        raise InputError("usage: logicpy einstein generate [--kinds K] [--things N] [--seed S] [-o GAME] …")
+    types = [t.strip() for t in args.clue_types.split(",")] if args.clue_types else None
+    g = generate(args.kinds, args.things, args.seed, args.difficulty, types)
+    result = solve(g.game)  # re-solved: the game must have exactly the hidden grid as its solution
+    if result.solutions != (g.solution,):
+        raise InputError(f"internal error: generated game is {result.status}, not unique")
+    summary = _summary(g)
+    print(summary, file=sys.stderr)
+    if args.output:
+        save_game(g.game, args.output)
+        print(f"wrote {args.output}", file=sys.stderr)
+    if args.answer:
+        path = Path(args.answer)
+        text = (json.dumps(result_to_data(Result(g.game, (g.solution,))), indent=2, ensure_ascii=False) + "\n"
+                if path.suffix.lower() == ".json" else render_grid(g.game, g.solution) + "\n")
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        print(f"wrote {args.answer}", file=sys.stderr)
+    if args.json:
+        from .jsonfmt import game_to_data
+
+        print(json.dumps({"seed": g.seed, "difficulty": g.difficulty, "measures": g.measures,
+                          "game": game_to_data(g.game),
+                          "solution": [list(row) for row in g.solution]}, indent=2, ensure_ascii=False))
+    else:
+        kinds = "; ".join(f"{k.name}: {', '.join(k.things)}" for k in g.game.kinds)
+        print(f"{kinds}\n")
+        print("\n".join(f"{c.number:>3}. {c.text}" for c in g.game.clues))
+    return 0
+
+
+def _summary(g: Generated) -> str:
+    m = g.measures
+    if not m:
+        return (f"generated {g.game.size} things × {len(g.game.kinds)} kinds, seed {g.seed}: {len(g.game.clues)} "
+                f"clues, unique and minimal; difficulty not rated (more than {MAX_RATED} cells)")
+    return (f"generated {g.game.size} things × {len(g.game.kinds)} kinds, seed {g.seed}: {len(g.game.clues)} clues, "
+            f"unique and minimal; difficulty {g.difficulty} (explainer: {m['clue_steps']} clue steps, "
+            f"{m['failed_assumptions']} failed assumptions, {m['guesses']} guesses)")

@@ -1,0 +1,118 @@
+"""Generated games: unique, minimal, reproducible, worded in English, rated by the explainer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from logicpy.cli import main
+from logicpy.puzzles.einstein import Connective, Relation, Symbol, load_game, result_from_data, solve, verify
+from logicpy.puzzles.einstein.generate import CLUE_TYPES, difficulty_of, english, generate, is_minimal
+
+
+def assert_unique_and_minimal(g) -> None:
+    assert verify(g.game, g.solution)
+    assert solve(g.game).solutions == (g.solution,)  # re-solved: exactly the hidden grid
+    assert is_minimal(g.game)  # no clue can be dropped without losing uniqueness
+    assert all(c.text.endswith(".") and c.text[0].isupper() for c in g.game.clues)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_small_games_are_unique_and_minimal(seed):
+    assert_unique_and_minimal(generate(kinds=3, things=4, seed=seed))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(40))
+def test_four_by_five_games_are_unique_and_minimal(seed):
+    assert_unique_and_minimal(generate(kinds=4, things=5, seed=seed))
+
+
+def test_the_same_seed_gives_the_same_game():
+    a, b = generate(kinds=4, things=4, seed=11), generate(kinds=4, things=4, seed=11)
+    assert a.game == b.game and a.solution == b.solution and [c.text for c in a.game.clues] == [
+        c.text for c in b.game.clues]
+    assert generate(kinds=4, things=4, seed=12).game != a.game
+
+
+def _types(rule) -> set[str]:
+    if isinstance(rule, Connective):
+        return {rule.op}
+    return {rule.name if rule.func in ("link", "same") else rule.func}
+
+
+def test_clue_types_can_be_chosen():
+    g = generate(kinds=3, things=4, seed=3, clue_types=["link", "!link"])
+    assert set().union(*(_types(r) for c in g.game.clues for r in c.rules)) <= {"link", "!link"}
+    with pytest.raises(Exception, match="unknown clue type"):
+        generate(clue_types=["likes"])
+
+
+def test_difficulty_is_what_the_explainer_measures():
+    g = generate(kinds=3, things=4, seed=5, difficulty="easy")
+    assert g.difficulty == "easy" and difficulty_of(g.game, g.solution)[0] == "easy"
+    assert g.measures["failed_assumptions"] == g.measures["guesses"] == 0
+
+
+def test_english_reads_like_the_zebra_puzzle():
+    g = generate(kinds=4, things=5, seed=1)
+    assert english(g.game, Relation("link", (Symbol("Englishman"), Symbol("red")))) == (
+        "The Englishman lives in the red house.")
+    assert english(g.game, Relation("<", (Symbol("Alice", ("House",)), Symbol("red", ("House",))))) == (
+        "The house number of Alice is less than the house number of the person in the red house.")
+
+
+def test_generate_command_writes_game_and_answer(tmp_path, capsys):
+    game_path, answer_path = tmp_path / "g.txt", tmp_path / "a.json"
+    argv = ["einstein", "generate", "--kinds", "3", "--things", "4", "--seed", "7",
+            "-o", str(game_path), "--answer", str(answer_path)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "  1. " in captured.out and "seed 7" in captured.err and "unique and minimal" in captured.err
+    game = load_game(game_path)
+    assert all(c.text for c in game.clues)  # the English travels with the game
+    answer = result_from_data(game, json.loads(answer_path.read_text()))
+    assert answer.solutions == solve(game).solutions
+    assert main(argv[:-4]) == 0 and capsys.readouterr().out == captured.out  # reproducible
+    assert main(["einstein", "generate", "--kinds", "1"]) == 2
+    assert "--kinds must be between 2" in capsys.readouterr().err
+
+
+def test_every_clue_type_is_drawn():
+    seen: set[str] = set()
+    for seed in range(3):
+        g = generate(kinds=4, things=5, seed=seed)
+        seen |= set().union(*(_types(r) for c in g.game.clues for r in c.rules))
+    families = {"link", "!link", "same", "!same", "xor", "or", "nand", "-"} | {"<", "<=", ">", ">="} | {"adj", "adj<"}
+    assert seen <= families
+    assert {"link", "!link", "xor", "-"} <= seen and seen & {"<", "<=", ">", ">="} and seen & {"adj", "adj<"}
+    assert set(CLUE_TYPES) == {"link", "!link", "same", "order", "adj", "xor", "or", "nand", "arith"}
+
+
+def test_notebook_pictures():
+    from logicpy.puzzles.einstein import explain
+
+    g = generate(kinds=3, things=3, seed=2)
+    html = g.game._repr_html_()
+    assert html.count("<tr>") == 4 and html.count("<li>") == len(g.game.clues)  # header + 3 empty rows
+    assert g.game.clues[0].text.replace("'", "&#x27;") in html
+    assert all(t in html for t in g.game.kinds[0].things) and g.solution[0][1] not in html.split("<ol>")[0]
+    solved = solve(g.game)._repr_html_()
+    assert solved.startswith("<p><strong>unique solution</strong></p>") and all(t in solved for row in g.solution for t in row)
+    steps = explain(g.game, g.solution, grids=True)._repr_html_()
+    assert steps.count("<table>") == len(explain(g.game, g.solution).steps)
+
+
+def test_a_hard_game_needs_failed_assumptions():
+    g = generate(kinds=4, things=5, seed=3, difficulty="hard")
+    level, measures = difficulty_of(g.game, g.solution)
+    assert level == "hard" and (measures["failed_assumptions"] >= 3 or measures["guesses"])
+    assert_unique_and_minimal(g)
+
+
+def test_large_grids_are_generated_unrated():
+    g = generate(kinds=7, things=6, seed=1)
+    assert g.difficulty == "unrated" and solve(g.game).solutions == (g.solution,)
+    with pytest.raises(Exception, match="rates grids of up to 40 cells"):
+        generate(kinds=7, things=6, seed=1, difficulty="easy")
