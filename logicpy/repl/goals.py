@@ -365,24 +365,25 @@ def _sum_expr(xs: list[Term]) -> Term:
     return out
 
 
-def _fd_equal(rel: Relations, a: Term, b: Term) -> GoalType:
-    for e, d in ((a, b), (b, a)):  # abs(X-Y) #= D
-        if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
-            c, k = _linear(e[1])
-            if k == 0 and sorted(c.values()) == [-1, 1]:
-                x, y = sorted(c, key=lambda v: -c[v])
-                return core.abs_diffo(x, y, d)
-    return _fd_relation("=")(rel, a, b)
-
-
-def _fd_differ(rel: Relations, a: Term, b: Term) -> GoalType:
+def _abs_difference(a: Term, b: Term) -> tuple[Any, Any, Term] | None:
+    """(X, Y, D) when one side is `abs(X-Y)` and the other D; else None."""
     for e, d in ((a, b), (b, a)):
         if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
             c, k = _linear(e[1])
             if k == 0 and sorted(c.values()) == [-1, 1]:
                 x, y = sorted(c, key=lambda v: -c[v])
-                return core.not_abs_diffo(x, y, d)
-    return _fd_relation("\\=")(rel, a, b)
+                return x, y, d
+    return None
+
+
+def _fd_equal(rel: Relations, a: Term, b: Term) -> GoalType:
+    found = _abs_difference(a, b)  # abs(X-Y) #= D
+    return core.abs_diffo(*found) if found else _fd_relation("=")(rel, a, b)
+
+
+def _fd_differ(rel: Relations, a: Term, b: Term) -> GoalType:
+    found = _abs_difference(a, b)  # abs(X-Y) #\\= D
+    return core.not_abs_diffo(*found) if found else _fd_relation("\\=")(rel, a, b)
 
 
 _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
