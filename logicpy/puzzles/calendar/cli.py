@@ -20,6 +20,7 @@ from typing import Any
 from pathlib import Path
 
 from ...errors import InputError
+from ...progress import terminal_progress
 
 __all__ = ["register", "run"]
 
@@ -176,17 +177,6 @@ def _write(path: str, text: str) -> None:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def _progress():
-    """A rich progress bar on a terminal (stderr); None when piped."""
-    if not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("every date"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                    TimeElapsedColumn(), transient=True, console=Console(stderr=True))
-
-
 def _run_all(args, puzzle) -> int:
     from .dates import MONTHS, Date, board_dates
     from .render import render_table
@@ -196,13 +186,12 @@ def _run_all(args, puzzle) -> int:
         raise InputError(f"--all and --fewest need a board with month and day labels that leaves two cells "
                          f"open (board {puzzle.board.name} leaves {puzzle.open_count})")
     start = time.process_time()
-    bar = _progress()
-    if bar is None:
-        groups = count_all(puzzle)
-    else:
-        with bar:
-            task = bar.add_task("dates", total=1.0)
-            groups = count_all(puzzle, progress=lambda done: bar.update(task, completed=done))
+    with terminal_progress() as bar:
+        progress = None
+        if bar is not None:
+            task = bar.add_task("every date", total=1.0)
+            progress = lambda done: bar.update(task, completed=done)  # noqa: E731
+        groups = count_all(puzzle, progress=progress)
     print(f"every open pair in one search: {time.process_time() - start:.2f} s (CPU)", file=sys.stderr)
     counts = {}
     for date in board_dates():

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
+from ...progress import terminal_progress
 
 __all__ = ["register", "load_game", "save_game"]
 
@@ -153,11 +154,9 @@ def _print_explanation(game, result, args: argparse.Namespace) -> None:
 @contextmanager
 def _progress(path: str):
     """A progress line on a terminal (solutions found so far), yielding the callback; quiet otherwise."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True) as bar:
-        task = bar.add_task(f"{path}: searching")
+    with terminal_progress() as bar:
+        if bar is None:
+            yield None
+            return
+        task = bar.add_task(f"{path}: searching", total=None)
         yield lambda n: bar.update(task, description=f"{path}: {n:,} solutions so far")

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from ...errors import InputError, NoSolution
+from ...progress import terminal_progress
 
 __all__ = ["register"]
 
@@ -192,20 +193,6 @@ def _muddy_knowers(args: argparse.Namespace, result) -> list[list[str]] | None:
     return _stories().muddy_knowers(result, (1 << args.muddy) - 1)
 
 
-def _progress_bar(total: int):
-    """A rich progress bar on a terminal for long sampling runs; None when piped or short."""
-    if total <= 50_000 or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    from rich.progress import Progress
-
-    bar = Progress(transient=True, console=Console(stderr=True))
-    task = bar.add_task("samples", total=total)
-    bar.update_to = lambda done, _total: bar.update(task, completed=done)  # type: ignore[attr-defined]
-    bar.start()
-    return bar
-
-
 def run_generate(args: argparse.Namespace) -> int:
     """Handle `generate` (a unique-answer date list) and `distribution` (solution counts)."""
     from .dates import read_dates
@@ -219,12 +206,12 @@ def run_generate(args: argparse.Namespace) -> int:
     if args.puzzle == "distribution":
         count = _at_least(args.samples, 1, "--samples")
         start = time.perf_counter()
-        bar = _progress_bar(count)
-        try:
-            counts = distribution(story, pool, count, args.size, args.seed, bar and bar.update_to)
-        finally:
-            if bar:
-                bar.stop()
+        with terminal_progress() as bar:
+            progress = None
+            if bar is not None and count > 50_000:  # long sampling runs only
+                task = bar.add_task("samples", total=count)
+                progress = lambda done, _total: bar.update(task, completed=done)  # noqa: E731
+            counts = distribution(story, pool, count, args.size, args.seed, progress)
         print(f"{count:,} samples in {(time.perf_counter() - start) * 1e3:.0f} ms", file=sys.stderr)
         if getattr(args, "json", False):
             print(dumps({"story": args.story, "samples": count, "size": args.size, "seed": args.seed,

@@ -19,9 +19,10 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ...errors import InputError
+from ...progress import terminal_progress
 from .census import PROOF_KINDS, puzzle_of_row, puzzle_space, run_census, tasks_for
 from .engine import Engine
 from .model import TYPES, Semantics
@@ -102,20 +103,18 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     with Store(args.store) as store:
         engine = Engine(args.workers, args.cluster, args.engine)
-        bar, progress = _progress(len(tasks))
         started = time.strftime("%Y-%m-%dT%H:%M:%S")
         stats = None
         try:
-            if bar:
-                bar.start()
-            with engine:
+            with terminal_progress() as bar, engine:
+                progress = None
+                if bar is not None:
+                    task = bar.add_task("census", total=len(tasks))
+                    progress = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
                 tasks = [replace(t, worker_memory=engine.worker_memory) for t in tasks]
                 stats = run_census(tasks, store, engine, progress)
         except KeyboardInterrupt:
             interrupted = True
-        finally:
-            if bar:
-                bar.stop()
         if stats is not None:
             store.record_run(started, engine.workers, engine.name, stats.tasks, stats.done, stats.wall)
         rows = store.rows(keys)
@@ -149,21 +148,6 @@ def run(args: argparse.Namespace) -> int:
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
     return 1 if stats.failed else 0
-
-
-def _progress(total: int) -> tuple[Any, Callable[[int, int], None] | None]:
-    """A rich progress bar on a terminal; nothing when stderr is piped."""
-    if not sys.stderr.isatty():
-        return None, None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(TextColumn("census"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
-    task = bar.add_task("census", total=total)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    return bar, update
 
 
 def _cell(row: dict[str, Any]) -> str:

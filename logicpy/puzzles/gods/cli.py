@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ...errors import InputError, read_input_file
+from ...progress import terminal_progress
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
 from .model import TYPES, GodType, Puzzle, Semantics
@@ -239,13 +240,10 @@ def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[in
 
 
 # -- actions -----------------------------------------------------------------------------------
-def _progress() -> tuple[Any, Callable[[str, int, int], None] | None]:
-    """A progress callback drawing a rich bar on a terminal, or None when stderr is piped."""
-    if not sys.stderr.isatty():
-        return None, None
-    from rich.progress import Progress
-
-    bar = Progress(transient=True)
+def _progress(bar: Any) -> Callable[[str, int, int], None] | None:
+    """The search's progress callback on a `terminal_progress` bar: one task per label."""
+    if bar is None:
+        return None
     tasks: dict[str, Any] = {}
 
     def update(label: str, done: int, total: int) -> None:
@@ -253,7 +251,7 @@ def _progress() -> tuple[Any, Callable[[str, int, int], None] | None]:
             tasks[label] = bar.add_task(f"universe {label}", total=total)
         bar.update(tasks[label], completed=done, total=total)
 
-    return bar, update
+    return update
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -261,20 +259,14 @@ def run_solve(args: argparse.Namespace) -> int:
     puzzle = puzzle_from_args(args)
     if args.json and args.mermaid:
         raise InputError("choose one of --json and --mermaid")
-    bar, progress = _progress()
-    if bar:
-        bar.start()
-    try:
+    with terminal_progress() as bar:
         if args.report:
             return _run_report(puzzle, args)
         limit = args.limit if args.limit is not None else (100 if args.json else 3)
         if limit < 0:
             raise InputError(f"--limit must be >= 0, got {limit}")
         result = solve(puzzle, args.questions, args.complexity, "all" if args.all else "one",
-                       limit=limit, progress=progress)
-    finally:
-        if bar:
-            bar.stop()
+                       limit=limit, progress=_progress(bar))
     timing = ", ".join(f"{k} {v:.3f} s" for k, v in result.seconds.items())
     status = 0 if result.count else 1
     out: list[str] = []

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError, NoSolution, read_input_file
+from ...progress import terminal_progress
 from .model import Design, Symmetry
 
 __all__ = ["register", "design_from_args", "parse_day"]
@@ -178,31 +179,18 @@ def _count(args: argparse.Namespace, design: Design, symmetry: Symmetry, fixed: 
     if args.distinct:
         if fixed:
             raise InputError("--distinct counts whole designs; it takes no --fix")
-        result["essentially different"] = len(counting.distinct(design, _progress()))
+        with terminal_progress() as bar:
+            progress = None
+            if bar is not None:
+                task = bar.add_task("canonical forms", total=None)
+                progress = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
+            result["essentially different"] = len(counting.distinct(design, progress))
     if args.json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
             print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
     return 0
-
-
-def _progress() -> Any:
-    """A progress callback drawing a rich bar on a terminal's stderr (None elsewhere)."""
-    if not sys.stderr.isatty():
-        return None
-    from rich.progress import Progress
-
-    bar = Progress(transient=True)
-    task = bar.add_task("canonical forms", total=None)
-    bar.start()
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-        if done + 2048 > total:
-            bar.stop()
-
-    return update
 
 
 def _verify_file(path: str) -> int:
