@@ -7,9 +7,11 @@ CLI can print them as one line without a traceback.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "read_input_file",
+    "read_json_file",
     "LogicpyError",
     "InputError",
     "TermError",
@@ -74,3 +76,14 @@ def read_input_file(path: str | Path) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or exc
         raise InputError(f"{path}: cannot read: {why}") from None
+
+
+def read_json_file(path: str | Path) -> Any:
+    """The JSON value in a user's input file; unreadable or malformed JSON is an `InputError`
+    naming the file, line and column."""
+    import json
+
+    try:
+        return json.loads(read_input_file(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None

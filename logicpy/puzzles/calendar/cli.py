@@ -147,11 +147,11 @@ def _run_one(args, puzzle, date, labels) -> int:
 
 
 def _run_verify(args, puzzle) -> int:
-    from ...errors import read_input_file
+    from ...errors import read_json_file
     from .verify import verify_grid
 
+    doc = read_json_file(args.verify)
     try:
-        doc = json.loads(read_input_file(args.verify))
         labels, grids = tuple(doc["open"]), doc["solutions"]
         if not all(isinstance(g, list) and all(isinstance(row, str) for row in g) for g in grids):
             raise TypeError("a solution is not a list of row strings")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from ...errors import InputError, read_input_file
+from ...errors import InputError, read_input_file, read_json_file
 
 __all__ = ["Date", "MONTHS", "parse_date", "parse_dates", "dates_from_text", "read_dates"]
 
@@ -71,16 +70,12 @@ def dates_from_text(text: str) -> tuple[Date, ...]:
 def read_dates(path: str) -> tuple[Date, ...]:
     """Dates from a file: one a line (blank lines and # comments skipped), or a .json file holding
     a list of dates or an object with "dates" (what `logicpy cheryl generate --json` writes)."""
-    text = read_input_file(path)
     if str(path).lower().endswith(".json"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        data = read_json_file(path)
         items = data.get("dates") if isinstance(data, dict) else data
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise InputError(f'{path}: expected a list of dates or {{"dates": [...]}} as strings')
         return parse_dates((item, f"{path}: date {n}") for n, item in enumerate(items, 1))
-    lines = text.splitlines()
+    lines = read_input_file(path).splitlines()
     return parse_dates((line, f"{path}:{n}") for n, line in enumerate(lines, 1)
                        if line.strip() and not line.lstrip().startswith("#"))

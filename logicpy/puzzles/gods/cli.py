@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from ...errors import InputError, read_input_file
+from ...errors import InputError, read_json_file
 from ...progress import terminal_progress
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
@@ -326,11 +326,7 @@ def run_verify(args: argparse.Namespace) -> int:
     A result file (`logicpy gods --json`) names its semantics; it is used unless
     `--semantics` is given.
     """
-    text = read_input_file(args.file)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{args.file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    data = read_json_file(args.file)
     saved = data.get("puzzle") if isinstance(data, dict) else None
     if not args.semantics and isinstance(saved, dict) and isinstance(saved.get("semantics"), str):
         args.semantics = Semantics.parse(saved["semantics"]).value

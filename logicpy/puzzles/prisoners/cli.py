@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, NoSolution, read_input_file
+from ...errors import InputError, NoSolution, read_json_file
 from ...progress import terminal_progress
 from .model import Design, Symmetry
 
@@ -197,10 +197,7 @@ def _verify_file(path: str) -> int:
     from .render import from_json
     from .verify import problems
 
-    try:
-        data = json.loads(read_input_file(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {exc.lineno}: not JSON: {exc.msg}") from None
+    data = read_json_file(path)
     design, symmetry, days = from_json(data)
     wrong = problems(design, days, symmetry)
     for line in wrong:
