@@ -8,15 +8,12 @@ import re
 from dataclasses import dataclass
 
 from ...errors import InputError
+from ..months import MONTH_DAYS, MONTH_NAMES, month_number
 
 __all__ = ["Date", "parse_date", "MONTHS", "WEEKDAYS", "real_dates", "board_dates"]
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December")
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-#: Days in each month of a leap year: the 366 real dates.
-MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 @dataclass(frozen=True, order=True)
@@ -56,10 +53,9 @@ def _month(word: str) -> int:
         if not 1 <= month <= 12:
             raise InputError(f"month {word}: months are 1-12")
         return month
-    lowered = word.lower().rstrip(".")
-    for number, (short, name) in enumerate(zip(MONTHS, MONTH_NAMES), 1):
-        if lowered in (short.lower(), name.lower()) or (len(lowered) >= 3 and name.lower().startswith(lowered)):
-            return number
+    number = month_number(word)
+    if number is not None:
+        return number
     raise InputError(f"month {word!r}: not a month (a number 1-12, or a name such as Oct or October)")
 
 

@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ...errors import InputError, read_input_file, read_json_file
+from ..months import MONTH_DAYS, MONTH_NAMES, month_number
 
 __all__ = ["Date", "MONTHS", "parse_date", "parse_dates", "dates_from_text", "read_dates"]
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
-DAYS_IN = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+MONTHS = MONTH_NAMES
 _DATE = re.compile(r"^\s*([A-Za-z]+)\.?\s+(\d{1,2})\s*$")
 
 
@@ -36,12 +35,10 @@ def parse_date(text: str, where: str = "") -> Date:
     match = _DATE.match(text)
     if not match:
         raise InputError(f"{at}{text.strip()!r} is not a date like 'July 16'")
-    name, day = match.group(1).lower(), int(match.group(2))
-    months = [i for i, m in enumerate(MONTHS, 1) if m.lower() == name or (len(name) >= 3 and m.lower().startswith(name))]
-    if len(months) != 1:
+    month, day = month_number(match.group(1)), int(match.group(2))
+    if month is None:
         raise InputError(f"{at}{text.strip()!r}: unknown month {match.group(1)!r}")
-    month = months[0]
-    if not 1 <= day <= DAYS_IN[month - 1]:
+    if not 1 <= day <= MONTH_DAYS[month - 1]:
         raise InputError(f"{at}{text.strip()!r}: {MONTHS[month - 1]} has no day {day}")
     return Date(month, day)
 
