@@ -10,7 +10,7 @@ them, `count_by(items)` counts them grouped by the options chosen for some items
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Set
 from typing import Any
 
 from kanren.core import GoalType
@@ -334,14 +334,14 @@ def _key(name: Any) -> Any:
     return tuple(map(_key, name)) if isinstance(name, (list, tuple)) else name
 
 
-def _fd_values(term: Any, S: Any) -> set | None:
-    """The values of a walked variable's FD domain in state S, or None when it has none."""
-    from .fd.store import Domain, FDStore
+def _fd_values(term: Any, S: Any) -> Set | None:
+    """The values of a walked variable's FD domain in state S (a `Domain`), or None when it has none."""
+    from .fd.store import FDStore
 
     store = getattr(S, "constraints", {}).get(FDStore)
     if store is None or term not in store.domains:
         return None
-    return set(Domain(store.domains[term], store.base))
+    return store.as_domain(store.domains[term])
 
 
 @named

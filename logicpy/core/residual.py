@@ -118,7 +118,7 @@ def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
     """Domains and pending propagators of an FD store as raw constraints."""
     for v in store.domains:
         if isinstance(reify(v, data), Var):  # the store's invariant; a bound one is the substitution's
-            yield ("in", v, _runs(store.members(v) or ()))
+            yield ("in", v, store.as_domain(store.domains[v]).ranges)
     seen: set[int] = set()
     for groups in store.watch.values():
         for group in groups:
@@ -260,16 +260,6 @@ def _read_domain(d: Term) -> Intervals | None:
 
 
 # ---------------------------------------------------------------- domains as runs
-
-
-def _runs(values: Iterable[int]) -> Intervals:
-    out: list[tuple[int | None, int | None]] = []
-    for v in sorted(values):
-        if out and out[-1][1] == v - 1:
-            out[-1] = (out[-1][0], v)
-        else:
-            out.append((v, v))
-    return tuple(out)
 
 
 def _lo(b: int | None) -> float:

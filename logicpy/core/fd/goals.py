@@ -23,7 +23,7 @@ from .._spine import is_open, spine
 from ..terms import var
 from ..streams import named
 from . import propagators as P
-from .store import FDStore, Propagator, check_span, fd_state, is_fd_term, walk
+from .store import Domain, FDStore, Propagator, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -109,13 +109,12 @@ def post(propagator: Propagator) -> GoalType:
     return post_goal
 
 
-def _value_set(relation: str, values: Iterable[int]) -> tuple[int, int]:
-    """(lowest value, bitset over it) of a non-empty iterable of ints."""
+def _value_set(relation: str, values: Iterable[int]) -> Domain:
+    """The `Domain` of a non-empty iterable of ints (a range of step 1 stays one interval, however wide)."""
     if isinstance(values, range) and values.step == 1:
         if not values:
             raise InputError(f"{relation}: argument values is empty ({values!r})")
-        check_span(values.start, values[-1], f"values of {relation}")
-        return values.start, (1 << len(values)) - 1
+        return Domain.of(values)
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TermError(f"{relation}: argument values must be an iterable of ints, got {values!r}")
     values = list(values)
@@ -124,12 +123,7 @@ def _value_set(relation: str, values: Iterable[int]) -> tuple[int, int]:
     for v in values:
         if not _is_int(v):
             raise TermError(f"{relation}: argument values must hold only ints, got {v!r}")
-    lo = min(values)
-    check_span(lo, max(values), f"values of {relation}")
-    bits = 0
-    for v in values:
-        bits |= 1 << (v - lo)
-    return lo, bits
+    return Domain.of(values)
 
 
 @named
@@ -144,15 +138,14 @@ def domo(x: Any, values: Iterable[int]) -> GoalType:
     >>> run(0, x, domo(x, range(1, 10)), lto(x, 4))[0].domain
     {1..3}
     """
-    lo, bits = _value_set("domo", values)
-    return post(P.InDomain(x, lo, bits))
+    return post(P.InDomain(x, _value_set("domo", values)))
 
 
 @named
 def inso(xs: Sequence[Any], values: Iterable[int]) -> GoalType:
     """inso(?xs, +values): True iff every element of xs is one of `values` (clpfd's `ins`)."""
-    lo, bits = _value_set("inso", values)
-    return _on_list("inso", xs, lambda xs: _all(post(P.InDomain(x, lo, bits)) for x in xs))
+    values = _value_set("inso", values)
+    return _on_list("inso", xs, lambda xs: _all(post(P.InDomain(x, values)) for x in xs))
 
 
 def _all(goals: Iterable[GoalType]) -> GoalType:
@@ -516,8 +509,13 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     return _on_list("labelo", xs, label_goal)
 
 
+#: Labelling enumerates a domain of at most this many values; a wider one it splits in two
+#: halves (low half first), propagating each, so a domain of 10**15 values is never enumerated.
+SPLIT = 64
+
+
 def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
-    """Depth-first labelling of xs in state S (a generator of states).
+    """Depth-first labelling of xs in state S (a generator of states), values ascending.
 
     Fails when an element is bound to anything but an int; raises ModeError for an unbound
     one without a finite domain.
@@ -538,7 +536,7 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
         if not first_fail:
             best = t
             break
-        size = d.bit_count()
+        size = d.bit_count() if d.__class__ is int else d.size
         if best is None or size < best_size:
             best, best_size = t, size
             if size == 1:
@@ -547,10 +545,25 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
         yield S
         return
     assert store is not None  # best has a domain, so the state has a store
-    d, base = domains[best], store.base
-    while d:
-        low = d & -d
-        d ^= low
-        S2 = unify(best, base + low.bit_length() - 1, S)
-        if S2 is not False:
-            yield from _label(S2, xs, first_fail)
+    d = domains[best]
+    if d.__class__ is int:
+        base = store.base
+        while d:
+            low = d & -d
+            d ^= low
+            S2 = unify(best, base + low.bit_length() - 1, S)
+            if S2 is not False:
+                yield from _label(S2, xs, first_fail)
+    elif d.size <= SPLIT:
+        for value in d:
+            S2 = unify(best, value, S)
+            if S2 is not False:
+                yield from _label(S2, xs, first_fail)
+    else:
+        middle = (d.min + d.max) // 2
+        for lo, hi in ((None, middle), (middle + 1, None)):
+            S2, store2 = fd_state(S)
+            if store2.narrow(best, lo, hi, S2.data):
+                S3 = S2.settle()
+                if S3 is not False:
+                    yield from _label(S3, xs, first_fail)

@@ -11,7 +11,7 @@ from fractions import Fraction
 from math import ceil, floor, gcd
 from typing import Any
 
-from .store import Domain, FDStore, Inconsistent, Propagator, check_span, iter_bits
+from .store import WIDE, Domain, FDStore, Inconsistent, Propagator, iter_bits
 
 __all__ = [
     "InDomain",
@@ -39,33 +39,31 @@ def _list(xs: tuple) -> str:
     return f"[{', '.join(map(repr, xs))}]"
 
 
-def shift(bits: int, c: int) -> int:
-    """The bitset of {v + c for v in bits}; values falling below the store's base are dropped."""
-    return bits << c if c >= 0 else bits >> -c
+#: The most values a domain may have for a propagator to reason on its values one by one
+#: when it is not a bitset (a sparse `Domain`); wider domains get bounds reasoning.
+FEW = 4096
 
 
 class InDomain(Propagator):
-    """x ∈ values, with values given as `lo` and a bitset `rel` over `lo`.
+    """x ∈ values, a non-empty `Domain`.
 
-    Invariants: runs once, when posted; `rel` is non-zero.
+    Invariants: runs once, when posted.
     """
 
-    __slots__ = ("x", "lo", "rel")
+    __slots__ = ("x", "values")
     watches = False
 
-    def __init__(self, x: Any, lo: int, rel: int):
-        self.x, self.lo, self.rel = x, lo, rel
+    def __init__(self, x: Any, values: Domain):
+        self.x, self.values = x, values
 
     def terms(self):
         return (self.x,)
 
     def __repr__(self) -> str:
-        return f"{self.x!r} in {Domain(self.rel, self.lo)!r}"
+        return f"{self.x!r} in {self.values!r}"
 
     def propagate(self, s: FDStore) -> None:
-        s.ensure_base(self.lo)
-        check_span(s.base, self.lo + self.rel.bit_length() - 1)
-        s.restrict(s.walk(self.x), self.rel << (self.lo - s.base), exact=True)
+        s.restrict(s.walk(self.x), self.values, exact=True)
 
 
 class _Offset(Propagator):
@@ -146,14 +144,14 @@ class EqOffset(_Offset):
                 raise Inconsistent
             return
         dx, dy = s.dom(x), s.dom(y)
-        if dx is None:  # x takes y's domain, shifted (`mask` makes the values representable)
+        if dx is None:  # x takes y's domain, shifted
             if dy is not None:
-                s.restrict(x, s.mask(v + c for v in s.values(dy)), exact=True)
+                s.restrict(x, s.shifted(dy, c), exact=True)
         elif dy is None:
-            s.restrict(y, s.mask(v - c for v in s.values(dx)), exact=True)
+            s.restrict(y, s.shifted(dx, -c), exact=True)
         else:
-            s.restrict(x, shift(dy, c))
-            s.restrict(y, shift(s.bits(x), -c))
+            s.restrict(x, s.shifted(dy, c))
+            s.restrict(y, s.shifted(s.bits(x), -c))
 
 
 class NeqOffset(_Offset):
@@ -181,7 +179,9 @@ class NeqOffset(_Offset):
 
 
 class AbsDiff(_Distance):
-    """|x − y| = d, domain consistent (every value kept has a support on the other sides).
+    """|x − y| = d, domain consistent (every value kept has a support on the other sides)
+    while the domains are bitsets or have at most `FEW` values; bounds consistent on wider
+    sparse domains.
 
     Invariants: prunes x and y only when the other side and d have domains.
     """
@@ -202,16 +202,55 @@ class AbsDiff(_Distance):
             if vx is not None and vy is not None:
                 s.restrict(d, s.mask((abs(vx - vy),)), exact=True)
             return
-        keep_d = sx = sy = 0
+        if dd.__class__ is int and dx.__class__ is int and dy.__class__ is int:
+            keep_d = sx = sy = 0
+            base = s.base
+            for e in s.values(dd):
+                if e >= WIDE:  # two bitsets are never that far apart
+                    break
+                near_y = dx & ((dy << e) | (dy >> e))
+                if near_y:
+                    keep_d |= 1 << (e - base)
+                    sx |= near_y
+                    sy |= dy & ((dx << e) | (dx >> e))
+            s.restrict(d, keep_d)
+            s.restrict(x, sx)
+            s.restrict(y, sy)
+        elif max(s.count(dd), s.count(dx), s.count(dy)) <= FEW:
+            self._supports(s, x, y, d, dx, dy, dd)
+        else:
+            self._bounds(s, x, y, d)
+
+    @staticmethod
+    def _supports(s: FDStore, x: Any, y: Any, d: Any, dx: Any, dy: Any, dd: Any) -> None:
+        """Domain consistency value by value, for sparse domains of few values."""
+        xs, ys = set(s.values(dx)), set(s.values(dy))
+        keep_d, sx, sy = [], set(), set()
         for e in s.values(dd):
-            near_y = dx & (shift(dy, e) | shift(dy, -e))
-            if near_y:
-                keep_d |= 1 << (e - s.base)
-                sx |= near_y
-                sy |= dy & (shift(dx, e) | shift(dx, -e))
-        s.restrict(d, keep_d)
-        s.restrict(x, sx)
-        s.restrict(y, sy)
+            near = [v for v in xs if v + e in ys or v - e in ys]
+            if near:
+                keep_d.append(e)
+                sx.update(near)
+                sy.update(v for v in ys if v + e in xs or v - e in xs)
+        s.restrict(d, s.mask(keep_d))
+        s.restrict(x, s.mask(sx))
+        s.restrict(y, s.mask(sy))
+
+    @staticmethod
+    def _bounds(s: FDStore, x: Any, y: Any, d: Any) -> None:
+        """Bounds consistency: d within the bounds of |x − y|, x within y ± max d, y within x ± max d."""
+        lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        low, high = lx - hy, hx - ly  # x − y ∈ low..high
+        if low > 0:
+            s.at_least(d, low)
+        elif high < 0:
+            s.at_least(d, -high)
+        s.at_most(d, max(-low, high))
+        hd = s.hi(d)
+        s.at_least(x, ly - hd)
+        s.at_most(x, hy + hd)
+        s.at_least(y, lx - hd)
+        s.at_most(y, hx + hd)
 
 
 class NotAbsDiff(_Distance):
@@ -262,43 +301,71 @@ class AllDifferent(Propagator):
         return f"all_distinct({_list(self.xs)})"
 
     def propagate(self, s: FDStore) -> None:
-        ts, doms, taken, seen = [], [], 0, set()
+        ts, doms, seen = [], [], set()
         for t in map(s.walk, self.xs):
             if t.__class__ is not int:
                 if id(t) in seen:  # the same variable twice
                     raise Inconsistent
                 seen.add(id(t))
             d = s.dom(t)
-            if d is None:
-                continue
-            if d & (d - 1):
+            if d is not None:
                 ts.append(t)
                 doms.append(d)
-            elif taken & d:
+        if all(d.__class__ is int for d in doms):  # the fast path: bitsets over the store's base
+            for t, d, keep in zip(ts, doms, _distinct(doms)):
+                if keep != d:
+                    s.restrict(t, keep)
+            return
+        # sparse domains: the values of the narrow ones ranked, so that bitsets over ranks stand for them
+        few = [k for k, d in enumerate(doms) if s.count(d) <= FEW]
+        ranked = sorted({v for k in few for v in s.values(doms[k])})
+        rank = {v: r for r, v in enumerate(ranked)}
+        kept = _distinct([sum(1 << rank[v] for v in s.values(doms[k])) for k in few])
+        fixed = []
+        for k, keep in zip(few, kept):
+            s.restrict(ts[k], s.mask(ranked[r] for r in iter_bits(keep)))
+            if not keep & (keep - 1):
+                fixed.append(ranked[keep.bit_length() - 1])
+        # a wide domain has more values than there are variables: only the fixed values leave it
+        for k, d in enumerate(doms):
+            if k not in few:
+                for v in fixed:
+                    s.remove(ts[k], v)
+
+
+def _distinct(doms: list[int]) -> list[int]:
+    """The bitset domains of pairwise different variables, pruned: naked singles, then Régin's
+    matching when some domain has fewer values than there are open variables.
+
+    Raises `Inconsistent` when no assignment gives every variable its own value.
+    """
+    doms = list(doms)
+    taken = 0
+    for d in doms:
+        if not d & (d - 1):
+            if taken & d:
                 raise Inconsistent
-            else:
-                taken |= d
-        # naked singles first: cheap, and they shrink the matching problem
-        new_single = True
-        while new_single:
-            new_single = False
-            for i, d in enumerate(doms):
-                if d & (d - 1) and d & taken:
-                    d &= ~taken
-                    if not d:
-                        raise Inconsistent
-                    doms[i] = d
-                    if not d & (d - 1):
-                        taken |= d
-                        new_single = True
-        for t, d in zip(ts, doms):
-            s.restrict(t, d)
-        open_items = [(t, d) for t, d in zip(ts, doms) if d & (d - 1)]
-        # when every domain has at least as many values as there are open variables, every
-        # value has a complete matching (Hall's theorem), so the matching could prune nothing
-        if len(open_items) > 1 and min(d.bit_count() for _, d in open_items) < len(open_items):
-            for (t, _), keep in zip(open_items, _regin([d for _, d in open_items])):
-                s.restrict(t, keep)
+            taken |= d
+    # naked singles first: cheap, and they shrink the matching problem
+    new_single = True
+    while new_single:
+        new_single = False
+        for i, d in enumerate(doms):
+            if d & (d - 1) and d & taken:
+                d &= ~taken
+                if not d:
+                    raise Inconsistent
+                doms[i] = d
+                if not d & (d - 1):
+                    taken |= d
+                    new_single = True
+    open_ix = [i for i, d in enumerate(doms) if d & (d - 1)]
+    # when every domain has at least as many values as there are open variables, every
+    # value has a complete matching (Hall's theorem), so the matching could prune nothing
+    if len(open_ix) > 1 and min(doms[i].bit_count() for i in open_ix) < len(open_ix):
+        for i, keep in zip(open_ix, _regin([doms[i] for i in open_ix])):
+            doms[i] = keep
+    return doms
 
 
 def _regin(doms: list[int]) -> list[int]:
@@ -460,8 +527,7 @@ class Linear(Propagator):
             lo_i, hi_i = _divide(-sum_hi, -sum_lo, coeffs[i])
             if lo_i > hi_i:
                 raise Inconsistent
-            s.ensure_base(lo_i)
-            s.restrict(ts[i], ((1 << (hi_i - lo_i + 1)) - 1) << (lo_i - s.base), exact=True)
+            s.restrict(ts[i], s.interval(lo_i, hi_i), exact=True)
             return  # restricting woke this propagator again, now with every term bounded
         if sum_lo > 0 or sum_hi < 0:
             raise Inconsistent
@@ -500,21 +566,21 @@ class Element(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         i, v = s.walk(self.i), s.walk(self.v)
-        s.ensure_base(1)
-        s.restrict(i, ((1 << len(self.xs)) - 1) << (1 - s.base), exact=True)
+        s.restrict(i, s.interval(1, len(self.xs)), exact=True)
         dv = s.dom(v)
-        keep_i = union = 0
+        keep_i = []
+        union: Any = 0
         open_item = False
         for k in s.values(s.bits(i)):
             dx = s.dom(s.walk(self.xs[k - 1]))
             if dx is None:
                 open_item = True
-            elif dv is not None and not dx & dv:
+            elif dv is not None and not s.meets(dx, dv):
                 continue
             else:
-                union |= dx
-            keep_i |= 1 << (k - s.base)
-        s.restrict(i, keep_i)
+                union = s.union(union, dx)
+            keep_i.append(k)
+        s.restrict(i, s.mask(keep_i))
         if not open_item:
             s.restrict(v, union, exact=True)
         chosen = s.value(i)
@@ -548,21 +614,17 @@ class Table(Propagator):
     def propagate(self, s: FDStore) -> None:
         ts = [s.walk(t) for t in self.xs]
         doms = [s.dom(t) for t in ts]
-        base = s.base
+        contains = s.contains
         repeats = [(j, k) for k, t in enumerate(ts) for j in range(k) if ts[j] is t and t.__class__ is not int]
         alive = [
             row for row in self.rows
-            if all(d is None or (val >= base and (d >> (val - base)) & 1) for d, val in zip(doms, row))
+            if all(d is None or contains(d, val) for d, val in zip(doms, row))
             and all(row[j] == row[k] for j, k in repeats)
         ]
         if not alive:
             raise Inconsistent
-        s.ensure_base(min(min(row) for row in alive))
         for j, t in enumerate(ts):
-            support = 0
-            for row in alive:
-                support |= 1 << (row[j] - s.base)
-            s.restrict(t, support, exact=True)
+            s.restrict(t, s.mask({row[j] for row in alive}), exact=True)
 
 
 class ReifiedLessEq(Propagator):
@@ -625,7 +687,7 @@ class ReifiedEq(Propagator):
             dx, dy = s.dom(x), s.dom(y)
             if dx is None or dy is None:
                 return
-            if not dx & shift(dy, self.c):
+            if not s.meets(dx, s.shifted(dy, self.c)):
                 s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
             elif s.value(x) is not None and s.value(y) is not None:
                 s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
@@ -684,8 +746,7 @@ def _within(s: FDStore, t: Any, lo: int, hi: int) -> None:
     if lo > hi:
         raise Inconsistent
     if t.__class__ is not int and s.dom(t) is None:
-        s.ensure_base(lo)
-        s.restrict(t, ((1 << (hi - lo + 1)) - 1) << (lo - s.base), exact=True)
+        s.restrict(t, s.interval(lo, hi), exact=True)
     else:
         s.at_least(t, lo)
         s.at_most(t, hi)

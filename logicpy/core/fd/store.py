@@ -1,38 +1,41 @@
-"""The finite-domain store: bitset domains inside a kanren state, and the propagation loop.
+"""The finite-domain store: domains inside a kanren state, and the propagation loop.
 
-A domain is a Python int used as a bitset: bit i set means the value `base + i` is allowed,
-with one `base` shared by all domains of a store, so that an offset `x = y + c` is a plain
-shift. The store is a kanren `ConstraintStore`: kanren calls `post_unify_check` after every
+A domain is kept in one of two forms, chosen by where its values lie:
+
+- a **bitset** (a Python int: bit i set means the value `base + i` is allowed), with one
+  `base` shared by all bitset domains of a store, so that `x = y + c` is a plain shift;
+  a bitset is at most `WIDE` bits, so it costs at most 8 KB whatever its values;
+- a **`Domain`**: a sorted tuple of disjoint intervals of absolute values, for a domain that
+  does not fit the store's bitset window (values far from `base`, or spread wider than
+  `WIDE`): `{0, 10**12, 10**40}` is three intervals and `1..10**15` one.
+
+Memory is thus independent of the magnitude and of the span of the values. Propagators
+reach domains through the store's accessors (`lo`, `hi`, `value`, `size`, `members`,
+`restrict`, `at_least`, `at_most`, `remove`), which take either form; the propagators of
+`propagators.py` keep a bitset fast path for when every domain they read is a bitset.
+
+The store is a kanren `ConstraintStore`: kanren calls `post_unify_check` after every
 unification, which is where a binding made by `eq` (or by labelling) meets the domains and
 wakes only the propagators that watch the variables just bound.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable, Iterator, Set
-from typing import Any, Literal
+from math import inf
+from typing import Any, Literal, Union
 
 from kanren.constraints import ConstrainedState, ConstrainedVar, ConstraintStore
 from unification import Var, unify  # type: ignore[import-untyped]
 from unification.core import _reify  # type: ignore[import-untyped]
 
-from ...errors import InputError
+__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "WIDE"]
 
-__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "MAX_SPAN", "check_span"]
-
-#: The widest range of values one store holds (its bitsets cost a bit per integer of the
-#: range): 2**22 integers, half a megabyte per domain. Wider is an `InputError`, not a MemoryError.
-MAX_SPAN = 1 << 22
-
-
-def check_span(lo: int, hi: int, what: str = "values") -> None:
-    """Raise InputError when `lo..hi` is wider than a store can hold as bitsets."""
-    if hi - lo >= MAX_SPAN:
-        raise InputError(
-            f"finite-domain {what} span {lo}..{hi}, more than {MAX_SPAN:,} integers: domains are bitsets "
-            f"over the span of their values, so give values a compact range (e.g. their ranks)"
-        )
+#: The widest bitset domain, in values: a domain that would need more bits (its values
+#: spread wider, or far from the store's base) is kept as a `Domain` of intervals instead.
+WIDE = 1 << 16
 
 
 def walk(t: Any, smap: dict) -> Any:
@@ -61,32 +64,58 @@ def iter_bits(bits: int) -> Iterator[int]:
         bits ^= low
 
 
+def ones(n: int) -> int:
+    """The bitset of n consecutive values from bit 0."""
+    return (1 << n) - 1
+
+
 class Domain(Set):
-    """A finite set of ints shown compactly, e.g. `{1..3, 7}`: a residual domain.
+    """A finite set of ints as sorted disjoint intervals, shown compactly: `{1..3, 7}`.
+
+    It costs memory per interval, not per value: `Domain.interval(1, 10**15)` is one pair.
+    It is the residual domain of a reified variable, and the store's form of a domain that
+    does not fit its bitset window. Immutable; `ranges` is a tuple of (lo, hi) pairs, lo <= hi,
+    ascending, with a gap of at least one value between neighbours.
 
     >>> Domain.of([3, 1, 2, 7])
     {1..3, 7}
     >>> Domain.of([1, 2]) == {1, 2}
     True
+    >>> Domain.of([0, 10**12, 10**40]).size
+    3
     """
 
-    __slots__ = ("bits", "base")
+    __slots__ = ("ranges",)
 
-    def __init__(self, bits: int, base: int = 0):
-        self.bits = bits
-        self.base = base
+    def __init__(self, ranges: Iterable[tuple[int, int]] = ()):
+        self.ranges: tuple[tuple[int, int], ...] = tuple(ranges)
+
+    # -- making ---------------------------------------------------------------------------
 
     @classmethod
     def of(cls, values: Iterable[int]) -> Domain:
-        """The domain holding exactly `values` (an iterable of ints)."""
-        values = list(values)
-        if not values:
-            return cls(0)
-        lo = min(values)
-        bits = 0
-        for v in values:
-            bits |= 1 << (v - lo)
-        return cls(bits, lo)
+        """The domain holding exactly `values` (an iterable of ints; a `range` of step 1 stays one interval)."""
+        if isinstance(values, range) and values.step == 1:
+            return cls.interval(values.start, values.stop - 1)
+        out: list[list[int]] = []
+        for v in sorted(set(values)):
+            if out and out[-1][1] == v - 1:
+                out[-1][1] = v
+            else:
+                out.append([v, v])
+        return cls(tuple(map(tuple, out)))  # type: ignore[arg-type]
+
+    @classmethod
+    def interval(cls, lo: int, hi: int) -> Domain:
+        """The values lo..hi (empty when lo > hi)."""
+        return cls(((lo, hi),) if lo <= hi else ())
+
+    @classmethod
+    def from_bits(cls, bits: int, base: int) -> Domain:
+        """The values `base + i` for the set bits i of the (non-negative) bitset `bits`."""
+        starts = iter_bits(bits & ~(bits << 1))
+        ends = iter_bits(bits & ~(bits >> 1))
+        return cls(tuple((base + s, base + e) for s, e in zip(starts, ends)))
 
     @classmethod
     def _from_iterable(cls, values: Iterable[Any]) -> Set[Any]:
@@ -96,42 +125,124 @@ class Domain(Set):
             return cls.of(values)
         return frozenset(values)
 
+    # -- reading --------------------------------------------------------------------------
+
     def __iter__(self) -> Iterator[int]:
-        return (self.base + i for i in iter_bits(self.bits))
+        """The values, ascending, one at a time (a domain of 10**15 values is never materialised)."""
+        for lo, hi in self.ranges:
+            yield from range(lo, hi + 1)
+
+    @property
+    def size(self) -> int:
+        """The number of values (any int; `len` is limited to sys.maxsize)."""
+        return sum(hi - lo + 1 for lo, hi in self.ranges)
 
     def __len__(self) -> int:
-        return self.bits.bit_count()
+        return self.size
+
+    def __bool__(self) -> bool:
+        return bool(self.ranges)
 
     def __contains__(self, value: object) -> bool:
         # an int, not a bool (True is the atom true) nor a float equal to an int
-        return value.__class__ is int and value >= self.base and bool((self.bits >> (value - self.base)) & 1)
+        if value.__class__ is not int:
+            return False
+        k = bisect_right(self.ranges, (value, inf)) - 1
+        return k >= 0 and self.ranges[k][1] >= value  # type: ignore[operator]
 
     @property
     def min(self) -> int:
         """The smallest value."""
-        return self.base + (self.bits & -self.bits).bit_length() - 1
+        return self.ranges[0][0]
 
     @property
     def max(self) -> int:
         """The largest value."""
-        return self.base + self.bits.bit_length() - 1
+        return self.ranges[-1][1]
+
+    def to_bits(self, base: int) -> int:
+        """The bitset of these values over `base` (all of them >= base)."""
+        bits = 0
+        for lo, hi in self.ranges:
+            bits |= ones(hi - lo + 1) << (lo - base)
+        return bits
+
+    # -- combining (each costs time per interval, never per value) ----------------------------
+
+    def clip(self, lo: int | None = None, hi: int | None = None) -> Domain:
+        """The values within lo..hi (None: unbounded on that side)."""
+        out = []
+        for a, b in self.ranges:
+            if lo is not None and b < lo or hi is not None and a > hi:
+                continue
+            out.append((a if lo is None or a >= lo else lo, b if hi is None or b <= hi else hi))
+        return Domain(out)
+
+    def intersection(self, other: Domain) -> Domain:
+        """The values in both."""
+        out, a, b, i, j = [], self.ranges, other.ranges, 0, 0
+        while i < len(a) and j < len(b):
+            lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+            if lo <= hi:
+                out.append((lo, hi))
+            if a[i][1] < b[j][1]:
+                i += 1
+            else:
+                j += 1
+        return Domain(out)
+
+    def union(self, other: Domain) -> Domain:
+        """The values in either."""
+        out: list[list[int]] = []
+        for lo, hi in sorted(self.ranges + other.ranges):
+            if out and lo <= out[-1][1] + 1:
+                out[-1][1] = max(out[-1][1], hi)
+            else:
+                out.append([lo, hi])
+        return Domain(tuple(map(tuple, out)))  # type: ignore[arg-type]
+
+    def shift(self, c: int) -> Domain:
+        """The values v + c."""
+        return Domain(tuple((lo + c, hi + c) for lo, hi in self.ranges))
+
+    def without(self, v: int) -> Domain:
+        """These values but v."""
+        k = bisect_right(self.ranges, (v, inf)) - 1
+        if k < 0 or self.ranges[k][1] < v:
+            return self
+        lo, hi = self.ranges[k]
+        middle = tuple(r for r in ((lo, v - 1), (v + 1, hi)) if r[0] <= r[1])
+        return Domain(self.ranges[:k] + middle + self.ranges[k + 1:])
+
+    # -- comparing and showing --------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Domain):
+            return self.ranges == other.ranges
+        return Set.__eq__(self, other)
 
     def __hash__(self) -> int:
-        return self._hash()
+        # a set's hash (equal to a frozenset of the same ints) while that is cheap to compute
+        return self._hash() if self.size <= WIDE else hash(self.ranges)
+
+    def __and__(self, other: Any) -> Any:
+        return self.intersection(other) if isinstance(other, Domain) else Set.__and__(self, other)
+
+    def __or__(self, other: Any) -> Any:
+        return self.union(other) if isinstance(other, Domain) else Set.__or__(self, other)
 
     def __repr__(self) -> str:
         parts: list[str] = []
-        run: list[int] = []
-        for v in [*self, None]:
-            if run and v == run[-1] + 1:
-                run.append(v)
-                continue
-            if len(run) >= 3:
-                parts.append(f"{run[0]}..{run[-1]}")
+        for lo, hi in self.ranges:
+            if hi - lo >= 2:
+                parts.append(f"{lo}..{hi}")
             else:
-                parts.extend(str(r) for r in run)
-            run = [v]
+                parts.extend(str(v) for v in range(lo, hi + 1))
         return "{" + ", ".join(parts) + "}"
+
+
+Dom = Union[int, Domain]
+"""A domain as the store keeps it: a bitset over the store's base (an int), or a `Domain`."""
 
 
 class Inconsistent(Exception):
@@ -142,14 +253,17 @@ class Propagator:
     """A constraint's pruning rule, run by the store until no domain changes.
 
     Subclasses list their argument terms in `terms()` and narrow domains in `propagate`
-    through the store's methods (`walk`, `members`, `lo`, `hi`, `value`, `mask`, `restrict`,
-    `at_least`, `at_most`, `remove`; bitset-level `dom`, `values`, `ensure_base`). The class attribute `wake` says which
+    through the store's methods: reading `walk`, `lo`, `hi`, `value`, `size`, `members`;
+    narrowing `restrict`, `at_least`, `at_most`, `remove`; and, for domain-level work,
+    `dom` (a domain in the store's form: a bitset int or a `Domain`), `mask`, `interval`,
+    `shifted`, `union`, `meets`, `contains`, `values`. The class attribute `wake` says which
     changes of a variable wake it: "domain" (any), "bounds" (its min or max) or "value" (it
     is down to one value); `watches = False` runs it once, when posted.
 
     Invariants: a propagator is immutable (its state lives in the store's domains);
     `propagate` only narrows domains and raises `Inconsistent` only when no assignment
-    of its terms satisfies the constraint; bitsets are computed after any `ensure_base`.
+    of its terms satisfies the constraint; a bitset is read again after a `restrict(...,
+    exact=True)` of a variable without a domain (that one may move the store's base).
     """
 
     __slots__ = ()
@@ -181,10 +295,9 @@ class FDStore(ConstraintStore):
     its bounds, and by v coming down to one value.
 
     Invariants: every key of `watch` is a logic variable unbound in the state's
-    substitution; the keys of `domains` are among them, each a non-zero bitset over
-    `base`; every int that reaches a propagator is >= `base` (the store rebases when a
-    smaller one appears). A variable without a domain is unbounded: it is checked, not
-    pruned, until it gets one.
+    substitution; the keys of `domains` are among them, each a non-empty domain: a
+    non-zero bitset over `base` of at most `WIDE` bits, or a `Domain`. A variable without
+    a domain is unbounded: it is checked, not pruned, until it gets one.
     """
 
     __slots__ = ("domains", "watch", "base", "_smap", "_queue", "_queued")
@@ -194,7 +307,7 @@ class FDStore(ConstraintStore):
     _queued: set[Propagator]
 
     def __init__(self, domains: dict | None = None, watch: dict | None = None, base: int = 0):
-        self.domains: dict[Var, int] = {} if domains is None else domains
+        self.domains: dict[Var, Dom] = {} if domains is None else domains
         self.watch: dict[Var, Watchers] = {} if watch is None else watch
         self.base = base
         self.lvar_constraints = self.domains  # type: ignore[misc]  # the slot is kanren ConstraintStore's
@@ -204,7 +317,7 @@ class FDStore(ConstraintStore):
 
     def constraints_str(self, lvar: Var) -> str:
         d = self.domains.get(lvar)
-        return "" if d is None else f"in {Domain(d, self.base)}"
+        return "" if d is None else f"in {self.as_domain(d)}"
 
     def pending(self) -> list[Propagator]:
         """The propagators still watching an unbound variable, each once, in no set order.
@@ -232,17 +345,17 @@ class FDStore(ConstraintStore):
             return t
         raise Inconsistent
 
-    def dom(self, t: Any) -> int | None:
-        """Bitset of the walked term `t`; None for a variable without a domain."""
+    def dom(self, t: Any) -> Dom | None:
+        """The domain of the walked term `t` in the store's form (a bitset int or a `Domain`);
+        None for a variable without a domain. An int is a one-value domain."""
         if t.__class__ is int:
-            return 1 << (t - self.base)
+            k = t - self.base
+            return 1 << k if 0 <= k < WIDE else Domain(((t, t),))
         return self.domains.get(t)
 
-    def bits(self, t: Any) -> int:
-        """Bitset of the walked term `t`, an int or a variable known to have a domain.
-
-        For a term just narrowed by `restrict(..., exact=True)`, or one whose `lo` was not None.
-        """
+    def bits(self, t: Any) -> Dom:
+        """`dom(t)` for a term known to have a domain (an int, a variable just narrowed by
+        `restrict(..., exact=True)`, or one whose `lo` was not None)."""
         d = self.dom(t)
         assert d is not None, f"{t} has no domain"
         return d
@@ -252,123 +365,276 @@ class FDStore(ConstraintStore):
         if t.__class__ is int:
             return t
         d = self.domains.get(t)
-        return None if d is None else self.base + (d & -d).bit_length() - 1
+        if d is None:
+            return None
+        if d.__class__ is int:
+            return self.base + (d & -d).bit_length() - 1
+        return d.ranges[0][0]
 
     def hi(self, t: Any) -> int | None:
         """Largest value of `t`; None when unbounded."""
         if t.__class__ is int:
             return t
         d = self.domains.get(t)
-        return None if d is None else self.base + d.bit_length() - 1
+        if d is None:
+            return None
+        if d.__class__ is int:
+            return self.base + d.bit_length() - 1
+        return d.ranges[-1][1]
 
     def value(self, t: Any) -> int | None:
         """The value of `t` when it has exactly one, else None."""
         if t.__class__ is int:
             return t
         d = self.domains.get(t)
-        if d is None or d & (d - 1):
+        if d is None:
             return None
-        return self.base + d.bit_length() - 1
+        if d.__class__ is int:
+            return None if d & (d - 1) else self.base + d.bit_length() - 1
+        (lo, hi), *more = d.ranges
+        return lo if lo == hi and not more else None
 
-    def values(self, bits: int) -> Iterator[int]:
-        """The values of a bitset, ascending."""
-        base = self.base
-        return (base + i for i in iter_bits(bits))
+    def size(self, t: Any) -> int | None:
+        """The number of values of `t`; None when unbounded."""
+        d = self.dom(t)
+        return None if d is None else self.count(d)
 
     def members(self, t: Any) -> Domain | None:
         """The values of the walked term `t` as a `Domain`; None for a variable without one."""
         d = self.dom(t)
-        return None if d is None else Domain(d, self.base)
+        return None if d is None else self.as_domain(d)
 
-    def mask(self, values: Iterable[int]) -> int:
-        """The bitset of `values` (rebasing first if one is below `base`): an argument for `restrict`."""
-        values = list(values)
-        if values:
-            self.ensure_base(min(values))
-        bits = 0
-        for v in values:
-            bits |= 1 << (v - self.base)
-        return bits
+    # -- domains in the store's form ------------------------------------------------------
+
+    def as_domain(self, d: Dom) -> Domain:
+        """The domain `d` as a `Domain` (a bitset read over `base`)."""
+        return Domain.from_bits(d, self.base) if d.__class__ is int else d  # type: ignore[return-value]
+
+    def count(self, d: Dom) -> int:
+        """The number of values of the domain `d`."""
+        return d.bit_count() if d.__class__ is int else d.size  # type: ignore[union-attr]
+
+    def values(self, d: Dom) -> Iterator[int]:
+        """The values of the domain `d`, ascending, lazily."""
+        if d.__class__ is int:
+            base = self.base
+            return (base + i for i in iter_bits(d))  # type: ignore[arg-type]
+        return iter(d)  # type: ignore[arg-type]
+
+    def contains(self, d: Dom, v: int) -> bool:
+        """True iff the int v is in the domain `d` (a bitset may be a negative int: a mask)."""
+        if d.__class__ is int:
+            k = v - self.base
+            return k >= 0 and bool((d >> k) & 1)  # type: ignore[operator]
+        return v in d  # type: ignore[operator]
+
+    def mask(self, values: Iterable[int]) -> Dom:
+        """The domain of exactly `values` in the store's form: an argument for `restrict`."""
+        return self._form(Domain.of(values))
+
+    def interval(self, lo: int, hi: int) -> Dom:
+        """The domain lo..hi in the store's form (empty, 0, when lo > hi)."""
+        return self._form(Domain.interval(lo, hi))
+
+    def shifted(self, d: Dom, c: int) -> Dom:
+        """The domain {v + c for v in d}."""
+        if d.__class__ is int:
+            if c >= 0:
+                if d.bit_length() + c <= WIDE:  # type: ignore[union-attr]
+                    return d << c  # type: ignore[operator]
+            elif (d & -d).bit_length() > -c:  # type: ignore[operator]  # no value falls below base
+                return d >> -c  # type: ignore[operator]
+        return self._form(self.as_domain(d).shift(c))
+
+    def union(self, a: Dom, b: Dom) -> Dom:
+        """The values in either domain."""
+        if a.__class__ is int and b.__class__ is int:
+            return a | b  # type: ignore[operator]
+        return self._form(self.as_domain(a).union(self.as_domain(b)))
+
+    def meets(self, a: Dom, b: Dom) -> bool:
+        """True iff the two domains share a value."""
+        return bool(self._intersect(a, b))
+
+    def _form(self, d: Domain) -> Dom:
+        """`d` in the store's form: a bitset when its values fit the window base..base + WIDE - 1
+        (0 when empty), else `d` itself."""
+        if not d.ranges:
+            return 0
+        base = self.base
+        if d.ranges[0][0] >= base and d.ranges[-1][1] - base < WIDE:
+            return d.to_bits(base)
+        return d
+
+    def _intersect(self, a: Dom, b: Dom) -> Dom:
+        """The values in both domains, in the store's form (0 when none). A bitset argument
+        may be negative (all values from some point up), as `at_least` and `remove` make."""
+        if a.__class__ is int:
+            if b.__class__ is int:
+                return a & b  # type: ignore[operator]
+            a, b = b, a
+        if b.__class__ is not int:
+            return self._form(a.intersection(b))  # type: ignore[union-attr]
+        # a Domain a and a bitset b: a's values in b's window, then (b negative) those above it
+        width = (~b).bit_length() if b < 0 else b.bit_length()  # type: ignore[operator]
+        base = self.base
+        near = a.clip(base, base + width - 1)  # type: ignore[union-attr]
+        bits = near.to_bits(base) & b if near.ranges else 0
+        if b >= 0:  # type: ignore[operator]
+            return bits
+        above = a.clip(base + width)  # type: ignore[union-attr]
+        if not above.ranges:
+            return bits
+        return self._form(Domain.from_bits(bits, base).union(above))
 
     # -- narrowing ------------------------------------------------------------------------
 
-    def restrict(self, t: Any, mask: int, exact: bool = False) -> None:
-        """Keep only the values of `t` in bitset `mask`.
+    def restrict(self, t: Any, mask: Dom, exact: bool = False) -> None:
+        """Keep only the values of `t` in the domain `mask` (a bitset over `base`, or a `Domain`).
 
-        With `exact`, `mask` is all of t's support, so a variable without a domain takes it.
+        With `exact`, `mask` is all of t's support, so a variable without a domain takes it
+        (and a `Domain` that would fit a bitset after moving the store's base moves it).
         """
         if t.__class__ is int:
-            if not (mask >> (t - self.base)) & 1:
+            if not self.contains(mask, t):
                 raise Inconsistent
             return
         d = self.domains.get(t)
         if d is None:
             if not exact:
                 return
-            d = -1
-        new = d & mask
-        if new != d:
-            if not new:
-                raise Inconsistent
-            self.domains[t] = new
-            self._wake(t, d, new)
+            new = self._fit(mask)
+        elif d.__class__ is int and mask.__class__ is int:
+            new = d & mask  # type: ignore[operator]
+            if new == d:
+                return
+        else:
+            new = self._intersect(d, mask)
+            if new == d:
+                return
+        if not new:
+            raise Inconsistent
+        self.domains[t] = new
+        self._wake(t, d, new)
 
     def at_least(self, t: Any, v: int) -> None:
         """Remove the values of `t` below `v`."""
         if t.__class__ is int:
             if t < v:
                 raise Inconsistent
-        elif v > self.base:
-            self.restrict(t, -1 << (v - self.base))
+            return
+        d = self.domains.get(t)
+        if d is None:
+            return
+        if d.__class__ is int:
+            k = v - self.base
+            if k > 0:
+                if k >= d.bit_length():
+                    raise Inconsistent
+                self.restrict(t, -1 << k)
+        elif v > d.ranges[0][0]:
+            self.restrict(t, d.clip(v))
 
     def at_most(self, t: Any, v: int) -> None:
         """Remove the values of `t` above `v`."""
         if t.__class__ is int:
             if t > v:
                 raise Inconsistent
-        elif t in self.domains:
+            return
+        d = self.domains.get(t)
+        if d is None:
+            return
+        if d.__class__ is int:
             k = v - self.base + 1
             if k <= 0:
                 raise Inconsistent
-            self.restrict(t, (1 << k) - 1)
+            if k < d.bit_length():
+                self.restrict(t, ones(k))
+        elif v < d.ranges[-1][1]:
+            self.restrict(t, d.clip(None, v))
 
     def remove(self, t: Any, v: int) -> None:
         """Remove the value `v` from `t`."""
         if t.__class__ is int:
             if t == v:
                 raise Inconsistent
-        elif v >= self.base:
-            self.restrict(t, ~(1 << (v - self.base)))
+            return
+        d = self.domains.get(t)
+        if d is None:
+            return
+        if d.__class__ is int:
+            k = v - self.base
+            if 0 <= k < d.bit_length():
+                self.restrict(t, ~(1 << k))
+        else:
+            self.restrict(t, d.without(v))
 
     def ensure_base(self, v: int) -> None:
-        """Make `v` representable: lower `base` to `v` if needed, shifting every domain."""
+        """Let bitsets hold `v` if that is cheap: lower `base` to `v` when every bitset still fits
+        `WIDE` bits (a no-op otherwise: values out of the window are kept as `Domain`s)."""
         if v < self.base:
-            k = self.base - v
-            domains = self.domains
-            if domains:
-                check_span(v, self.base + max(d.bit_length() for d in domains.values()))
-            for key, d in domains.items():
+            self._rebase(v, v)
+
+    def _fit(self, mask: Dom) -> Dom:
+        """`mask` for a variable that had no domain: a `Domain` becomes a bitset when moving
+        `base` makes it fit; a bitset wider than `WIDE` (a shifted mask) becomes a `Domain`."""
+        if mask.__class__ is int:
+            if mask.bit_length() <= WIDE:  # type: ignore[union-attr]
+                return mask
+            return self.as_domain(mask)
+        if mask and self._rebase(mask.min, mask.max):  # type: ignore[union-attr]
+            return self._form(mask)  # type: ignore[arg-type]
+        return mask
+
+    def _rebase(self, lo: int, hi: int) -> bool:
+        """Move `base` so that a bitset can hold lo..hi, if every bitset still fits `WIDE` bits;
+        True iff lo..hi fits the window afterwards."""
+        if hi - lo >= WIDE:
+            return False
+        if lo >= self.base and hi - self.base < WIDE:
+            return True
+        bitsets = [d for d in self.domains.values() if d.__class__ is int]
+        if not bitsets:  # no bitset to shift: the window may move anywhere
+            self.base = lo
+            return True
+        if lo > self.base:
+            return False
+        k = self.base - lo
+        if max(d.bit_length() for d in bitsets) + k > WIDE:
+            return False
+        domains = self.domains
+        for key, d in domains.items():
+            if d.__class__ is int:
                 domains[key] = d << k
-            self.base = v
+        self.base = lo
+        return True
 
     # -- the propagation loop ---------------------------------------------------------------
 
-    def _wake(self, v: Var, old: int, new: int) -> None:
+    def _wake(self, v: Var, old: Dom | None, new: Dom) -> None:
         """Queue the propagators that the change of v's domain from `old` to `new` concerns."""
         on_domain, on_bounds, on_value = self.watch.get(v, _NO_WATCHERS)
         woken = list(on_domain)
-        if on_bounds and (old & -old != new & -new or old.bit_length() != new.bit_length()):
-            woken += on_bounds
-        if on_value and not new & (new - 1):
-            woken += on_value
+        if new.__class__ is int and old.__class__ is int:
+            if on_bounds and (old & -old != new & -new or old.bit_length() != new.bit_length()):  # type: ignore
+                woken += on_bounds
+            if on_value and not new & (new - 1):  # type: ignore[operator]
+                woken += on_value
+        else:
+            nd = self.as_domain(new)
+            if on_bounds and (old is None or (self.as_domain(old).min, self.as_domain(old).max) != (nd.min, nd.max)):
+                woken += on_bounds
+            if on_value and nd.ranges[0][0] == nd.ranges[-1][1]:
+                woken += on_value
         queued = self._queued
         for p in woken:
             if p not in queued:
                 queued.add(p)
                 self._queue.append(p)
 
-    def _fixpoint(self, smap: dict, pending: Iterable[Propagator]) -> bool:
-        """Run the pending propagators and all they wake until nothing changes; False if one fails.
+    def _fixpoint(self, smap: dict, pending: Iterable[Propagator], first: Any = None) -> bool:
+        """Run `first()` (a narrowing, if given), then the pending propagators and all they wake
+        until nothing changes; False if one fails.
 
         The substitution and the queue live on the store only while this runs.
         """
@@ -381,6 +647,8 @@ class FDStore(ConstraintStore):
                 queued.add(p)
                 queue.append(p)
         try:
+            if first is not None:
+                first()
             while queue:
                 p = queue.popleft()
                 queued.discard(p)
@@ -396,22 +664,30 @@ class FDStore(ConstraintStore):
 
         An argument bound to anything but an int (a float, a bool, an atom, a list...) fails.
         """
-        small = None
         for t in prop.terms():
             t = walk(t, smap)
             if t.__class__ is int:
-                small = t if small is None or t < small else small
-                check_span(min(self.base, t), t)
-            elif is_fd_term(t):
+                continue
+            if is_fd_term(t):
                 w = self.watch.get(t, _NO_WATCHERS)
                 if prop.watches:
                     w = _with_watcher(w, _EVENTS[prop.wake], prop)
                 self.watch[t] = w
             else:
                 return False
-        if small is not None:
-            self.ensure_base(small)
         return self._fixpoint(smap, (prop,))
+
+    def narrow(self, t: Var, lo: int | None, hi: int | None, smap: dict) -> bool:
+        """Keep the values of the variable `t` within lo..hi (None: no bound) and propagate;
+        False on failure. Labelling splits a wide domain with it."""
+
+        def bound() -> None:
+            if lo is not None:
+                self.at_least(t, lo)
+            if hi is not None:
+                self.at_most(t, hi)
+
+        return self._fixpoint(smap, (), bound)
 
     def pre_unify_check(self, lvar_map, lvar=None, value=None) -> bool:
         return True
@@ -434,15 +710,14 @@ class FDStore(ConstraintStore):
             for props in watchers:
                 pending.extend(props)
             if t.__class__ is int:
-                if d is not None and (t < self.base or not (d >> (t - self.base)) & 1):
+                if d is not None and not self.contains(d, t):
                     return False
-                self.ensure_base(t)
             elif is_fd_term(t):  # aliased to another variable: merge into it
                 old = self.watch.get(t, _NO_WATCHERS)
                 self.watch[t] = _merged(old, watchers)
                 if d is not None:
                     dt = self.domains.get(t)
-                    new = d if dt is None else d & dt
+                    new = d if dt is None else self._intersect(d, dt)
                     if not new:
                         return False
                     if new != dt:
@@ -470,6 +745,14 @@ def _merged(a: Watchers, b: Watchers) -> Watchers:
         a[1] + tuple(p for p in b[1] if p not in a[1]),
         a[2] + tuple(p for p in b[2] if p not in a[2]),
     )
+
+
+def _single(store: FDStore, d: Dom) -> int | None:
+    """The one value of the domain `d`, or None when it has more."""
+    if d.__class__ is int:
+        return None if d & (d - 1) else store.base + d.bit_length() - 1  # type: ignore[operator, union-attr]
+    (lo, hi), *more = d.ranges  # type: ignore[union-attr]
+    return lo if lo == hi and not more else None
 
 
 class FDState(ConstrainedState):
@@ -501,8 +784,7 @@ class FDState(ConstrainedState):
         store = self.constraints.get(FDStore)
         if store is None or len(self.constraints) == 1:
             return self
-        base = store.base
-        fixed = [(v, base + d.bit_length() - 1) for v, d in store.domains.items() if not d & (d - 1)]
+        fixed = [(v, value) for v, d in store.domains.items() if (value := _single(store, d)) is not None]
         if not fixed:
             return self
         # one unification of all of them: its post_unify_checks settles again what they fix in turn
@@ -563,15 +845,17 @@ def _reify_fd_state(u: Var, S: FDState):
     d = None if store is None else store.domains.get(u)
     if d is None:
         yield ConstrainedVar(u, S)
-    elif not d & (d - 1):
-        yield store.base + d.bit_length() - 1
+        return
+    value = _single(store, d)
+    if value is not None:
+        yield value
     else:
         others = ", ".join(
             c.constraints_str(u)
             for c in S.constraints.values()
             if c is not store and u in c.lvar_constraints
         )
-        yield FDVar(u, Domain(d, store.base), others)
+        yield FDVar(u, store.as_domain(d), others)
 
 
 _reify.add((Var, FDState), _reify_fd_state)
