@@ -528,22 +528,23 @@ offset_st = st.integers(-3, 3)
 
 
 
-def constraint_strategies(arg) -> dict:
-    """Constraint descriptions per kind, their term arguments drawn from `arg`."""
+def constraint_strategies(arg, values=VALUES, offsets=offset_st) -> dict:
+    """Constraint descriptions per kind, their term arguments drawn from `arg`, table
+    entries from `values`, offsets from `offsets`."""
     return {
         "eq": st.tuples(st.just("eq"), arg, arg),  # kanren's eq: bindings and aliasing reach the store
         "neq": st.tuples(st.just("neq"), arg, arg),  # neq's own store beside the FD store
-        "lt": st.tuples(st.just("lt"), arg, arg, offset_st),
-        "leq": st.tuples(st.just("leq"), arg, arg, offset_st),
-        "eq_offset": st.tuples(st.just("eq_offset"), arg, arg, offset_st),
-        "neq_offset": st.tuples(st.just("neq_offset"), arg, arg, offset_st),
+        "lt": st.tuples(st.just("lt"), arg, arg, offsets),
+        "leq": st.tuples(st.just("leq"), arg, arg, offsets),
+        "eq_offset": st.tuples(st.just("eq_offset"), arg, arg, offsets),
+        "neq_offset": st.tuples(st.just("neq_offset"), arg, arg, offsets),
         "abs_diff": st.tuples(st.just("abs_diff"), arg, arg, arg),
         "not_abs_diff": st.tuples(st.just("not_abs_diff"), arg, arg, arg),
         "all_different": st.tuples(st.just("all_different"), st.lists(arg, min_size=2, max_size=4)),
         "sum": st.tuples(st.just("sum"), st.lists(st.tuples(arg, st.integers(-3, 3)), min_size=1, max_size=4), arg),
         "element": st.tuples(st.just("element"), arg, st.lists(arg, min_size=1, max_size=4), arg),
         "table": st.tuples(st.just("table"), st.lists(arg, min_size=1, max_size=3),
-                           st.lists(st.lists(st.sampled_from(VALUES), min_size=3, max_size=3), min_size=1, max_size=6)),
+                           st.lists(st.lists(st.sampled_from(values), min_size=3, max_size=3), min_size=1, max_size=6)),
     }
 
 
@@ -1022,3 +1023,176 @@ def test_fdo_names_bad_expressions_and_operators():
         fdo(x, "==", 1)
     assert run(0, x, fdo(("*", 2, 3), "=", 6), eq(x, 1)) == (1,)
     assert run(0, x, fdo(("*", 2, 3), "<", 6), eq(x, 1)) == ()
+
+
+# ---------------------------------------------------------------- values of any size (issue 14)
+# A domain is a bitset in the store's window or a Domain of intervals (store.py); the same
+# brute-force cross-checks run on values near ±10**12 and ±10**40, mixed with small ones.
+
+from unittest import mock  # noqa: E402
+
+from logicpy.core.fd import goals as G, store as S  # noqa: E402
+
+HUGE = (-10**40, -10**12 - 1, -10**12, -1, 0, 1, 2, 10**12, 10**12 + 1, 10**12 + 2, 10**40, 10**40 + 1)
+huge_arg_st = st.one_of(index_st.map(lambda i: ("v", i)), st.sampled_from(HUGE).map(lambda c: ("c", c)))
+huge_offset_st = st.sampled_from([-10**40, -10**12, -2, -1, 0, 1, 2, 10**12, 10**12 + 1, 10**40])
+HUGE_CONSTRAINTS = constraint_strategies(huge_arg_st, HUGE, huge_offset_st)
+huge_domains_st = st.lists(st.sets(st.sampled_from(HUGE), min_size=1, max_size=5), min_size=N_VARS, max_size=N_VARS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(huge_domains_st, st.lists(st.one_of(*HUGE_CONSTRAINTS.values()), min_size=1, max_size=4),
+       st.sampled_from(["ff", "leftmost"]))
+def test_huge_and_sparse_values_label_to_the_brute_force_solutions(domains, constraints, strategy):
+    expected = brute_force(domains, constraints)
+    xs, goals = fd_problem(domains, constraints)
+    found = run(0, xs, *goals, labelo(xs, strategy))
+    assert len(found) == len(set(found)) and set(found) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(huge_domains_st, st.one_of(*(HUGE_CONSTRAINTS[k] for k in DOMAIN_CONSISTENT)))
+def test_huge_and_sparse_values_keep_exactly_the_supported_values(domains, c):
+    """Domain consistency holds for sparse domains too (few values: reasoned value by value)."""
+    mentioned = [a for a in flat_args(c) if a[0] == "v"]
+    assume(c[0] == "all_different" or len(mentioned) == len(set(mentioned)))
+    expected = brute_force(domains, [c])
+    xs, goals = fd_problem(domains, [c])
+    residual = run(0, xs, *goals)
+    if not expected:
+        assert residual == ()
+        return
+    (answer,) = residual
+    for k, r in enumerate(answer):
+        assert values(r) == {s[k] for s in expected}
+
+
+def narrow_window():
+    """Shrink the bitset window to 4 values, value-by-value reasoning to 2 and enumeration to
+    2: every domain of the small cross-checks is then a Domain of intervals, reasoned on by
+    bounds and labelled by splitting, so those paths meet the brute-force oracle."""
+    patches = [mock.patch.object(S, "WIDE", 4), mock.patch.object(P, "WIDE", 4), mock.patch.object(P, "FEW", 2),
+               mock.patch.object(G, "SPLIT", 2)]
+    stack = __import__("contextlib").ExitStack()
+    for patch in patches:
+        stack.enter_context(patch)
+    return stack
+
+
+@settings(max_examples=250, deadline=None)
+@given(domains_st, st.lists(constraint_st, min_size=1, max_size=4), st.sampled_from(["ff", "leftmost"]))
+def test_interval_domains_bounds_reasoning_and_splitting_match_brute_force(domains, constraints, strategy):
+    expected = brute_force(domains, constraints)
+    with narrow_window():
+        xs, goals = fd_problem(domains, constraints)
+        found = run(0, xs, *goals, labelo(xs, strategy))
+        residual = run(0, xs, *goals)
+    assert len(found) == len(set(found)) and set(found) == expected
+    if expected:  # propagation on intervals never removes a value of a solution
+        (answer,) = residual
+        for k, r in enumerate(answer):
+            assert {s[k] for s in expected} <= values(r)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(HUGE), st.integers(0, 6)), min_size=1, max_size=4),
+       st.lists(st.tuples(st.sampled_from(HUGE), st.integers(0, 6)), min_size=1, max_size=4),
+       st.integers(-10**40, 10**40))
+def test_domain_operations_agree_with_python_sets(a_runs, b_runs, probe):
+    """Domain (intervals) and the store's mixed bitset/Domain operations against frozensets."""
+    a = {lo + k for lo, n in a_runs for k in range(n + 1)}
+    b = {lo + k for lo, n in b_runs for k in range(n + 1)}
+    da, db = Domain.of(a), Domain.of(b)
+    assert set(da) == a and da.size == len(a) and (da.min, da.max) == (min(a), max(a))
+    assert set(da & db) == a & b and set(da | db) == a | b and set(da.shift(7)) == {v + 7 for v in a}
+    assert set(da.clip(0, 10**12)) == {v for v in a if 0 <= v <= 10**12} and set(da.without(min(a))) == a - {min(a)}
+    assert (probe in da) == (probe in a) and all(v in da for v in a)
+    assert da == a and hash(da) == hash(frozenset(a))
+    store = S.FDStore(base=min(a))  # a's small values as a bitset when they fit the window
+    fa, fb = store._form(da), store._form(db)
+    assert set(store.as_domain(store._intersect(fa, fb) or 0)) == a & b
+    assert set(store.as_domain(store.union(fa, fb))) == a | b
+    assert set(store.as_domain(store.shifted(fa, -3))) == {v - 3 for v in a}
+
+
+def test_values_far_apart_label_to_exactly_themselves():
+    x = var()
+    assert run(0, x, domo(x, [0, 10**12, 10**40]), labelo([x])) == (0, 10**12, 10**40)
+    (r,) = run(0, x, domo(x, [10**40, 0, 10**12]))
+    assert repr(r.domain) == "{0, 1000000000000, 10000000000000000000000000000000000000000}"
+    (r,) = run(0, x, domo(x, range(1, 10**15 + 1)), neq_offseto(x, 7))
+    assert repr(r.domain) == "{1..6, 8..1000000000000000}" and r.domain.size == 10**15 - 1
+
+
+def test_a_huge_system_is_solved_by_splitting_not_enumerating():
+    """x, y in 1..10**15, x + y = 10**15 + 1, x − y = 1: bounds propagation alone leaves both
+    wide; labelling splits domains in halves, so it takes a few dozen narrowings, not 10**14."""
+    calls = []
+
+    class Counting(Propagator):
+        __slots__ = ("x",)
+
+        def __init__(self, x):
+            self.x = x
+
+        def terms(self):
+            return (self.x,)
+
+        def propagate(self, store):
+            calls.append(1)
+
+    n = 10**15
+    x, y = var(), var()
+    goals = (inso([x, y], range(1, n + 1)), sumo([x, y], n + 1), sumo([x, y], 1, [1, -1]), post(Counting(x)))
+    assert run(0, (x, y), *goals, labelo([x, y])) == ((n // 2 + 1, n // 2),)
+    assert len(calls) < 500
+    (rx,) = run(0, x, *goals)  # without labelling: bounds only, as clpfd
+    assert (rx.domain.min, rx.domain.max) == (2, n)
+    assert run(3, x, domo(x, range(1, n + 1)), labelo([x])) == (1, 2, 3)  # values come lazily
+    assert run(0, y, domo(x, range(1, 10**18 + 1)), domo(y, range(0, 10**18 + 1)), lto(x, y))[0].domain == Domain.of(
+        range(2, 10**18 + 1))
+
+
+def test_a_store_of_values_near_1e40_stays_small():
+    import tracemalloc
+
+    big = 10**40
+    xs = vars(6)
+    goals = [inso(xs[:3], range(big, big + 10**30)), inso(xs[3:], [big, big + 10**12, big + 2 * 10**12, -big]),
+             all_differento(xs), lto(xs[0], xs[1]), sumo(xs[:3], 3 * big + 10**20), abs_diffo(xs[3], xs[4], 10**12)]
+    tracemalloc.start()
+    try:
+        answers = run(2, tuple(xs), *goals, labelo(xs))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(answers) == 2 and all(len(set(a)) == 6 and abs(a[3] - a[4]) == 10**12 for a in answers)
+    assert peak < 1_000_000  # a bitset over the span would take 10**30 bits
+
+
+@pytest.mark.swi
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([-10**40, -10**12, 0, 10**12, 10**40]), st.integers(-10**15, 10**15),
+                          st.integers(0, 10**15)), min_size=3, max_size=3),
+       st.lists(st.sampled_from([-1, 1]), min_size=3, max_size=3), st.integers(-10**15, 10**15))
+def test_bounds_on_huge_intervals_are_clpfd_bounds(intervals, signs, shift):
+    """Σ ±x_i = t over intervals near ±10**12 and ±10**40, up to 10**15 wide: logicpy's
+    residual bounds are SWI clpfd's (both bounds consistent; neither enumerates)."""
+    from logicpy import swi
+
+    ranges = [(a + b, a + b + w) for a, b, w in intervals]
+    total = sum(sg * lo for sg, (lo, _) in zip(signs, ranges)) + shift
+    xs = vars(3)
+    ours = run(0, tuple(xs), *[domo(x, range(lo, hi + 1)) for x, (lo, hi) in zip(xs, ranges)], sumo(xs, total, signs))
+    swi.query("use_module(library(clpfd))")
+    names = ["X0", "X1", "X2"]
+    goal = [f"{n} in ({lo})..({hi})" for n, (lo, hi) in zip(names, ranges)]
+    goal.append(" + ".join(f"({sg})*{n}" for sg, n in zip(signs, names)) + f" #= {total}")
+    goal += [f"fd_inf({n}, L{n}), fd_sup({n}, H{n})" for n in names]
+    theirs = swi.query(", ".join(goal))
+    if not ours:
+        assert not theirs
+        return
+    assert theirs
+    got = [(v, v) if isinstance(v, int) else (v.domain.min, v.domain.max) for v in ours[0]]
+    assert got == [(theirs[0][f"L{n}"], theirs[0][f"H{n}"]) for n in names]

@@ -41,7 +41,7 @@ def _list(xs: tuple) -> str:
 
 #: The most values a domain may have for a propagator to reason on its values one by one
 #: when it is not a bitset (a sparse `Domain`); wider domains get bounds reasoning.
-FEW = 4096
+FEW = 256
 
 
 class InDomain(Propagator):
@@ -301,51 +301,66 @@ class AllDifferent(Propagator):
         return f"all_distinct({_list(self.xs)})"
 
     def propagate(self, s: FDStore) -> None:
-        ts, doms, seen = [], [], set()
+        ts, doms, taken, seen = [], [], 0, set()
         for t in map(s.walk, self.xs):
             if t.__class__ is not int:
                 if id(t) in seen:  # the same variable twice
                     raise Inconsistent
                 seen.add(id(t))
             d = s.dom(t)
-            if d is not None:
+            if d is None:
+                continue
+            if d.__class__ is not int:
+                return self._sparse(s)
+            if d & (d - 1):
                 ts.append(t)
                 doms.append(d)
-        if all(d.__class__ is int for d in doms):  # the fast path: bitsets over the store's base
-            for t, d, keep in zip(ts, doms, _distinct(doms)):
-                if keep != d:
-                    s.restrict(t, keep)
-            return
-        # sparse domains: the values of the narrow ones ranked, so that bitsets over ranks stand for them
-        few = [k for k, d in enumerate(doms) if s.count(d) <= FEW]
-        ranked = sorted({v for k in few for v in s.values(doms[k])})
+            elif taken & d:
+                raise Inconsistent
+            else:
+                taken |= d
+        for t, keep in zip(ts, _distinct(doms, taken)):
+            s.restrict(t, keep)
+
+    def _sparse(self, s: FDStore) -> None:
+        """The same pruning when some domain is a `Domain`: the values of the domains of at most
+        `FEW` values are ranked, so that bitsets over ranks stand for them; a wider domain (more
+        values than there can be variables to match) only loses the values others are fixed to."""
+        items = [(t, d) for t in map(s.walk, self.xs) if (d := s.dom(t)) is not None]
+        few = [(t, d) for t, d in items if s.count(d) <= FEW]
+        ranked = sorted({v for _, d in few for v in s.values(d)})
         rank = {v: r for r, v in enumerate(ranked)}
-        kept = _distinct([sum(1 << rank[v] for v in s.values(doms[k])) for k in few])
-        fixed = []
-        for k, keep in zip(few, kept):
-            s.restrict(ts[k], s.mask(ranked[r] for r in iter_bits(keep)))
+        ts, doms, taken = [], [], 0
+        for t, d in few:
+            bits = 0
+            for v in s.values(d):
+                bits |= 1 << rank[v]
+            if bits & (bits - 1):
+                ts.append(t)
+                doms.append(bits)
+            elif taken & bits:
+                raise Inconsistent
+            else:
+                taken |= bits
+        for t, keep in zip(ts, _distinct(doms, taken)):
+            s.restrict(t, s.mask(ranked[r] for r in iter_bits(keep)))
             if not keep & (keep - 1):
-                fixed.append(ranked[keep.bit_length() - 1])
-        # a wide domain has more values than there are variables: only the fixed values leave it
-        for k, d in enumerate(doms):
-            if k not in few:
+                taken |= keep
+        fixed = [ranked[r] for r in iter_bits(taken)]
+        for t, d in items:
+            if s.count(d) > FEW:
                 for v in fixed:
-                    s.remove(ts[k], v)
+                    s.remove(t, v)
 
 
-def _distinct(doms: list[int]) -> list[int]:
-    """The bitset domains of pairwise different variables, pruned: naked singles, then Régin's
-    matching when some domain has fewer values than there are open variables.
+def _distinct(doms: list[int], taken: int) -> list[int]:
+    """The bitset domains `doms` (of two values or more) of variables different from each other
+    and from the values of `taken`, pruned: naked singles, then Régin's matching when some
+    domain has fewer values than there are open variables.
 
     Raises `Inconsistent` when no assignment gives every variable its own value.
     """
     doms = list(doms)
-    taken = 0
-    for d in doms:
-        if not d & (d - 1):
-            if taken & d:
-                raise Inconsistent
-            taken |= d
     # naked singles first: cheap, and they shrink the matching problem
     new_single = True
     while new_single:

@@ -564,8 +564,12 @@ class FDStore(ConstraintStore):
             return
         if d.__class__ is int:
             k = v - self.base
-            if 0 <= k < d.bit_length():
-                self.restrict(t, ~(1 << k))
+            if k >= 0 and (d >> k) & 1:  # inlined `restrict`: queens and zebra remove values most
+                new = d ^ (1 << k)
+                if not new:
+                    raise Inconsistent
+                self.domains[t] = new
+                self._wake(t, d, new)
         else:
             self.restrict(t, d.without(v))
 
