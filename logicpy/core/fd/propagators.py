@@ -326,7 +326,11 @@ class AllDifferent(Propagator):
         """The same pruning when some domain is a `Domain`: the values of the domains of at most
         `FEW` values are ranked, so that bitsets over ranks stand for them; a wider domain (more
         values than there can be variables to match) only loses the values others are fixed to."""
-        items = [(t, d) for t in map(s.walk, self.xs) if (d := s.dom(t)) is not None]
+        walked = [s.walk(t) for t in self.xs]
+        open_vars = [id(t) for t in walked if t.__class__ is not int]
+        if len(set(open_vars)) < len(open_vars):  # the same variable twice
+            raise Inconsistent
+        items = [(t, d) for t in walked if (d := s.dom(t)) is not None]
         few = [(t, d) for t, d in items if s.count(d) <= FEW]
         ranked = sorted({v for _, d in few for v in s.values(d)})
         rank = {v: r for r, v in enumerate(ranked)}
