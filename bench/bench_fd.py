@@ -5,6 +5,8 @@
 Zebra (all solutions): logicpy FD, plain kanren (from bench/bench_zebra.py when present),
 SWI-Prolog's relational prolog/zebra.pl and its clpfd prolog/zebra_clpfd.pl.
 N-queens 8 and 10 (first solution, all solutions): logicpy FD vs SWI clpfd (prolog/queens.pl).
+Values of any size: 8-queens with rows numbered from 10^12, a system over 1..10^15 solved
+by splitting, and labelling {0, 10^12, 10^40}, beside SWI clpfd.
 Times are CPU seconds (best of the repeats); memory is the peak Python heap of one run.
 """
 
@@ -81,11 +83,46 @@ def queens_rows() -> list[list[str]]:
     return rows
 
 
+def big_value_rows() -> list[list[str]]:
+    queens = _example("queens")
+    from kanren import run
+
+    from logicpy.core.fd import domo, inso, labelo, sumo
+    from logicpy.core.terms import var, vars
+
+    n = 10**15
+
+    def halves():
+        x, y = vars(2)
+        return run(0, (x, y), inso([x, y], range(1, n + 1)), sumo([x, y], n + 1), sumo([x, y], 1, [1, -1]),
+                   labelo([x, y]))
+
+    def far_apart():
+        x = var()
+        return run(0, x, domo(x, [0, 10**12, 10**40]), labelo([x]))
+
+    rows = []
+    for label, fn, file, swi_goal, repeat in [
+        ("8-queens, all, rows 1..8", lambda: queens.solve(8, 0), "queens.pl", "count_solutions(8, 1, _)", 3),
+        ("8-queens, all, rows 10^12+1..10^12+8", lambda: queens.solve(8, 0, first=10**12 + 1), "queens.pl",
+         "count_solutions(8, 1000000000001, _)", 3),
+        ("x, y in 1..10^15, x+y = 10^15+1, x-y = 1", halves, "fd_values.pl", "halves(1000000000000000, _, _)", 5),
+        ("label x in {0, 10^12, 10^40}", far_apart, "fd_values.pl", "far_apart(_)", 5),
+    ]:
+        fd = measure(fn, repeat=repeat)
+        swi = swipl_seconds(PROLOG_DIR / file, swi_goal)
+        rows.append([label, str(len(fd.result)), fmt_seconds(fd.seconds), fmt_seconds(swi),
+                     _ratio(fd.seconds, swi) if swi else "n/a", fmt_bytes(fd.peak_bytes)])
+    return rows
+
+
 def main() -> None:
     print_table("Zebra puzzle, all solutions", ["engine", "CPU time", "vs logicpy FD", "peak heap", "solutions"],
                 zebra_rows())
     print_table("N-queens: logicpy FD vs SWI-Prolog clpfd (first-fail labelling)",
                 ["problem", "solutions", "logicpy FD", "SWI clpfd", "FD / clpfd", "peak heap (FD)"], queens_rows())
+    print_table("Values of any size: logicpy FD vs SWI-Prolog clpfd",
+                ["problem", "solutions", "logicpy FD", "SWI clpfd", "FD / clpfd", "peak heap (FD)"], big_value_rows())
 
 
 if __name__ == "__main__":

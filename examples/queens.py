@@ -1,6 +1,7 @@
 """N-queens with logicpy's finite-domain goals (the formulation of SWI-Prolog's clpfd manual).
 
-Queen i stands in column i; its variable is its row, 1..n. Rows are all different, and no
+Queen i stands in column i; its variable is its row, 1..n (or first..first + n − 1: the
+rows may be numbered from any int, 10**12 costs what 1 costs). Rows are all different, and no
 two queens share a diagonal: for queens i < j, row_i != row_j ± (j − i).
 
     python examples/queens.py 8        # the count of solutions and the first board
@@ -18,10 +19,10 @@ from logicpy.core.terms import vars
 __all__ = ["queens_model", "solve", "render"]
 
 
-def queens_model(n: int):
-    """The rows of the n queens (logic variables) and the goals that keep them safe."""
+def queens_model(n: int, first: int = 1):
+    """The rows of the n queens (logic variables, rows numbered from `first`) and the goals that keep them safe."""
     rows = vars(n, "q")
-    goals = [inso(rows, range(1, n + 1)), all_differento(rows)]
+    goals = [inso(rows, range(first, first + n)), all_differento(rows)]
     for i in range(n):
         for j in range(i + 1, n):
             goals.append(neq_offseto(rows[i], rows[j], j - i))
@@ -29,9 +30,10 @@ def queens_model(n: int):
     return rows, goals
 
 
-def solve(n: int, count: int = 0, strategy: str = "ff") -> tuple[tuple[int, ...], ...]:
-    """The first `count` solutions (all when 0), each the row of the queen in each column."""
-    rows, goals = queens_model(n)
+def solve(n: int, count: int = 0, strategy: str = "ff", first: int = 1) -> tuple[tuple[int, ...], ...]:
+    """The first `count` solutions (all when 0), each the row of the queen in each column
+    (rows numbered from `first`)."""
+    rows, goals = queens_model(n, first)
     return tuple(tuple(s) for s in run(count, rows, *goals, labelo(rows, strategy)))
 
 

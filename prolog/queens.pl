@@ -4,9 +4,13 @@
 
 :- use_module(library(clpfd)).
 
-queens(N, Qs) :-
+queens(N, Qs) :- queens(N, 1, Qs).
+
+% queens(N, First, Qs): rows numbered First..First+N-1.
+queens(N, First, Qs) :-
     length(Qs, N),
-    Qs ins 1..N,
+    Last is First + N - 1,
+    Qs ins First..Last,
     all_different(Qs),
     safe(Qs).
 
@@ -24,4 +28,8 @@ no_attack(Q, [Q1|Qs], D) :-
 first_solution(N, Qs) :- queens(N, Qs), labeling([ff], Qs), !.
 
 % count_solutions(N, C): the number of solutions, all enumerated.
-count_solutions(N, C) :- aggregate_all(count, (queens(N, Qs), labeling([ff], Qs)), C).
+count_solutions(N, C) :- count_solutions(N, 1, C).
+
+% count_solutions(N, First, C): the same with rows numbered from First.
+count_solutions(N, First, C) :- aggregate_all(count, (queens(N, First, Qs), labeling([ff], Qs)), C).
+

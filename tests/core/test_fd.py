@@ -1196,3 +1196,9 @@ def test_bounds_on_huge_intervals_are_clpfd_bounds(intervals, signs, shift):
     assert theirs
     got = [(v, v) if isinstance(v, int) else (v.domain.min, v.domain.max) for v in ours[0]]
     assert got == [(theirs[0][f"L{n}"], theirs[0][f"H{n}"]) for n in names]
+
+
+def test_queens_with_rows_numbered_from_1e12_are_the_queens_shifted():
+    queens = load_example("queens")
+    shifted = tuple(tuple(r + 10**12 - 1 for r in s) for s in queens.solve(6))
+    assert queens.solve(6, first=10**12) == shifted and len(shifted) == 4  # A000170
