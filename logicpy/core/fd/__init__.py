@@ -1,7 +1,8 @@
 """Finite-domain constraints with propagation, as kanren goals (clpfd's idea on kanren).
 
-Domains are finite sets of ints kept as bitsets in an `FDStore`, a kanren `ConstraintStore`,
-so FD goals compose with `eq`, `neq` and `conde`: a binding by `eq` wakes the propagators of
+Domains are finite sets of ints of any size (bitsets when compact, sorted intervals
+otherwise) in an `FDStore`, a kanren `ConstraintStore`, so FD goals compose with `eq`,
+`neq` and `conde`: a binding by `eq` wakes the propagators of
 the bound variable, and an `eq` outside a domain fails. Every change propagates to a
 fixpoint; `labelo` searches, first-fail by default. Unlabelled variables reify to their
 residual domains (`~x in {1..3}`).

@@ -219,7 +219,9 @@ class Domain(Set):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Domain):
             return self.ranges == other.ranges
-        return Set.__eq__(self, other)
+        if not isinstance(other, Set):
+            return NotImplemented
+        return self.size == len(other) and all(v in self for v in other)  # never len(self): it may pass sys.maxsize
 
     def __hash__(self) -> int:
         # a set's hash (equal to a frozenset of the same ints) while that is cheap to compute
