@@ -225,7 +225,9 @@ class AbsDiff(_Distance):
     def _supports(s: FDStore, x: Any, y: Any, d: Any, dx: Any, dy: Any, dd: Any) -> None:
         """Domain consistency value by value, for sparse domains of few values."""
         xs, ys = set(s.values(dx)), set(s.values(dy))
-        keep_d, sx, sy = [], set(), set()
+        keep_d: list[int] = []
+        sx: set[int] = set()
+        sy: set[int] = set()
         for e in s.values(dd):
             near = [v for v in xs if v + e in ys or v - e in ys]
             if near:
@@ -238,8 +240,9 @@ class AbsDiff(_Distance):
 
     @staticmethod
     def _bounds(s: FDStore, x: Any, y: Any, d: Any) -> None:
-        """Bounds consistency: d within the bounds of |x − y|, x within y ± max d, y within x ± max d."""
+        """Bounds reasoning: d within the bounds of |x − y|, x within y ± max d, y within x ± max d."""
         lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        assert lx is not None and hx is not None and ly is not None and hy is not None  # all have domains
         low, high = lx - hy, hx - ly  # x − y ∈ low..high
         if low > 0:
             s.at_least(d, low)
@@ -247,6 +250,7 @@ class AbsDiff(_Distance):
             s.at_least(d, -high)
         s.at_most(d, max(-low, high))
         hd = s.hi(d)
+        assert hd is not None
         s.at_least(x, ly - hd)
         s.at_most(x, hy + hd)
         s.at_least(y, lx - hd)

@@ -371,7 +371,7 @@ class FDStore(ConstraintStore):
             return None
         if d.__class__ is int:
             return self.base + (d & -d).bit_length() - 1
-        return d.ranges[0][0]
+        return d.ranges[0][0]  # type: ignore[union-attr]
 
     def hi(self, t: Any) -> int | None:
         """Largest value of `t`; None when unbounded."""
@@ -382,7 +382,7 @@ class FDStore(ConstraintStore):
             return None
         if d.__class__ is int:
             return self.base + d.bit_length() - 1
-        return d.ranges[-1][1]
+        return d.ranges[-1][1]  # type: ignore[union-attr]
 
     def value(self, t: Any) -> int | None:
         """The value of `t` when it has exactly one, else None."""
@@ -393,7 +393,7 @@ class FDStore(ConstraintStore):
             return None
         if d.__class__ is int:
             return None if d & (d - 1) else self.base + d.bit_length() - 1
-        (lo, hi), *more = d.ranges
+        (lo, hi), *more = d.ranges  # type: ignore[union-attr]
         return lo if lo == hi and not more else None
 
     def size(self, t: Any) -> int | None:
@@ -476,7 +476,7 @@ class FDStore(ConstraintStore):
                 return a & b  # type: ignore[operator]
             a, b = b, a
         if b.__class__ is not int:
-            return self._form(a.intersection(b))  # type: ignore[union-attr]
+            return self._form(a.intersection(b))  # type: ignore[union-attr, arg-type]
         # a Domain a and a bitset b: a's values in b's window, then (b negative) those above it
         width = (~b).bit_length() if b < 0 else b.bit_length()  # type: ignore[operator]
         base = self.base
@@ -534,8 +534,8 @@ class FDStore(ConstraintStore):
                 if k >= d.bit_length():
                     raise Inconsistent
                 self.restrict(t, -1 << k)
-        elif v > d.ranges[0][0]:
-            self.restrict(t, d.clip(v))
+        elif v > d.ranges[0][0]:  # type: ignore[union-attr]
+            self.restrict(t, d.clip(v))  # type: ignore[union-attr]
 
     def at_most(self, t: Any, v: int) -> None:
         """Remove the values of `t` above `v`."""
@@ -552,8 +552,8 @@ class FDStore(ConstraintStore):
                 raise Inconsistent
             if k < d.bit_length():
                 self.restrict(t, ones(k))
-        elif v < d.ranges[-1][1]:
-            self.restrict(t, d.clip(None, v))
+        elif v < d.ranges[-1][1]:  # type: ignore[union-attr]
+            self.restrict(t, d.clip(None, v))  # type: ignore[union-attr]
 
     def remove(self, t: Any, v: int) -> None:
         """Remove the value `v` from `t`."""
@@ -573,7 +573,7 @@ class FDStore(ConstraintStore):
                 self.domains[t] = new
                 self._wake(t, d, new)
         else:
-            self.restrict(t, d.without(v))
+            self.restrict(t, d.without(v))  # type: ignore[union-attr]
 
     def ensure_base(self, v: int) -> None:
         """Let bitsets hold `v` if that is cheap: lower `base` to `v` when every bitset still fits
