@@ -594,16 +594,18 @@ class Element(Propagator):
         keep_i = []
         union: Any = 0
         open_item = False
-        for k in s.values(s.bits(i)):
+        di = s.bits(i)
+        for k in s.values(di):
             dx = s.dom(s.walk(self.xs[k - 1]))
             if dx is None:
                 open_item = True
-            elif dv is not None and not s.meets(dx, dv):
+            elif dv is not None and not (dx & dv if dx.__class__ is int and dv.__class__ is int else s.meets(dx, dv)):
                 continue
-            else:
-                union = s.union(union, dx)
+            else:  # bitsets inline: element is hot in the Einstein models
+                union = union | dx if union.__class__ is int and dx.__class__ is int else s.union(union, dx)
             keep_i.append(k)
-        s.restrict(i, s.mask(keep_i))
+        if len(keep_i) < s.count(di):
+            s.restrict(i, s.mask(keep_i))
         if not open_item:
             s.restrict(v, union, exact=True)
         chosen = s.value(i)
@@ -637,17 +639,32 @@ class Table(Propagator):
     def propagate(self, s: FDStore) -> None:
         ts = [s.walk(t) for t in self.xs]
         doms = [s.dom(t) for t in ts]
-        contains = s.contains
+        base = s.base
         repeats = [(j, k) for k, t in enumerate(ts) for j in range(k) if ts[j] is t and t.__class__ is not int]
-        alive = [
-            row for row in self.rows
-            if all(d is None or contains(d, val) for d, val in zip(doms, row))
-            and all(row[j] == row[k] for j, k in repeats)
-        ]
+        if all(d is None or d.__class__ is int for d in doms):  # bitsets: membership is a shift
+            alive = [
+                row for row in self.rows
+                if all(d is None or (val >= base and (d >> (val - base)) & 1) for d, val in zip(doms, row))
+                and all(row[j] == row[k] for j, k in repeats)
+            ]
+        else:
+            alive = [
+                row for row in self.rows
+                if all(d is None or s.contains(d, val) for d, val in zip(doms, row))
+                and all(row[j] == row[k] for j, k in repeats)
+            ]
         if not alive:
             raise Inconsistent
         for j, t in enumerate(ts):
-            s.restrict(t, s.mask({row[j] for row in alive}), exact=True)
+            column = [row[j] for row in alive]
+            base = s.base  # an exact restrict of a variable without a domain may have moved it
+            if min(column) >= base and max(column) - base < WIDE:
+                support = 0
+                for v in column:
+                    support |= 1 << (v - base)
+                s.restrict(t, support, exact=True)
+            else:
+                s.restrict(t, s.mask(column), exact=True)
 
 
 class ReifiedLessEq(Propagator):

@@ -431,12 +431,26 @@ class FDStore(ConstraintStore):
         return v in d  # type: ignore[operator]
 
     def mask(self, values: Iterable[int]) -> Dom:
-        """The domain of exactly `values` in the store's form: an argument for `restrict`."""
-        return self._form(Domain.of(values))
+        """The domain of exactly `values` (ints) in the store's form: an argument for `restrict`."""
+        values = list(values)
+        if not values:
+            return 0
+        base = self.base
+        if min(values) >= base and max(values) - base < WIDE:
+            bits = 0
+            for v in values:
+                bits |= 1 << (v - base)
+            return bits
+        return Domain.of(values)
 
     def interval(self, lo: int, hi: int) -> Dom:
         """The domain lo..hi in the store's form (empty, 0, when lo > hi)."""
-        return self._form(Domain.interval(lo, hi))
+        if lo > hi:
+            return 0
+        base = self.base
+        if lo >= base and hi - base < WIDE:
+            return ones(hi - lo + 1) << (lo - base)
+        return Domain.interval(lo, hi)
 
     def shifted(self, d: Dom, c: int) -> Dom:
         """The domain {v + c for v in d}."""
