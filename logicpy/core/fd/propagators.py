@@ -50,11 +50,14 @@ class InDomain(Propagator):
     Invariants: runs once, when posted.
     """
 
-    __slots__ = ("x", "values")
+    __slots__ = ("x", "values", "lo", "bits")
     watches = False
 
     def __init__(self, x: Any, values: Domain):
         self.x, self.values = x, values
+        # the values as a bitset over their least (when compact): posting is then one shift
+        self.lo = values.min
+        self.bits = values.to_bits(self.lo) if values.max - self.lo < WIDE else None
 
     def terms(self):
         return (self.x,)
@@ -63,7 +66,11 @@ class InDomain(Propagator):
         return f"{self.x!r} in {self.values!r}"
 
     def propagate(self, s: FDStore) -> None:
-        s.restrict(s.walk(self.x), self.values, exact=True)
+        k = self.lo - s.base
+        if self.bits is not None and k >= 0 and self.bits.bit_length() + k <= WIDE:
+            s.restrict(s.walk(self.x), self.bits << k, exact=True)
+        else:  # out of the window: the Domain (which may move the window when x has no domain yet)
+            s.restrict(s.walk(self.x), self.values, exact=True)
 
 
 class _Offset(Propagator):
@@ -589,27 +596,53 @@ class Element(Propagator):
 
     def propagate(self, s: FDStore) -> None:
         i, v = s.walk(self.i), s.walk(self.v)
-        s.restrict(i, s.interval(1, len(self.xs)), exact=True)
-        dv = s.dom(v)
-        keep_i = []
-        union: Any = 0
+        n, base = len(self.xs), s.base
+        s.restrict(i, ((1 << n) - 1) << (1 - base) if base <= 1 and n - base < WIDE else s.interval(1, n), exact=True)
+        dv, di = s.dom(v), s.bits(i)
+        if di.__class__ is int and dv.__class__ is not Domain:  # bitsets, inline: element is hot in Einstein models
+            base = s.base
+            keep_i = 0
+            union: Any = 0
+            open_item = False
+            for k in s.values(di):
+                dx = s.dom(s.walk(self.xs[k - 1]))
+                if dx is None:
+                    open_item = True
+                elif dx.__class__ is not int:
+                    break  # a Domain: the general loop below
+                elif dv is not None and not dx & dv:  # type: ignore[operator]
+                    continue
+                else:
+                    union |= dx
+                keep_i |= 1 << (k - base)
+            else:
+                s.restrict(i, keep_i)
+                if not open_item:
+                    s.restrict(v, union, exact=True)
+                if not keep_i & (keep_i - 1):
+                    self._chosen(s, i, v)
+                return
+        keep: list[int] = []
+        union = 0
         open_item = False
-        di = s.bits(i)
         for k in s.values(di):
             dx = s.dom(s.walk(self.xs[k - 1]))
             if dx is None:
                 open_item = True
-            elif dv is not None and not (dx & dv if dx.__class__ is int and dv.__class__ is int else s.meets(dx, dv)):
+            elif dv is not None and not s.meets(dx, dv):
                 continue
-            else:  # bitsets inline: element is hot in the Einstein models
-                union = union | dx if union.__class__ is int and dx.__class__ is int else s.union(union, dx)
-            keep_i.append(k)
-        if len(keep_i) < s.count(di):
-            s.restrict(i, s.mask(keep_i))
+            else:
+                union = s.union(union, dx)
+            keep.append(k)
+        s.restrict(i, s.mask(keep))
         if not open_item:
             s.restrict(v, union, exact=True)
+        self._chosen(s, i, v)
+
+    def _chosen(self, s: FDStore, i: Any, v: Any) -> None:
+        """Once i has one value, v and xs[i] are one: each takes the other's domain."""
         chosen = s.value(i)
-        if chosen is not None:  # v and xs[i] are one: each takes the other's domain
+        if chosen is not None:
             x = s.walk(self.xs[chosen - 1])
             dv = s.dom(v)
             if dv is not None:

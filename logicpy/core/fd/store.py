@@ -595,6 +595,14 @@ class FDStore(ConstraintStore):
         if v < self.base:
             self._rebase(v, v)
 
+    def _min(self, d: Dom) -> int:
+        """The smallest value of the domain `d`."""
+        return self.base + (d & -d).bit_length() - 1 if d.__class__ is int else d.ranges[0][0]  # type: ignore
+
+    def _max(self, d: Dom) -> int:
+        """The largest value of the domain `d`."""
+        return self.base + d.bit_length() - 1 if d.__class__ is int else d.ranges[-1][1]  # type: ignore
+
     def _fit(self, mask: Dom) -> Dom:
         """`mask` for a variable that had no domain: a `Domain` becomes a bitset when moving
         `base` makes it fit; a bitset wider than `WIDE` (a shifted mask) becomes a `Domain`."""
@@ -635,16 +643,17 @@ class FDStore(ConstraintStore):
         """Queue the propagators that the change of v's domain from `old` to `new` concerns."""
         on_domain, on_bounds, on_value = self.watch.get(v, _NO_WATCHERS)
         woken = list(on_domain)
-        if new.__class__ is int and old.__class__ is int:
-            if on_bounds and (old & -old != new & -new or old.bit_length() != new.bit_length()):  # type: ignore
+        if new.__class__ is int:
+            if on_bounds and (old.__class__ is not int or old & -old != new & -new  # type: ignore[operator]
+                              or old.bit_length() != new.bit_length()):  # type: ignore[union-attr]
                 woken += on_bounds
             if on_value and not new & (new - 1):  # type: ignore[operator]
                 woken += on_value
         else:
-            nd = self.as_domain(new)
-            if on_bounds and (old is None or (self.as_domain(old).min, self.as_domain(old).max) != (nd.min, nd.max)):
+            lo, hi = new.ranges[0][0], new.ranges[-1][1]  # type: ignore[union-attr]
+            if on_bounds and (old is None or (self._min(old), self._max(old)) != (lo, hi)):
                 woken += on_bounds
-            if on_value and nd.ranges[0][0] == nd.ranges[-1][1]:
+            if on_value and lo == hi:
                 woken += on_value
         queued = self._queued
         for p in woken:
@@ -730,7 +739,8 @@ class FDStore(ConstraintStore):
             for props in watchers:
                 pending.extend(props)
             if t.__class__ is int:
-                if d is not None and not self.contains(d, t):
+                if d is not None and not (t - self.base >= 0 and (d >> (t - self.base)) & 1
+                                          if d.__class__ is int else t in d):  # type: ignore[operator]
                     return False
             elif is_fd_term(t):  # aliased to another variable: merge into it
                 old = self.watch.get(t, _NO_WATCHERS)
