@@ -1202,3 +1202,17 @@ def test_queens_with_rows_numbered_from_1e12_are_the_queens_shifted():
     queens = load_example("queens")
     shifted = tuple(tuple(r + 10**12 - 1 for r in s) for s in queens.solve(6))
     assert queens.solve(6, first=10**12) == shifted and len(shifted) == 4  # A000170
+
+
+def test_the_window_keeps_compact_domains_as_bitsets_and_moves_only_when_cheap():
+    x, y, z = var(), var(), var()
+    (state,) = lall(domo(x, range(0, 3)), eq_offseto(y, x, -10), domo(z, [5, 10**12]))({})
+    store = state.constraints[FDStore]
+    assert store.base == -10 and isinstance(store.dom(x), int) and isinstance(store.dom(y), int)
+    assert isinstance(store.dom(z), Domain) and store.dom(z).ranges == ((5, 5), (10**12, 10**12))
+    store.ensure_base(-10**12)  # a bitset 10**12 wide: refused, nothing moves
+    assert store.base == -10 and store.members(x) == {0, 1, 2}
+    store.ensure_base(-20)
+    assert store.base == -20 and store.members(x) == {0, 1, 2} and store.members(y) == {-10, -9, -8}
+    (state,) = lall(domo(x, range(10**12, 10**12 + 8)))({})  # the first compact domain places the window
+    assert state.constraints[FDStore].base == 10**12 and isinstance(state.constraints[FDStore].dom(x), int)

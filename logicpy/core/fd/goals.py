@@ -486,9 +486,10 @@ def impo(a: Any, b: Any, r: Any) -> GoalType:
 def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     """labelo(?xs, +strategy="ff"): give every variable of xs a value from its domain.
 
-    Values are tried in ascending order, each choice propagated before the next. Strategies:
-    "ff" (first-fail: smallest domain first, ties leftmost) and "leftmost". Raises
-    ModeError for a variable without a finite domain.
+    Values are tried in ascending order, each choice propagated before the next; a domain of
+    more than `SPLIT` values is split in halves instead (low half first, each propagated), so
+    wide domains are searched lazily. Strategies: "ff" (first-fail: smallest domain first,
+    ties leftmost) and "leftmost". Raises ModeError for a variable without a finite domain.
 
     >>> from logicpy.core.fd import domo, labelo, lto
     >>> from kanren import run, var

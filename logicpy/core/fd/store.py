@@ -591,7 +591,8 @@ class FDStore(ConstraintStore):
 
     def ensure_base(self, v: int) -> None:
         """Let bitsets hold `v` if that is cheap: lower `base` to `v` when every bitset still fits
-        `WIDE` bits (a no-op otherwise: values out of the window are kept as `Domain`s)."""
+        `WIDE` bits (a no-op otherwise: values out of the window are kept as `Domain`s). For a
+        propagator that builds bitsets by hand; `mask` and `interval` need no such call."""
         if v < self.base:
             self._rebase(v, v)
 
