@@ -61,6 +61,13 @@ def test_residual_constraints_shown_with_the_answer():
         "X in 1..3, X #< Y, Y in 2..sup", "X in 1..3, dif(X,2)", "X = 3", "false."]
 
 
+def test_fd_domains_of_any_size():
+    """Domains are intervals where they are wide (issue 14): no "million values" refusal, as in clpfd."""
+    assert repl("X in 1..1000000000000000, X #\\= 7.")[0] == ["X in 1..6\\/8..1000000000000000", "false."]
+    out, _, _ = repl("X in 0\\/1000000000000\\/10000000000000000000000000000000000000000, label([X]).")
+    assert out == ["X = 0", "X = 1000000000000", "X = 10000000000000000000000000000000000000000", "false."]
+
+
 def test_fd_operators_and_labelling():
     out, _, _ = repl("X in 1..3, Y in 1..3, X #< Y, label([X,Y]).")
     assert out == ["X = 1, Y = 2", "X = 1, Y = 3", "X = 2, Y = 3", "false."]

@@ -21,6 +21,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 
 from .. import core
 from ..core import conda, conde, eq, fail, lall, neq, succeed
+from ..core.fd import Domain
 from ..core.terms import Term, format_term
 from ..errors import InputError, ModeError
 
@@ -316,19 +317,17 @@ def _post_linear(coeffs: dict[Var, int], kind: str, c: int) -> GoalType:
     return lall(core.sumo(xs, total, ks), bound)
 
 
-def _values(d: Term) -> list[int]:
-    """The integers of a finite clpfd domain (`1..9`, `1..3\\/5`, `7`)."""
+def _values(d: Term) -> Domain:
+    """The integers of a finite clpfd domain (`1..9`, `1..3\\/5`, `7`), as intervals: any size."""
     if isinstance(d, int) and not isinstance(d, bool):
-        return [d]
+        return Domain.interval(d, d)
     if isinstance(d, tuple) and len(d) == 3 and d[0] == "\\/":
-        return sorted(set(_values(d[1])) | set(_values(d[2])))
+        return _values(d[1]) | _values(d[2])
     if isinstance(d, tuple) and len(d) == 3 and d[0] == "..":
         lo, hi = d[1], d[2]
         if not all(isinstance(b, int) and not isinstance(b, bool) for b in (lo, hi)):
             raise InputError(f"{format_term(d)}: the FD goals take finite domains (inf and sup are not supported)")
-        if hi - lo > 1_000_000:
-            raise InputError(f"{format_term(d)}: a domain of more than a million values")
-        return list(range(lo, hi + 1))
+        return Domain.interval(lo, hi)
     raise InputError(f"{format_term(d)} is not a domain (write 1..9, or 1..3\\/5..7)")
 
 

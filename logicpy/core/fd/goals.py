@@ -110,7 +110,11 @@ def post(propagator: Propagator) -> GoalType:
 
 
 def _value_set(relation: str, values: Iterable[int]) -> Domain:
-    """The `Domain` of a non-empty iterable of ints (a range of step 1 stays one interval, however wide)."""
+    """The `Domain` of a non-empty iterable of ints (a `Domain`, or a range of step 1, stays intervals, however wide)."""
+    if isinstance(values, Domain):
+        if not values:
+            raise InputError(f"{relation}: argument values is empty")
+        return values
     if isinstance(values, range) and values.step == 1:
         if not values:
             raise InputError(f"{relation}: argument values is empty ({values!r})")
