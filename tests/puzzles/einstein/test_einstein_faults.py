@@ -13,7 +13,6 @@ from logicpy.cli import main
 from logicpy.core import eq, run, var
 from logicpy.core import conj
 from logicpy.core.fd import domo, labelo
-from logicpy.errors import InputError
 from logicpy.puzzles.einstein import Game, Kind, load_game, parse_json, parse_text, render_grid, solve
 from logicpy.puzzles.einstein.compile import FDModel
 
