@@ -34,6 +34,7 @@ from .goals import (
     xoro,
     impo,
 )
+from .disjunction import Disjunction, disjo
 from .store import Domain, FDState, FDStore, FDVar, Inconsistent, Propagator
 
 __all__ = [
@@ -42,6 +43,8 @@ __all__ = [
     "abs_diffo", "not_abs_diffo", "sumo", "producto", "fdo", "elemento", "tableo",
     # reified and boolean constraints (0/1 variables)
     "reif_leqo", "reif_lto", "reif_eqo", "noto", "ando", "oro", "xoro", "impo",
+    # constructive disjunction of conjunctions of FD constraints
+    "disjo", "Disjunction",
     # search
     "labelo", "STRATEGIES",
     # the store, residuals, and extending it with a new constraint

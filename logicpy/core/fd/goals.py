@@ -21,7 +21,7 @@ from unification import isvar, reify, unify  # type: ignore[import-untyped]
 from ...errors import InputError, ModeError, TermError
 from .._spine import is_open, spine
 from ..terms import var
-from ..streams import named
+from ..streams import Named, named
 from . import propagators as P
 from .store import FDStore, Propagator, check_span, fd_state, is_fd_term, walk
 
@@ -106,6 +106,7 @@ def post(propagator: Propagator) -> GoalType:
             if S3 is not False:
                 yield S3
 
+    post_goal.propagators = (propagator,)  # what `disjo` reads to try the goal on a copy of the store
     return post_goal
 
 
@@ -166,6 +167,9 @@ def _all(goals: Iterable[GoalType]) -> GoalType:
                 return
         yield S
 
+    parts = [getattr(g.goal if isinstance(g, Named) else g, "propagators", None) for g in goals]
+    if all(p is not None for p in parts):  # a conjunction of posts: `disjo` can try it
+        all_goal.propagators = tuple(p for ps in parts for p in ps)
     return all_goal
 
 

@@ -331,8 +331,10 @@ def _goal(f: Formula):
     if isinstance(f, And):
         return conj(_goal(p) for p in f.parts)
     if isinstance(f, Or):
-        # exclusive branches: the i-th holds part i and none of the parts before it
-        return conde(*([_goal(negate(q)) for q in f.parts[:i]] + [_goal(p)] for i, p in enumerate(f.parts)))
+        # exclusive alternatives: the i-th holds part i and none of the parts before it
+        return fd.disjo(*(
+            [g for q in f.parts[:i] for g in _goals(negate(q))] + _goals(p) for i, p in enumerate(f.parts)
+        ))
     if f.op == "eq":
         return fd.eq_offseto(f.x, f.y, f.c)
     if f.op == "neq":
@@ -342,6 +344,11 @@ def _goal(f: Formula):
     if f.op == "le":
         return fd.leqo(f.x, f.y, f.c)
     return fd.tableo(list(f.xs), [list(r) for r in sorted(f.rows)])
+
+
+def _goals(f: Formula) -> list:
+    """The goals of a formula's conjuncts (an alternative of `disjo` is a list of FD goals)."""
+    return [_goal(p) for p in f.parts] if isinstance(f, And) else [_goal(f)]
 
 
 def compile_game(game: Game) -> tuple[FDModel, list]:
