@@ -34,6 +34,7 @@ from .goals import (
     xoro,
     impo,
 )
+from .channel import Channel, channelo
 from .disjunction import Disjunction, disjo
 from .store import Domain, FDState, FDStore, FDVar, Inconsistent, Propagator
 
@@ -45,6 +46,8 @@ __all__ = [
     "reif_leqo", "reif_lto", "reif_eqo", "noto", "ando", "oro", "xoro", "impo",
     # constructive disjunction of conjunctions of FD constraints
     "disjo", "Disjunction",
+    # two views of one assignment kept in step
+    "channelo", "Channel",
     # search
     "labelo", "STRATEGIES",
     # the store, residuals, and extending it with a new constraint

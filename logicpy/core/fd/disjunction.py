@@ -1,15 +1,12 @@
 """Constructive disjunction: one of several conjunctions of FD constraints holds.
 
 `Disjunction(b, alternatives)` keeps the indices of the alternatives still possible as the
-domain of a choice variable `b`. Each wake propagates every open alternative on a trial
-copy of the store: an alternative that fails there is dropped from `b`; when one is left
-it is enforced (its propagators run in the store itself); while several are left, every
-variable is narrowed to the union of its domains in the surviving trials. So a disjunction
+domain of a choice variable `b`. Each wake tries every open alternative on a copy of the
+store (`FDStore.attempt`: the alternative's own constraints, propagated together): an
+alternative that fails there is dropped from `b`; when one is left it is enforced (its
+propagators run in the store itself); while several are left, each variable they all
+mention is narrowed to the union of its domains in the surviving trials. So a disjunction
 prunes before search picks a branch, where a `conde` of the alternatives waits for it.
-
-A trial runs the alternative together with every other propagator of the store (the
-alternative's consequences through the whole model), except that disjunctions inside a
-trial only enforce an alternative already chosen: trials do not nest.
 """
 
 from __future__ import annotations
@@ -29,31 +26,32 @@ from .store import FDStore, Inconsistent, Propagator
 __all__ = ["Disjunction", "disjo"]
 
 
-import os
-_LOCAL = bool(os.environ.get("DISJ_LOCAL"))
-class _Trial(FDStore):
-    """A copy of a store that one alternative is tried on (disjunctions there do not try)."""
+def _variables(alternative: tuple[Propagator, ...]) -> dict:
+    """The variables (not ints) an alternative's propagators mention, in order, once each."""
+    return dict.fromkeys(t for p in alternative for t in p.terms() if t.__class__ is not int)
 
-    __slots__ = ()
+
+_trying = [0]
 
 
 class Disjunction(Propagator):
     """b ∈ {0..k-1} is the index of an alternative that holds; each alternative is a tuple
     of propagators (their conjunction). Constructive: failed alternatives leave b, the last
-    one is enforced, and the survivors' union narrows every domain.
+    one is enforced, and the survivors' union narrows the variables they share.
 
     Invariants: b's domain (set when posted) lists the alternatives not yet refuted; the
     propagators of the alternatives are not posted themselves (this one runs them).
     """
 
-    __slots__ = ("b", "alternatives", "_terms")
+    __slots__ = ("b", "alternatives", "_terms", "_shared")
 
     def __init__(self, b: Any, alternatives: Iterable[Iterable[Propagator]]):
         self.b = b
         self.alternatives = tuple(tuple(a) for a in alternatives)
-        self._terms = tuple(dict.fromkeys(
-            t for alt in self.alternatives for p in alt for t in p.terms() if t.__class__ is not int
-        ))
+        per_alternative = [_variables(a) for a in self.alternatives]
+        self._terms = tuple(dict.fromkeys(t for vs in per_alternative for t in vs))
+        # an alternative narrows only what it mentions, so a union can narrow only what all mention
+        self._shared = tuple(t for t in self._terms if all(t in vs for vs in per_alternative))
 
     def terms(self):
         return (self.b, *self._terms)
@@ -69,56 +67,38 @@ class Disjunction(Propagator):
         alive = s.members(b)
         if alive is None:
             raise Inconsistent  # b always has its domain: the goal posts it first
-        if len(alive) == 1:  # committed: this propagator is that conjunction
-            (k,) = alive
-            for p in self.alternatives[k]:
-                p.propagate(s)
-            return
-        if isinstance(s, _Trial):
-            return
-        smap = s._smap
-        survivors = []
-        for k in alive:
-            trial = s.copy()
-            trial.__class__ = _Trial
-            if _LOCAL:
-                trial.watch = {}
-            if all(trial.post(p, smap) for p in self.alternatives[k]):
-                survivors.append(trial)
-            else:
-                s.remove(b, k)
-        if not survivors:
-            raise Inconsistent
-        if len(survivors) == 1:  # b is down to one value: enforce that alternative now
-            self.propagate(s)
-            return
-        _narrow_to_union(s, survivors, [s.walk(t) for t in self._terms] if _LOCAL else list(s.domains))
+        if len(alive) > 1:
+            if _trying[0]:
+                return
+            survivors = []
+            for k in alive:
+                _trying[0] += 1
+                try:
+                    trial = s.attempt(self.alternatives[k])
+                finally:
+                    _trying[0] -= 1
+                if trial is None:
+                    s.remove(b, k)
+                else:
+                    survivors.append(trial)
+            if len(survivors) > 1:
+                _narrow_to_union(s, survivors, [s.walk(t) for t in self._shared])
+                return
+            alive = s.members(b)
+        (k,) = alive  # committed: this propagator is that conjunction
+        for p in self.alternatives[k]:
+            p.propagate(s)
 
 
-def _narrow_to_union(s: FDStore, trials: list[FDStore], variables) -> None:
-    """Narrow each variable of `s` to the union of its domains in `trials` (copies of `s`
-    narrowed further). Only a variable narrowed in the first trial can be narrowed.
-
-    Bitsets of the trials are combined directly when they share the store's frame (no
-    trial widened it); otherwise through their values.
-    """
-    first, rest = trials[0], trials[1:]
-    if any(t.base != s.base for t in trials):
-        for v in variables:
-            if s.dom(v) is None:
-                continue
-            union = set().union(*(t.members(v) for t in trials))
-            if len(union) < len(s.members(v)):
-                s.restrict(v, s.mask(union))
-        return
+def _narrow_to_union(s: FDStore, trials: list[FDStore], variables: list) -> None:
+    """Narrow each of `variables` in `s` to the union of its domains in `trials` (copies of
+    `s` narrowed further)."""
     for v in variables:
         d = s.dom(v)
         if d is None:
             continue
-        union = first.dom(v)
-        if union == d:
-            continue
-        for t in rest:
+        union = 0
+        for t in trials:
             union |= t.dom(v)
             if union == d:
                 break
@@ -147,9 +127,10 @@ def disjo(*alternatives: Any) -> GoalType:
     hold; an alternative is an FD goal or a list of them (their conjunction).
 
     Constructive disjunction: each alternative is propagated on a trial copy of the store,
-    one that fails is dropped, the last one left is enforced, and every domain is narrowed
-    to the union of what the surviving alternatives leave. Each solution is found once
-    however many alternatives it satisfies (a `conde` finds it once per alternative).
+    one that fails is dropped, the last one left is enforced, and every variable all
+    alternatives mention is narrowed to the union of what the surviving ones leave it.
+    Each solution is found once however many alternatives it satisfies (a `conde` finds it
+    once per alternative).
 
     >>> from logicpy.core import run, var, domo, lto, eq_offseto, disjo
     >>> x, y = var(), var()

@@ -413,6 +413,18 @@ class FDStore(ConstraintStore):
             self.ensure_base(small)
         return self._fixpoint(smap, (prop,))
 
+    def attempt(self, props: Iterable[Propagator]) -> FDStore | None:
+        """A copy of this store narrowed by `props` alone, or None when they fail: a constraint
+        tried without committing to it (the store's own propagators do not run in the copy).
+
+        Only while propagating: the copy reads the current substitution.
+        """
+        trial = FDStore(self.domains.copy(), {}, self.base)
+        for p in props:
+            if not trial.post(p, self._smap):
+                return None
+        return trial
+
     def pre_unify_check(self, lvar_map, lvar=None, value=None) -> bool:
         return True
 

@@ -1,0 +1,96 @@
+"""Channelling between two views of one assignment: where each item is, and what each place holds.
+
+`Channel(xs, ys, keys)`: n items, n places; xs[i] = j (places counted from 1) iff
+ys[j] = keys[i], for distinct int keys: xs is a permutation of 1..n and ys its inverse,
+each item named by its key. Domain consistent between the two views: place j stays in
+xs[i]'s domain exactly while keys[i] stays in ys[j]'s, so a place ruled out for an item
+rules the item out of the place, and back. Hall sets are `all_differento`'s job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kanren.core import GoalType
+
+from ...errors import InputError, TermError
+from ..streams import named
+from .goals import post
+from .propagators import _list
+from .store import FDStore, Inconsistent, Propagator
+
+__all__ = ["Channel", "channelo"]
+
+
+class Channel(Propagator):
+    """xs[i] = j iff ys[j - 1] = keys[i], for every item i and place j (domain consistent).
+
+    Invariants: `keys` are distinct ints, one per item; there are as many places as items.
+    """
+
+    __slots__ = ("xs", "ys", "keys")
+
+    def __init__(self, xs: tuple, ys: tuple, keys: tuple):
+        self.xs, self.ys, self.keys = xs, ys, keys
+
+    def terms(self):
+        return (*self.xs, *self.ys)
+
+    def __repr__(self) -> str:
+        return f"channel({_list(self.xs)}, {_list(self.ys)}, {list(self.keys)})"
+
+    def propagate(self, s: FDStore) -> None:
+        xs = [s.walk(x) for x in self.xs]
+        ys = [s.walk(y) for y in self.ys]
+        places = [s.mask((j,)) for j in range(1, len(ys) + 1)]  # each place's bit, and each key's
+        keys = [s.mask((k,)) for k in self.keys]
+        ydoms = [s.dom(y) for y in ys]
+        # item i may be at place j iff both views allow it
+        allowed = []
+        for x, key in zip(xs, keys):
+            dx = s.dom(x)
+            fits = 0
+            for place, dy in zip(places, ydoms):
+                if (dx is None or dx & place) and (dy is None or dy & key):
+                    fits |= place
+            if not fits:
+                raise Inconsistent
+            if dx is None or fits != dx:
+                s.restrict(x, fits, exact=True)
+            allowed.append(fits)
+        for y, place, dy in zip(ys, places, ydoms):
+            held = 0
+            for fits, key in zip(allowed, keys):
+                if fits & place:
+                    held |= key
+            if not held:
+                raise Inconsistent
+            if dy is None or held != dy:
+                s.restrict(y, held, exact=True)
+
+
+@named
+def channelo(xs: Sequence[Any], ys: Sequence[Any], keys: Sequence[int] | None = None) -> GoalType:
+    """channelo(?xs, ?ys, +keys=None): xs is a permutation of 1..n and ys[j] = keys[i] iff
+    xs[i] = j (keys distinct ints, default 1..n: ys is the inverse permutation).
+
+    Domain consistent between the two views: an item ruled out of a place rules the place
+    out for the item's key, and back. Add `all_differento(xs)` for Hall-set pruning.
+
+    >>> from logicpy.core import run, var, vars, inso, channelo, neq_offseto
+    >>> xs, ys = vars(3), vars(3)
+    >>> run(0, ys[0], inso(xs, range(1, 4)), channelo(xs, ys, [10, 20, 30]),
+    ...     neq_offseto(xs[0], 1), neq_offseto(xs[1], 1))
+    (30,)
+    """
+    xs, ys = tuple(xs), tuple(ys)
+    if keys is None:
+        keys = tuple(range(1, len(xs) + 1))
+    keys = tuple(keys)
+    if any(not isinstance(k, int) or isinstance(k, bool) for k in keys):
+        raise TermError(f"channelo: argument keys must be ints, got {list(keys)!r}")
+    if len(set(keys)) != len(keys) or len(keys) != len(xs) or len(ys) != len(xs):
+        raise InputError(f"channelo: xs, ys and keys must have one length and distinct keys, got {len(xs)}, "
+                         f"{len(ys)}, {list(keys)!r}")
+    return post(Channel(xs, ys, keys))
