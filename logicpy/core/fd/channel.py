@@ -29,10 +29,11 @@ class Channel(Propagator):
     Invariants: `keys` are distinct ints, one per item; there are as many places as items.
     """
 
-    __slots__ = ("xs", "ys", "keys")
+    __slots__ = ("xs", "ys", "keys", "_item")
 
     def __init__(self, xs: tuple, ys: tuple, keys: tuple):
         self.xs, self.ys, self.keys = xs, ys, keys
+        self._item = {k: i for i, k in enumerate(keys)}  # the item each key names
 
     def terms(self):
         return (*self.xs, *self.ys)
@@ -46,24 +47,40 @@ class Channel(Propagator):
         places = [s.mask((j,)) for j in range(1, len(ys) + 1)]  # each place's bit, and each key's
         keys = [s.mask((k,)) for k in self.keys]
         ydoms = [s.dom(y) for y in ys]
+        # a place whose view holds one key holds that item: the item is nowhere else
+        forced: dict[int, int] = {}  # item -> place bit
+        for j, y in enumerate(ys):
+            v = s.value(y)
+            if v is not None:
+                i = self._item.get(v)
+                if i is None or i in forced:
+                    raise Inconsistent
+                forced[i] = places[j]
         # item i may be at place j iff both views allow it
         allowed = []
-        for x, key in zip(xs, keys):
+        placed: dict[int, int] = {}  # place bit -> key bit, for items with one place left
+        for i, (x, key) in enumerate(zip(xs, keys)):
             dx = s.dom(x)
             fits = 0
             for place, dy in zip(places, ydoms):
                 if (dx is None or dx & place) and (dy is None or dy & key):
                     fits |= place
+            fits &= forced.get(i, fits)
             if not fits:
                 raise Inconsistent
             if dx is None or fits != dx:
                 s.restrict(x, fits, exact=True)
+            if not fits & (fits - 1):
+                if fits in placed:
+                    raise Inconsistent
+                placed[fits] = key
             allowed.append(fits)
         for y, place, dy in zip(ys, places, ydoms):
-            held = 0
-            for fits, key in zip(allowed, keys):
-                if fits & place:
-                    held |= key
+            held = placed.get(place, 0)
+            if not held:
+                for fits, key in zip(allowed, keys):
+                    if fits & place:
+                        held |= key
             if not held:
                 raise Inconsistent
             if dy is None or held != dy:

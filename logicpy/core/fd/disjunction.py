@@ -48,10 +48,11 @@ class Disjunction(Propagator):
     def __init__(self, b: Any, alternatives: Iterable[Iterable[Propagator]]):
         self.b = b
         self.alternatives = tuple(tuple(a) for a in alternatives)
+        # every term, ints too: posting rebases the store below the smallest int (`terms`' contract)
+        self._terms = tuple(dict.fromkeys(t for a in self.alternatives for p in a for t in p.terms()))
         per_alternative = [_variables(a) for a in self.alternatives]
-        self._terms = tuple(dict.fromkeys(t for vs in per_alternative for t in vs))
         # an alternative narrows only what it mentions, so a union can narrow only what all mention
-        self._shared = tuple(t for t in self._terms if all(t in vs for vs in per_alternative))
+        self._shared = tuple(t for t in per_alternative[0] if all(t in vs for vs in per_alternative))
 
     def terms(self):
         return (self.b, *self._terms)
@@ -92,7 +93,13 @@ class Disjunction(Propagator):
 
 def _narrow_to_union(s: FDStore, trials: list[FDStore], variables: list) -> None:
     """Narrow each of `variables` in `s` to the union of its domains in `trials` (copies of
-    `s` narrowed further)."""
+    `s` narrowed further). Bitsets are joined directly while the trials keep the store's
+    frame (a trial that met a smaller int has rebased its bitsets), else through their values."""
+    if any(t.base != s.base for t in trials):
+        for v in variables:
+            if s.dom(v) is not None:
+                s.restrict(v, s.mask({value for t in trials for value in t.members(v)}))
+        return
     for v in variables:
         d = s.dom(v)
         if d is None:
