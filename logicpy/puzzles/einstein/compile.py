@@ -12,10 +12,10 @@ views prune each other), else by `elemento(row[t], values[K], key(t))`.
 
 Boolean rules are put in negation normal form: a negated atom becomes its complement
 (`x < y` ↦ `y <= x`, `x = y + c` ↦ `x ≠ y + c`, a table ↦ the other rows), `and`
-becomes a conjunction, and every disjunction becomes a constructive disjunction (`disjo`)
-of alternatives that exclude each other (`a ∨ b` ↦ `a | ¬a ∧ b`): it prunes before search,
-and the choice between alternatives is never labelled, so no solution is found twice. A
-top-level equality of two variables (a `link` or `same` clue) unifies them.
+becomes a conjunction, and every disjunction becomes a constructive disjunction (`disjo`):
+it prunes before search, and the choice between its alternatives is never labelled, so no
+solution is found twice even where several alternatives hold. A top-level equality of two
+variables (a `link` or `same` clue) unifies them.
 
 Invariants: a formula is `True`, `False`, an atom, or `And`/`Or` of formulas without
 constants inside; the goal labels only row variables.
@@ -338,10 +338,9 @@ def _goal(f: Formula):
     if isinstance(f, And):
         return conj(_goal(p) for p in f.parts)
     if isinstance(f, Or):
-        # exclusive alternatives: the i-th holds part i and none of the parts before it
-        return fd.disjo(*(
-            [g for q in f.parts[:i] for g in _goals(negate(q))] + _goals(p) for i, p in enumerate(f.parts)
-        ))
+        # the choice between alternatives is never labelled: a solution is found once even
+        # when several alternatives hold, so they need not exclude each other
+        return fd.disjo(*(_goals(p) for p in f.parts))
     if f.op == "eq":
         return fd.eq_offseto(f.x, f.y, f.c)
     if f.op == "neq":
