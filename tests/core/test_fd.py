@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from kanren import conde, eq, lall, run
 
 from logicpy.core.fd import (
+    STRATEGIES,
     Domain,
     FDStore,
     FDVar,
@@ -646,7 +647,7 @@ def fd_problem(domains, constraints):
 
 
 @settings(max_examples=300, deadline=None)
-@given(domains_st, st.lists(constraint_st, min_size=1, max_size=4), st.sampled_from(["ff", "leftmost"]))
+@given(domains_st, st.lists(constraint_st, min_size=1, max_size=4), st.sampled_from(sorted(STRATEGIES)))
 def test_labelling_finds_exactly_the_brute_force_solutions(domains, constraints, strategy):
     expected = brute_force(domains, constraints)
     xs, goals = fd_problem(domains, constraints)
@@ -1032,7 +1033,7 @@ alternative_st = st.lists(st.one_of(*FD_ONLY), min_size=1, max_size=3)
 
 
 @settings(max_examples=200, deadline=None)
-@given(domains_st, st.lists(alternative_st, min_size=2, max_size=3), st.sampled_from(["ff", "leftmost"]))
+@given(domains_st, st.lists(alternative_st, min_size=2, max_size=3), st.sampled_from(sorted(STRATEGIES)))
 def test_disjo_finds_each_solution_of_any_alternative_once(domains, alternatives, strategy):
     """disjo's solutions are the union of its alternatives' (brute force), each found once, and
     the same set as the conde of the alternatives, which finds a shared solution once per branch."""

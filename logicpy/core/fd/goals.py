@@ -23,7 +23,7 @@ from .._spine import is_open, spine
 from ..terms import var
 from ..streams import Named, named
 from . import propagators as P
-from .store import FDStore, Propagator, check_span, fd_state, is_fd_term, walk
+from .store import FAILED, FDStore, Propagator, check_span, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -56,6 +56,7 @@ __all__ = [
 STRATEGIES = {
     "ff": "first-fail: the variable with the smallest domain first, ties leftmost",
     "leftmost": "the variables in the order given",
+    "wdeg": "dom/wdeg: first-fail, each domain size divided by 1 + the failures its constraints caused so far in this search",
 }
 
 
@@ -498,8 +499,10 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     """labelo(?xs, +strategy="ff"): give every variable of xs a value from its domain.
 
     Values are tried in ascending order, each choice propagated before the next. Strategies:
-    "ff" (first-fail: smallest domain first, ties leftmost) and "leftmost". Raises
-    ModeError for a variable without a finite domain.
+    "ff" (first-fail: smallest domain first, ties leftmost), "leftmost", and "wdeg"
+    (dom/wdeg: first-fail, each domain size divided by 1 + the number of failures the
+    variable's constraints have caused so far in this search). Raises ModeError for a
+    variable without a finite domain.
 
     >>> from logicpy.core.fd import domo, labelo, lto
     >>> from kanren import run, var
@@ -509,19 +512,23 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     """
     if strategy not in STRATEGIES:
         raise InputError(f"labelo: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    first_fail = strategy == "ff"
+    first_fail = strategy != "leftmost"
 
     def label_goal(xs: tuple) -> GoalType:
         def labelo_goal(S):
-            yield from _label(S, xs, first_fail)
+            yield from _label(S, xs, first_fail, {} if strategy == "wdeg" else None)
 
         return labelo_goal
 
     return _on_list("labelo", xs, label_goal)
 
 
-def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
+def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> Iterator[Any]:
     """Depth-first labelling of xs in state S (a generator of states).
+
+    With `weights` (dom/wdeg), each failed choice adds one to the weight of the propagator
+    that failed (`store.FAILED`), and a variable's domain size is divided by 1 + the weights
+    of the propagators watching it: search turns to where it has been failing.
 
     Fails when an element is bound to anything but an int; raises ModeError for an unbound
     one without a finite domain.
@@ -543,6 +550,9 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
             best = t
             break
         size = d.bit_count()
+        if weights is not None and size > 1:
+            w = store.watch.get(t, ((), (), ()))
+            size = size / (1 + sum(weights.get(p, 0) for ps in w for p in ps))
         if best is None or size < best_size:
             best, best_size = t, size
             if size == 1:
@@ -555,6 +565,9 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
     while d:
         low = d & -d
         d ^= low
+        FAILED[0] = None
         S2 = unify(best, base + low.bit_length() - 1, S)
         if S2 is not False:
-            yield from _label(S2, xs, first_fail)
+            yield from _label(S2, xs, first_fail, weights)
+        elif weights is not None and FAILED[0] is not None:
+            weights[FAILED[0]] = weights.get(FAILED[0], 0) + 1

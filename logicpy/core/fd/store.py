@@ -168,6 +168,11 @@ class Propagator:
         return f"{type(self).__name__}({', '.join(map(repr, self.terms()))})"
 
 
+#: [the propagator whose failure ended the latest failed propagation]: what `labelo`'s "wdeg"
+#: strategy weighs after a failed choice (it clears it before each choice). One per process,
+#: like the search that reads it.
+FAILED: list = [None]
+
 _EVENTS = {"domain": 0, "bounds": 1, "value": 2}
 Watchers = tuple[tuple[Propagator, ...], tuple[Propagator, ...], tuple[Propagator, ...]]
 """The propagators woken by any change of a variable, by a change of its bounds, by its coming down to one value."""
@@ -386,6 +391,7 @@ class FDStore(ConstraintStore):
                 queued.discard(p)
                 p.propagate(self)
         except Inconsistent:
+            FAILED[0] = p
             return False
         finally:
             del self._smap, self._queue, self._queued

@@ -372,7 +372,7 @@ def _is_alias(f: Formula) -> bool:
     return isinstance(f, Atom) and f.op == "eq" and f.c == 0 and isinstance(f.x, Var) and isinstance(f.y, Var)
 
 
-def iter_grids(game: Game, strategy: str = "ff") -> Iterator[Grid]:
+def iter_grids(game: Game, strategy: str = "wdeg") -> Iterator[Grid]:
     """The solution grids of the game, lazily, in search order (FD propagation and labelling)."""
     model, clue_goals = compile_game(game)
     row_vars = model.row_vars
@@ -389,7 +389,7 @@ def iter_grids(game: Game, strategy: str = "ff") -> Iterator[Grid]:
         yield tuple(map(tuple, grid))
 
 
-def solve_fd(game: Game, strategy: str = "ff", limit: int | None = None) -> list[Grid]:
+def solve_fd(game: Game, strategy: str = "wdeg", limit: int | None = None) -> list[Grid]:
     """Every solution grid of the game (or the first `limit` found), sorted by the things' listed order."""
     grids = list(itertools.islice(iter_grids(game, strategy), limit))
     return sorted(grids, key=lambda g: sort_key(game, g))

@@ -88,7 +88,7 @@ def test_classic_zebra(suffix):
     assert by_drink["Water"] == "Norwegian" and by_pet["Zebra"] == "Japanese"
 
 
-@pytest.mark.parametrize("strategy", ["ff", "leftmost"])
+@pytest.mark.parametrize("strategy", ["ff", "leftmost", "wdeg"])
 def test_strategies_find_the_same_solutions(strategy):
     game = parse_text(SMALL + "1. Al::Floor < Bo::Floor\n")
     assert solve(game, strategy).solutions == solve(game).solutions and solve(game).count == 18  # 3 floor orders with Al below Bo, times 3! pets
