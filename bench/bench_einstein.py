@@ -139,7 +139,7 @@ def main() -> None:
             _einstein_solver(path if path.exists() else None),
         ])
     print_table(
-        "Einstein games: all solutions (FD propagation + first-fail labelling), best of 3 CPU",
+        "Einstein games: all solutions (FD propagation + dom/wdeg labelling), best of 3 CPU",
         ["game", "rows x kinds", "clues", "status", "time", "peak heap", "CP-SAT (1 worker)", "einstein-solver"],
         rows,
     )

@@ -86,6 +86,7 @@ class Disjunction(Propagator):
                 _narrow_to_union(s, survivors, [s.walk(t) for t in self._shared])
                 return
             alive = s.members(b)
+            assert alive is not None
         (k,) = alive  # committed: this propagator is that conjunction
         for p in self.alternatives[k]:
             p.propagate(s)
@@ -98,7 +99,7 @@ def _narrow_to_union(s: FDStore, trials: list[FDStore], variables: list) -> None
     if any(t.base != s.base for t in trials):
         for v in variables:
             if s.dom(v) is not None:
-                s.restrict(v, s.mask({value for t in trials for value in t.members(v)}))
+                s.restrict(v, s.mask({value for t in trials for value in t.members(v) or ()}))
         return
     for v in variables:
         d = s.dom(v)
@@ -106,7 +107,7 @@ def _narrow_to_union(s: FDStore, trials: list[FDStore], variables: list) -> None
             continue
         union = 0
         for t in trials:
-            union |= t.dom(v)
+            union |= t.bits(v)
             if union == d:
                 break
         else:

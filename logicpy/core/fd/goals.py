@@ -107,7 +107,7 @@ def post(propagator: Propagator) -> GoalType:
             if S3 is not False:
                 yield S3
 
-    post_goal.propagators = (propagator,)  # what `disjo` reads to try the goal on a copy of the store
+    post_goal.propagators = (propagator,)  # type: ignore[attr-defined]  # what `disjo` tries on a copy of the store
     return post_goal
 
 
@@ -169,8 +169,8 @@ def _all(goals: Iterable[GoalType]) -> GoalType:
         yield S
 
     parts = [getattr(g.goal if isinstance(g, Named) else g, "propagators", None) for g in goals]
-    if all(p is not None for p in parts):  # a conjunction of posts: `disjo` can try it
-        all_goal.propagators = tuple(p for ps in parts for p in ps)
+    if None not in parts:  # a conjunction of posts: `disjo` can try it
+        all_goal.propagators = tuple(p for ps in parts for p in ps)  # type: ignore[attr-defined, union-attr]
     return all_goal
 
 
@@ -536,6 +536,7 @@ def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> 
     data = S.data if isinstance(S, ConstrainedState) else S
     store = S.constraints.get(FDStore) if isinstance(S, ConstrainedState) else None
     domains = store.domains if store is not None else {}
+    watch = store.watch if store is not None else {}
     best, best_size = None, 0
     for x in xs:
         t = walk(x, data)
@@ -551,7 +552,7 @@ def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> 
             break
         size = d.bit_count()
         if weights is not None and size > 1:
-            w = store.watch.get(t, ((), (), ()))
+            w = watch.get(t, ((), (), ()))
             size = size / (1 + sum(weights.get(p, 0) for ps in w for p in ps))
         if best is None or size < best_size:
             best, best_size = t, size

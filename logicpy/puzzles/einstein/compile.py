@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterator, Union
+from typing import Callable, Iterator, TypeGuard, Union
 
 from kanren.core import fail, succeed
 from unification import Var
@@ -366,7 +366,7 @@ def compile_game(game: Game) -> tuple[FDModel, list]:
     return model, [eq(p.x, p.y) if _is_alias(p) else _goal(p) for p in parts]
 
 
-def _is_alias(f: Formula) -> bool:
+def _is_alias(f: Formula) -> TypeGuard[Atom]:
     """True iff f says two row or value variables are one (a `link` or `same` clue): the
     compiler unifies them, so the store and the search see one variable, not two and an equality."""
     return isinstance(f, Atom) and f.op == "eq" and f.c == 0 and isinstance(f.x, Var) and isinstance(f.y, Var)
