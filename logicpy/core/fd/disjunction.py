@@ -7,6 +7,7 @@ alternative that fails there is dropped from `b`; when one is left it is enforce
 propagators run in the store itself); while several are left, each variable they all
 mention is narrowed to the union of its domains in the surviving trials. So a disjunction
 prunes before search picks a branch, where a `conde` of the alternatives waits for it.
+Trials do not nest: inside one, a disjunction only enforces an alternative already chosen.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ def _variables(alternative: tuple[Propagator, ...]) -> dict:
     return dict.fromkeys(t for p in alternative for t in p.terms() if t.__class__ is not int)
 
 
+#: [how many trials are running]: a disjunction met inside a trial only enforces an
+#: alternative already chosen and does not try its own (nested trials multiplied the work:
+#: valentine's nested `xor`s took 59 ms instead of 16).
 _trying = [0]
 
 
