@@ -44,27 +44,38 @@ class Channel(Propagator):
     def propagate(self, s: FDStore) -> None:
         xs = [s.walk(x) for x in self.xs]
         ys = [s.walk(y) for y in self.ys]
-        places = [s.mask((j,)) for j in range(1, len(ys) + 1)]  # each place's bit, and each key's
+        n = len(xs)
+        places = [s.mask((j,)) for j in range(1, n + 1)]  # each place's bit, and each key's
         keys = [s.mask((k,)) for k in self.keys]
-        ydoms = [s.dom(y) for y in ys]
-        # a place whose view holds one key holds that item: the item is nowhere else
-        forced: dict[int, int] = {}  # item -> place bit
-        for j, y in enumerate(ys):
-            v = s.value(y)
-            if v is not None:
-                i = self._item.get(v)
+        item_of_key = {key: i for i, key in enumerate(keys)}
+        place_of_bit = {place: j for j, place in enumerate(places)}
+        # where[i]: the places whose view still allows item i's key (read bit by bit: the
+        # cost is the size of the domains, not n²); forced[i]: a place holding only item i
+        where = [0] * n
+        forced: dict[int, int] = {}
+        for y, place in zip(ys, places):
+            dy = s.dom(y)
+            if dy is None:
+                for i in range(n):
+                    where[i] |= place
+                continue
+            if not dy & (dy - 1):
+                i = item_of_key.get(dy)
                 if i is None or i in forced:
                     raise Inconsistent
-                forced[i] = places[j]
-        # item i may be at place j iff both views allow it
-        allowed = []
+                forced[i] = place
+            while dy:
+                low = dy & -dy
+                dy ^= low
+                i = item_of_key.get(low)
+                if i is not None:
+                    where[i] |= place
+        # item i may be at place j iff both views allow it; held[j]: the keys place j may hold
+        held = [0] * n
         placed: dict[int, int] = {}  # place bit -> key bit, for items with one place left
         for i, (x, key) in enumerate(zip(xs, keys)):
             dx = s.dom(x)
-            fits = 0
-            for place, dy in zip(places, ydoms):
-                if (dx is None or dx & place) and (dy is None or dy & key):
-                    fits |= place
+            fits = where[i] if dx is None else dx & where[i]
             fits &= forced.get(i, fits)
             if not fits:
                 raise Inconsistent
@@ -74,17 +85,16 @@ class Channel(Propagator):
                 if fits in placed:
                     raise Inconsistent
                 placed[fits] = key
-            allowed.append(fits)
-        for y, place, dy in zip(ys, places, ydoms):
-            held = placed.get(place, 0)
-            if not held:
-                for fits, key in zip(allowed, keys):
-                    if fits & place:
-                        held |= key
-            if not held:
+            while fits:
+                low = fits & -fits
+                fits ^= low
+                held[place_of_bit[low]] |= key
+        for j, (y, place) in enumerate(zip(ys, places)):
+            keep = placed.get(place) or held[j]
+            if not keep:
                 raise Inconsistent
-            if dy is None or held != dy:
-                s.restrict(y, held, exact=True)
+            if keep != s.dom(y):
+                s.restrict(y, keep, exact=True)
 
 
 @named
