@@ -234,3 +234,27 @@ def test_minimised_hard_grids_are_unique_and_verified():
         result = solve(load_game(path))
         assert result.status == "unique", path.name
         assert verify(result.game, result.solutions[0])
+
+
+def test_an_ordering_chain_bounds_the_rows_of_its_middle():
+    """Ann's age < Ben's < 40 fixes their ages (20, 30). Age's value list is channelled to
+    the rows of its things, so the houses ruled out for 20 and 30 are ruled out for Ann and
+    Ben before any search (with `elemento` alone, which never prunes its list, both stayed
+    in 1..4)."""
+    from logicpy.core import conj, run
+    from logicpy.puzzles.einstein.compile import compile_game
+
+    game = parse_text("""
+    kind Person: Ann, Ben, Cat, Dan
+    kind House: 1, 2, 3, 4
+    kind Age: 20, 30, 40, 50
+    1. Ann::Age < Ben::Age < 40::Age
+    2. 20 !link 2; 20 !link 3; 30 !link 1
+    3. Cat::House adj Dan::House
+    """)
+    model, goals = compile_game(game)
+    assert model.pivot.name == "House"  # Age is a value list over the rows, not the rows
+    (answer,) = run(1, (model.rows["Ann"], model.rows["Ben"]), conj(*model.definitions, *goals))
+    ann, ben = answer
+    assert set(ann.domain) == {1, 4}  # where 20 may be
+    assert set(ben.domain) == {2, 3, 4}  # where 30 may be: the middle of the chain
