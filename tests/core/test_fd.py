@@ -1136,3 +1136,5 @@ def test_channelo_prunes_both_views_and_checks_its_arguments():
         channelo(xs, ys, [1, 1, 2])
     with pytest.raises(TermError, match="keys must be ints"):
         channelo(xs, ys, [1, 2, "c"])
+    with pytest.raises(TermError, match="argument ys must be a list"):
+        channelo(xs, var("ys"))

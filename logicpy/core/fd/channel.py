@@ -29,11 +29,10 @@ class Channel(Propagator):
     Invariants: `keys` are distinct ints, one per item; there are as many places as items.
     """
 
-    __slots__ = ("xs", "ys", "keys", "_item")
+    __slots__ = ("xs", "ys", "keys")
 
     def __init__(self, xs: tuple, ys: tuple, keys: tuple):
         self.xs, self.ys, self.keys = xs, ys, keys
-        self._item = {k: i for i, k in enumerate(keys)}  # the item each key names
 
     def terms(self):
         return (*self.xs, *self.ys)
@@ -111,6 +110,9 @@ def channelo(xs: Sequence[Any], ys: Sequence[Any], keys: Sequence[int] | None = 
     ...     neq_offseto(xs[0], 1), neq_offseto(xs[1], 1))
     (30,)
     """
+    for name, arg in (("xs", xs), ("ys", ys)):
+        if not isinstance(arg, (list, tuple)):
+            raise TermError(f"channelo: argument {name} must be a list of terms, got {arg!r}")
     xs, ys = tuple(xs), tuple(ys)
     if keys is None:
         keys = tuple(range(1, len(xs) + 1))
