@@ -59,16 +59,16 @@ class Channel(Propagator):
                     where[i] |= place
                 continue
             if not dy & (dy - 1):
-                i = item_of_key.get(dy)
-                if i is None or i in forced:
+                only = item_of_key.get(dy)
+                if only is None or only in forced:
                     raise Inconsistent
-                forced[i] = place
+                forced[only] = place
             while dy:
                 low = dy & -dy
                 dy ^= low
-                i = item_of_key.get(low)
-                if i is not None:
-                    where[i] |= place
+                item = item_of_key.get(low)
+                if item is not None:
+                    where[item] |= place
         # item i may be at place j iff both views allow it; held[j]: the keys place j may hold
         held = [0] * n
         placed: dict[int, int] = {}  # place bit -> key bit, for items with one place left
