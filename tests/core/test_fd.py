@@ -1032,7 +1032,7 @@ from logicpy.core import channelo, disjo  # noqa: E402
 alternative_st = st.lists(st.one_of(*FD_ONLY), min_size=1, max_size=3)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(domains_st, st.lists(alternative_st, min_size=2, max_size=3), st.sampled_from(sorted(STRATEGIES)))
 def test_disjo_finds_each_solution_of_any_alternative_once(domains, alternatives, strategy):
     """disjo's solutions are the union of its alternatives' (brute force), each found once, and
@@ -1047,7 +1047,7 @@ def test_disjo_finds_each_solution_of_any_alternative_once(domains, alternatives
     assert set(by_conde) == set(found)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(domains_st, st.lists(alternative_st, min_size=2, max_size=3))
 def test_disjo_keeps_every_value_of_a_solution_and_prunes_to_the_union(domains, alternatives):
     """Before labelling: no value of a solution is removed, and a variable every alternative
@@ -1095,7 +1095,7 @@ def test_disjo_nests_and_names_what_it_cannot_try():
         disjo(lto(x, 1), eq(x, 1))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(1, 4).flatmap(lambda n: st.tuples(
     st.lists(st.sets(st.integers(1, n), min_size=1), min_size=n, max_size=n),
     st.lists(st.sets(st.sampled_from([10 * k for k in range(1, n + 1)]), min_size=1), min_size=n, max_size=n))))
