@@ -5,7 +5,8 @@
 Games: einstein-solver's three 4 x 5 games (both syntaxes read the same), the examples
 here (classic zebra 6 x 5, bake sale 4 x 4), and an 8 x 8 grid generated from a fixed
 seed, and the minimised games `logicpy einstein generate` made (bench/einstein_games/
-generated_*.txt: 6 x 6 and 8 rows x 10 kinds). Beside them, OR-Tools CP-SAT on the same
+generated_*.txt, rows x kinds: 6 x 6 twice (one rated hard), 5 x 8 rated hard, 7 x 9 and
+8 x 10; grids over 40 cells are not rated). Beside them, OR-Tools CP-SAT on the same
 model (`bench/einstein_cpsat.py`, when the `bench` extra is installed), and einstein-solver's
 own world-enumerating solver when
 EINSTEIN_SOLVER_DIR names a checkout (its `src/` is imported in a subprocess);
@@ -138,7 +139,7 @@ def main() -> None:
             _einstein_solver(path if path.exists() else None),
         ])
     print_table(
-        "Einstein games: all solutions (FD propagation + first-fail labelling), best of 3 CPU",
+        "Einstein games: all solutions (FD propagation + dom/wdeg labelling), best of 3 CPU",
         ["game", "rows x kinds", "clues", "status", "time", "peak heap", "CP-SAT (1 worker)", "einstein-solver"],
         rows,
     )

@@ -38,11 +38,12 @@ def cpsat_count(game: Game, limit: int = 0) -> int:
             m.AddAllowedAssignments([term(v)], [(x,) for x in values])
         elif what == "all_different":
             m.AddAllDifferent([term(v) for v in args[0]])
-        else:
-            i, xs, v = args
-            index = m.NewIntVar(0, len(xs) - 1, "")
-            m.Add(index == term(i) - 1)
-            m.AddElement(index, [term(x) for x in xs], term(v))
+        else:  # element(i, xs, v), or channel(rows, column, keys): element(rows[t], column, keys[t]) for each t
+            pairs = [args] if what == "element" else [(r, args[1], key) for r, key in zip(args[0], args[2])]
+            for i, xs, v in pairs:
+                index = m.NewIntVar(0, len(xs) - 1, "")
+                m.Add(index == term(i) - 1)
+                m.AddElement(index, [term(x) for x in xs], term(v))
 
     def lit(f) -> Any:
         """A literal that implies the formula."""

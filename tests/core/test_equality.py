@@ -251,3 +251,18 @@ def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
         expected = stream_eval(_reify_dispatching(term, slow))
         got = reify_dict(term, slow)
         assert repr(got) == repr(expected)  # repr tells 1, 1.0 and True, tuples and cons pairs apart
+
+
+def test_a_variable_hashes_like_what_shows_it():
+    """Variables hash by token (a fast path); a reified variable with a residual domain
+    (`FDVar`) and kanren's `ConstrainedVar` stay equal to it and find it in a dict."""
+    from kanren.constraints import ConstrainedState, ConstrainedVar
+
+    from logicpy.core import domo, run, var
+
+    x, y = var("x"), var("y")
+    (shown,) = run(0, x, domo(x, [1, 2]))
+    assert shown == x and hash(shown) == hash(x) and {x: 1}[shown] == 1
+    state = ConstrainedState()
+    assert {x: 1, y: 2}[ConstrainedVar(y, state)] == 2
+    assert len({x, y, var("x")}) == 3  # names are for display: fresh variables stay apart

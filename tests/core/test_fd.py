@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from kanren import conde, eq, lall, run
 
 from logicpy.core.fd import (
+    STRATEGIES,
     Domain,
     FDStore,
     FDVar,
@@ -647,7 +648,7 @@ def fd_problem(domains, constraints):
 
 
 @settings(max_examples=300, deadline=None)
-@given(domains_st, st.lists(constraint_st, min_size=1, max_size=4), st.sampled_from(["ff", "leftmost"]))
+@given(domains_st, st.lists(constraint_st, min_size=1, max_size=4), st.sampled_from(sorted(STRATEGIES)))
 def test_labelling_finds_exactly_the_brute_force_solutions(domains, constraints, strategy):
     expected = brute_force(domains, constraints)
     xs, goals = fd_problem(domains, constraints)
@@ -1216,3 +1217,164 @@ def test_the_window_keeps_compact_domains_as_bitsets_and_moves_only_when_cheap()
     assert store.base == -20 and store.members(x) == {0, 1, 2} and store.members(y) == {-10, -9, -8}
     (state,) = lall(domo(x, range(10**12, 10**12 + 8)))({})  # the first compact domain places the window
     assert state.constraints[FDStore].base == 10**12 and isinstance(state.constraints[FDStore].dom(x), int)
+
+
+# -- constructive disjunction (disjo) and channelling (channelo) ------------------------------
+
+from logicpy.core import channelo, disjo  # noqa: E402
+
+alternative_st = st.lists(st.one_of(*FD_ONLY), min_size=1, max_size=3)
+
+
+@settings(max_examples=80, deadline=None)
+@given(domains_st, st.lists(alternative_st, min_size=2, max_size=3), st.sampled_from(sorted(STRATEGIES)))
+def test_disjo_finds_each_solution_of_any_alternative_once(domains, alternatives, strategy):
+    """disjo's solutions are the union of its alternatives' (brute force), each found once, and
+    the same set as the conde of the alternatives, which finds a shared solution once per branch."""
+    xs, goals = fd_problem(domains, [])
+    term = (lambda a: xs[a[1]] if a[0] == "v" else a[1])
+    expected = set().union(*(brute_force(domains, alt) for alt in alternatives))
+    found = run(0, xs, *goals, disjo(*([goal_of(c, term) for c in alt] for alt in alternatives)), labelo(xs, strategy))
+    assert len(found) == len(set(found))
+    assert set(found) == expected
+    by_conde = run(0, xs, *goals, conde(*([goal_of(c, term) for c in alt] for alt in alternatives)), labelo(xs))
+    assert set(by_conde) == set(found)
+
+
+@settings(max_examples=80, deadline=None)
+@given(domains_st, st.lists(alternative_st, min_size=2, max_size=3))
+def test_disjo_keeps_every_value_of_a_solution_and_prunes_to_the_union(domains, alternatives):
+    """Before labelling: no value of a solution is removed, and a variable every alternative
+    mentions keeps no value that no alternative alone allows (each alternative alone is
+    propagated, so the union of their residual domains bounds it)."""
+    xs, goals = fd_problem(domains, [])
+    term = (lambda a: xs[a[1]] if a[0] == "v" else a[1])
+    expected = set().union(*(brute_force(domains, alt) for alt in alternatives))
+    residual = run(0, xs, *goals, disjo(*([goal_of(c, term) for c in alt] for alt in alternatives)))
+    if not expected:
+        assert len(residual) <= 1  # propagation need not find every failure
+        return
+    (answer,) = residual
+    alone = [run(0, xs, *goals, *(goal_of(c, term) for c in alt)) for alt in alternatives]
+    mentioned = [{a[1] for c in alt for a in flat_args(c) if a[0] == "v"} for alt in alternatives]
+    for k, r in enumerate(answer):
+        assert {s[k] for s in expected} <= values(r)
+        if all(k in m for m in mentioned):
+            assert values(r) <= set().union(*(values(a[0][k]) for a in alone if a))
+
+
+def test_disjo_commits_to_the_one_alternative_left_and_narrows_to_the_union():
+    x, y = var("x"), var("y")
+    # x = 1 is out of x's domain, so x = 5 holds at once, without search
+    assert run(0, x, domo(x, range(2, 7)), disjo(eq_offseto(x, 1, 0), eq_offseto(x, 5, 0))) == (5,)
+    # neither alternative alone fixes x, but together they leave it {1, 5}
+    (r,) = run(0, x, domo(x, range(0, 9)), disjo(eq_offseto(x, 1, 0), eq_offseto(x, 5, 0)))
+    assert set(r.domain) == {1, 5}
+    # an alternative that fails only with another constraint: y = x + 1 and x >= 8 leave y no value
+    (r,) = run(0, x, domo(x, range(0, 9)), domo(y, range(0, 9)), lto(7, x),
+               disjo([eq_offseto(y, x, 1)], [eq_offseto(x, 8, 0)]))
+    assert r == 8
+    assert run(0, x, domo(x, [1, 2]), disjo(eq_offseto(x, 3, 0), eq_offseto(x, 4, 0))) == ()
+    assert run(0, x, domo(x, [1, 2]), disjo()) == ()
+    assert run(0, x, domo(x, [1, 2]), disjo([lto(x, 2)])) == (1,)
+
+
+def test_disjo_nests_and_names_what_it_cannot_try():
+    x, y = var("x"), var("y")
+    inner = disjo(eq_offseto(y, 1, 0), eq_offseto(y, 2, 0))
+    got = run(0, (x, y), inso([x, y], range(0, 4)), disjo([eq_offseto(x, 0, 0), inner], eq_offseto(x, y, 0)),
+              labelo([x, y]))
+    assert sorted(got) == [(0, 0), (0, 1), (0, 2), (1, 1), (2, 2), (3, 3)]
+    with pytest.raises(TermError, match="disjo: alternative 2: .* is not a finite-domain constraint"):
+        disjo(lto(x, 1), eq(x, 1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(
+    st.lists(st.sets(st.integers(1, n), min_size=1), min_size=n, max_size=n),
+    st.lists(st.sets(st.sampled_from([10 * k for k in range(1, n + 1)]), min_size=1), min_size=n, max_size=n))))
+def test_channelo_solutions_are_the_permutations_its_domains_allow(doms):
+    """channelo(xs, ys, keys): xs a permutation of 1..n and ys[xs[i]] = keys[i], brute force;
+    before labelling no value of a solution is removed."""
+    xdoms, ydoms = doms
+    n = len(xdoms)
+    keys = [10 * k for k in range(1, n + 1)]
+    xs, ys = vars(n, "x"), vars(n, "y")
+    goals = [domo(x, d) for x, d in zip(xs, xdoms)] + [domo(y, d) for y, d in zip(ys, ydoms)]
+    expected = set()
+    for perm in itertools.permutations(range(1, n + 1)):
+        inverse = [0] * n
+        for i, j in enumerate(perm):
+            inverse[j - 1] = keys[i]
+        if all(j in d for j, d in zip(perm, xdoms)) and all(k in d for k, d in zip(inverse, ydoms)):
+            expected.add(perm + tuple(inverse))
+    found = run(0, (*xs, *ys), *goals, channelo(xs, ys, keys), labelo(xs))
+    assert set(found) == expected and len(found) == len(expected)
+    residual = run(0, (*xs, *ys), *goals, channelo(xs, ys, keys))
+    if expected:
+        for k, r in enumerate(residual[0]):
+            assert {s[k] for s in expected} <= values(r)
+
+
+def test_channelo_prunes_both_views_and_checks_its_arguments():
+    xs, ys = vars(3, "x"), vars(3, "y")
+    # item 1 (key 10) is not at place 1 and neither is item 2: place 1 holds item 3
+    assert run(0, ys[0], inso(xs, range(1, 4)), channelo(xs, ys, [10, 20, 30]),
+               neq_offseto(xs[0], 1), neq_offseto(xs[1], 1)) == (30,)
+    # place 2 cannot hold key 20, so item 2 is not at place 2
+    (r,) = run(0, xs[1], inso(xs, range(1, 4)), channelo(xs, ys, [10, 20, 30]), domo(ys[1], [10, 30]))
+    assert set(r.domain) == {1, 3}
+    # keys default to 1..n: ys is the inverse permutation (place 1 holds item 2, place 2 item 3)
+    assert run(0, xs, channelo(xs, ys), eq_offseto(ys[0], 2, 0), eq_offseto(ys[1], 3, 0)) == ([3, 1, 2],)
+    with pytest.raises(InputError, match="distinct keys"):
+        channelo(xs, ys, [1, 1, 2])
+    with pytest.raises(TermError, match="keys must be ints"):
+        channelo(xs, ys, [1, 2, "c"])
+    with pytest.raises(TermError, match="argument ys must be a list"):
+        channelo(xs, var("ys"))
+
+
+# -- disjo and channelo on values of any size (issue 14) -----------------------------------
+
+HUGE_FD_ONLY = [v for k, v in HUGE_CONSTRAINTS.items() if k not in ("eq", "neq")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(huge_domains_st, st.lists(st.lists(st.one_of(*HUGE_FD_ONLY), min_size=1, max_size=3), min_size=2, max_size=3),
+       st.booleans())
+def test_disjo_on_huge_values_and_interval_domains_matches_brute_force(domains, alternatives, narrow):
+    """disjo's trials on values near ±10**12 and ±10**40 (and, with `narrow`, every domain as
+    intervals): the union of its alternatives' solutions, each once."""
+    expected = set().union(*(brute_force(domains, alt) for alt in alternatives))
+    with narrow_window() if narrow else __import__("contextlib").nullcontext():
+        xs, goals = fd_problem(domains, [])
+        term = (lambda a: xs[a[1]] if a[0] == "v" else a[1])
+        found = run(0, xs, *goals, disjo(*([goal_of(c, term) for c in alt] for alt in alternatives)), labelo(xs))
+    assert len(found) == len(set(found)) and set(found) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(
+    st.lists(st.sets(st.integers(1, n), min_size=1), min_size=n, max_size=n),
+    st.lists(st.sets(st.integers(0, n - 1), min_size=1), min_size=n, max_size=n))),
+    st.sampled_from([(10**40, 10**12), (-10**40, 1), (0, 10**12)]), st.booleans())
+def test_channelo_with_keys_far_apart_matches_brute_force(doms, spread, narrow):
+    """Keys k0 + step·i (10**40 + 10**12·i, ...): the places' and keys' domains cannot share a
+    bitset window, so the channel reads values (`_by_values`); brute force over permutations."""
+    xdoms, key_ranks = doms
+    n = len(xdoms)
+    k0, step = spread
+    keys = [k0 + step * i for i in range(n)]
+    ydoms = [{keys[r] for r in d} for d in key_ranks]
+    expected = set()
+    for perm in itertools.permutations(range(1, n + 1)):
+        inverse = [0] * n
+        for i, j in enumerate(perm):
+            inverse[j - 1] = keys[i]
+        if all(j in d for j, d in zip(perm, xdoms)) and all(k in d for k, d in zip(inverse, ydoms)):
+            expected.add(perm + tuple(inverse))
+    with narrow_window() if narrow else __import__("contextlib").nullcontext():
+        xs, ys = vars(n, "x"), vars(n, "y")
+        goals = [domo(x, d) for x, d in zip(xs, xdoms)] + [domo(y, d) for y, d in zip(ys, ydoms)]
+        found = run(0, (*xs, *ys), *goals, channelo(xs, ys, keys), labelo(xs))
+    assert set(found) == expected and len(found) == len(expected)

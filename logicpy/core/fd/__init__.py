@@ -35,6 +35,8 @@ from .goals import (
     xoro,
     impo,
 )
+from .channel import Channel, channelo
+from .disjunction import Disjunction, disjo
 from .store import Domain, FDState, FDStore, FDVar, Inconsistent, Propagator
 
 __all__ = [
@@ -43,6 +45,10 @@ __all__ = [
     "abs_diffo", "not_abs_diffo", "sumo", "producto", "fdo", "elemento", "tableo",
     # reified and boolean constraints (0/1 variables)
     "reif_leqo", "reif_lto", "reif_eqo", "noto", "ando", "oro", "xoro", "impo",
+    # constructive disjunction of conjunctions of FD constraints
+    "disjo", "Disjunction",
+    # two views of one assignment kept in step
+    "channelo", "Channel",
     # search
     "labelo", "STRATEGIES",
     # the store, residuals, and extending it with a new constraint

@@ -21,9 +21,9 @@ from unification import isvar, reify, unify  # type: ignore[import-untyped]
 from ...errors import InputError, ModeError, TermError
 from .._spine import is_open, spine
 from ..terms import var
-from ..streams import named
+from ..streams import Named, named
 from . import propagators as P
-from .store import Domain, FDStore, Propagator, fd_state, is_fd_term, walk
+from .store import FAILED, Domain, FDStore, Propagator, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -56,6 +56,7 @@ __all__ = [
 STRATEGIES = {
     "ff": "first-fail: the variable with the smallest domain first, ties leftmost",
     "leftmost": "the variables in the order given",
+    "wdeg": "dom/wdeg: first-fail, each domain size divided by 1 + the failures its constraints caused so far in this search",
 }
 
 
@@ -106,6 +107,7 @@ def post(propagator: Propagator) -> GoalType:
             if S3 is not False:
                 yield S3
 
+    post_goal.propagators = (propagator,)  # type: ignore[attr-defined]  # what `disjo` tries on a copy of the store
     return post_goal
 
 
@@ -163,6 +165,9 @@ def _all(goals: Iterable[GoalType]) -> GoalType:
                 return
         yield S
 
+    parts = [getattr(g.goal if isinstance(g, Named) else g, "propagators", None) for g in goals]
+    if None not in parts:  # a conjunction of posts: `disjo` can try it
+        all_goal.propagators = tuple(p for ps in parts for p in ps)  # type: ignore[attr-defined, union-attr]
     return all_goal
 
 
@@ -493,7 +498,9 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     Values are tried in ascending order, each choice propagated before the next; a domain of
     more than `SPLIT` values is split in halves instead (low half first, each propagated), so
     wide domains are searched lazily. Strategies: "ff" (first-fail: smallest domain first,
-    ties leftmost) and "leftmost". Raises ModeError for a variable without a finite domain.
+    ties leftmost), "leftmost", and "wdeg" (dom/wdeg: first-fail, each domain size divided by
+    1 + the number of failures the variable's constraints have caused so far in this search).
+    Raises ModeError for a variable without a finite domain.
 
     >>> from logicpy.core.fd import domo, labelo, lto
     >>> from kanren import run, var
@@ -503,11 +510,11 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     """
     if strategy not in STRATEGIES:
         raise InputError(f"labelo: unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    first_fail = strategy == "ff"
+    first_fail = strategy != "leftmost"
 
     def label_goal(xs: tuple) -> GoalType:
         def labelo_goal(S):
-            yield from _label(S, xs, first_fail)
+            yield from _label(S, xs, first_fail, {} if strategy == "wdeg" else None)
 
         return labelo_goal
 
@@ -519,8 +526,12 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
 SPLIT = 64
 
 
-def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
+def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> Iterator[Any]:
     """Depth-first labelling of xs in state S (a generator of states), values ascending.
+
+    With `weights` (dom/wdeg), each failed choice adds one to the weight of the propagator
+    that failed (`store.FAILED`), and a variable's domain size is divided by 1 + the weights
+    of the propagators watching it: search turns to where it has been failing.
 
     Fails when an element is bound to anything but an int; raises ModeError for an unbound
     one without a finite domain.
@@ -528,6 +539,7 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
     data = S.data if isinstance(S, ConstrainedState) else S
     store = S.constraints.get(FDStore) if isinstance(S, ConstrainedState) else None
     domains = store.domains if store is not None else {}
+    watch = store.watch if store is not None else {}
     best, best_size = None, 0
     for x in xs:
         t = walk(x, data)
@@ -542,6 +554,9 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
             best = t
             break
         size = d.bit_count() if d.__class__ is int else d.size
+        if weights is not None and size > 1:
+            w = watch.get(t, ((), (), ()))
+            size = size / (1 + sum(weights.get(p, 0) for ps in w for p in ps))
         if best is None or size < best_size:
             best, best_size = t, size
             if size == 1:
@@ -551,24 +566,21 @@ def _label(S: Any, xs: tuple, first_fail: bool) -> Iterator[Any]:
         return
     assert store is not None  # best has a domain, so the state has a store
     d = domains[best]
-    if d.__class__ is int:
-        base = store.base
-        while d:
-            low = d & -d
-            d ^= low
-            S2 = unify(best, base + low.bit_length() - 1, S)
-            if S2 is not False:
-                yield from _label(S2, xs, first_fail)
-    elif d.size <= SPLIT:
-        for value in d:
-            S2 = unify(best, value, S)
-            if S2 is not False:
-                yield from _label(S2, xs, first_fail)
-    else:
+    if d.__class__ is not int and d.size > SPLIT:  # a wide domain: its low half, then its high half
         middle = (d.min + d.max) // 2
         for lo, hi in ((None, middle), (middle + 1, None)):
+            FAILED[0] = None
             S2, store2 = fd_state(S)
-            if store2.narrow(best, lo, hi, S2.data):
-                S3 = S2.settle()
-                if S3 is not False:
-                    yield from _label(S3, xs, first_fail)
+            S3 = S2.settle() if store2.narrow(best, lo, hi, S2.data) else False
+            if S3 is not False:
+                yield from _label(S3, xs, first_fail, weights)
+            elif weights is not None and FAILED[0] is not None:
+                weights[FAILED[0]] = weights.get(FAILED[0], 0) + 1
+        return
+    for value in store.values(d):
+        FAILED[0] = None
+        S2 = unify(best, value, S)
+        if S2 is not False:
+            yield from _label(S2, xs, first_fail, weights)
+        elif weights is not None and FAILED[0] is not None:
+            weights[FAILED[0]] = weights.get(FAILED[0], 0) + 1

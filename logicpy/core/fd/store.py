@@ -284,6 +284,11 @@ class Propagator:
         return f"{type(self).__name__}({', '.join(map(repr, self.terms()))})"
 
 
+#: [the propagator whose failure ended the latest failed propagation]: what `labelo`'s "wdeg"
+#: strategy weighs after a failed choice (it clears it before each choice). One per process,
+#: like the search that reads it.
+FAILED: list = [None]
+
 _EVENTS = {"domain": 0, "bounds": 1, "value": 2}
 Watchers = tuple[tuple[Propagator, ...], tuple[Propagator, ...], tuple[Propagator, ...]]
 """The propagators woken by any change of a variable, by a change of its bounds, by its coming down to one value."""
@@ -672,10 +677,11 @@ class FDStore(ConstraintStore):
         queue: deque[Propagator] = deque()
         queued: set[Propagator] = set()
         self._queue, self._queued = queue, queued
-        for p in pending:
-            if p not in queued:
-                queued.add(p)
-                queue.append(p)
+        for q in pending:
+            if q not in queued:
+                queued.add(q)
+                queue.append(q)
+        p: Propagator | None = None  # the propagator running: the one to blame when propagation fails
         try:
             if first is not None:
                 first()
@@ -684,6 +690,7 @@ class FDStore(ConstraintStore):
                 queued.discard(p)
                 p.propagate(self)
         except Inconsistent:
+            FAILED[0] = p
             return False
         finally:
             del self._smap, self._queue, self._queued
@@ -718,6 +725,18 @@ class FDStore(ConstraintStore):
                 self.at_most(t, hi)
 
         return self._fixpoint(smap, (), bound)
+
+    def attempt(self, props: Iterable[Propagator]) -> FDStore | None:
+        """A copy of this store narrowed by `props` alone, or None when they fail: a constraint
+        tried without committing to it (the store's own propagators do not run in the copy).
+
+        Only while propagating: the copy reads the current substitution.
+        """
+        trial = FDStore(self.domains.copy(), {}, self.base)
+        for p in props:
+            if not trial.post(p, self._smap):
+                return None
+        return trial
 
     def pre_unify_check(self, lvar_map, lvar=None, value=None) -> bool:
         return True

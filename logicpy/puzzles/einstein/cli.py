@@ -35,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--show", type=int, default=10, metavar="N", help="solution tables to print (default 10)")
     search = parser.add_argument_group("search")
     search.add_argument(
-        "--strategy", choices=sorted(STRATEGIES), default="ff",
-        help="labelling order (default ff): " + "; ".join(f"{k} = {v}" for k, v in STRATEGIES.items()),
+        "--strategy", choices=sorted(STRATEGIES), default="wdeg",
+        help="labelling order (default wdeg): " + "; ".join(f"{k} = {v}" for k, v in STRATEGIES.items()),
     )
     search.add_argument("--max", type=int, default=1000, metavar="N",
                         help="stop after N solutions and say there are at least N (default 1000)")

@@ -6,12 +6,16 @@ its values are constants, else the first kind), all different within a kind. A s
 lives in A's row, so `link` and `same` compare row variables. Orderings, adjacency
 and arithmetic compare a *value* of the K-thing in A's row (its number, its rank in
 the kind, or its alphabetic index), reached through one row-indexed list per kind and
-key, `values[K][r]`, tied to the rows by `elemento(row[t], values[K], key(t))`.
+key, `values[K][r]`, tied to the rows by `channelo(rows of K, values[K], keys)` when each
+thing of K has its own key (place j is thing t's row iff values[K][j] is t's key: the two
+views prune each other), else by `elemento(row[t], values[K], key(t))`.
 
 Boolean rules are put in negation normal form: a negated atom becomes its complement
 (`x < y` ↦ `y <= x`, `x = y + c` ↦ `x ≠ y + c`, a table ↦ the other rows), `and`
-becomes a conjunction, and every disjunction becomes a `conde` whose branches exclude
-each other (`a ∨ b` ↦ `a | ¬a ∧ b`), so no solution is found twice.
+becomes a conjunction, and every disjunction becomes a constructive disjunction (`disjo`):
+it prunes before search, and the choice between its alternatives is never labelled, so no
+solution is found twice even where several alternatives hold. A top-level equality of two
+variables (a `link` or `same` clue) unifies them.
 
 Invariants: a formula is `True`, `False`, an atom, or `And`/`Or` of formulas without
 constants inside; the goal labels only row variables.
@@ -22,12 +26,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterator, Union
+from typing import Callable, Iterator, TypeGuard, Union
 
 from kanren.core import fail, succeed
 from unification import Var
 
-from ...core import conde, conj, fd, run
+from ...core import conj, eq, fd, run
 from ...core.terms import var
 from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
 from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
@@ -165,6 +169,8 @@ class FDModel:
             self.definitions.append(fd.domo(*args))
         elif what == "all_different":
             self.definitions.append(fd.all_differento(*args))
+        elif what == "channel":
+            self.definitions.append(fd.channelo(*args))
         else:
             self.definitions.append(fd.elemento(*args))
 
@@ -242,10 +248,11 @@ class FDModel:
                 domain = self.domain(kind, key)
                 for v in column:
                     self._define("dom", v, domain)
-                for t in things:
-                    self._define("element", self.rows[t], column, f(t))
-                if len(domain) == len(things):
-                    self._define("all_different", column)
+                if len(domain) == len(things):  # a bijection: the two views channel each other
+                    self._define("channel", [self.rows[t] for t in things], column, [f(t) for t in things])
+                else:
+                    for t in things:
+                        self._define("element", self.rows[t], column, f(t))
                 self._values[kind, key] = column
         return self._values[kind, key]
 
@@ -331,8 +338,9 @@ def _goal(f: Formula):
     if isinstance(f, And):
         return conj(_goal(p) for p in f.parts)
     if isinstance(f, Or):
-        # exclusive branches: the i-th holds part i and none of the parts before it
-        return conde(*([_goal(negate(q)) for q in f.parts[:i]] + [_goal(p)] for i, p in enumerate(f.parts)))
+        # the choice between alternatives is never labelled: a solution is found once even
+        # when several alternatives hold, so they need not exclude each other
+        return fd.disjo(*(_goals(p) for p in f.parts))
     if f.op == "eq":
         return fd.eq_offseto(f.x, f.y, f.c)
     if f.op == "neq":
@@ -344,16 +352,27 @@ def _goal(f: Formula):
     return fd.tableo(list(f.xs), [list(r) for r in sorted(f.rows)])
 
 
+def _goals(f: Formula) -> list:
+    """The goals of a formula's conjuncts (an alternative of `disjo` is a list of FD goals)."""
+    return [_goal(p) for p in f.parts] if isinstance(f, And) else [_goal(f)]
+
+
 def compile_game(game: Game) -> tuple[FDModel, list]:
     """The FD model of a game and the goals of its clues, conjunctions first."""
     model = FDModel(game)
     formula = _and(model.formula(r) for clue in game.clues for r in clue.rules)
     parts = list(formula.parts) if isinstance(formula, And) else [formula]
     parts.sort(key=lambda p: len(p.parts) if isinstance(p, Or) else 0)
-    return model, [_goal(p) for p in parts]
+    return model, [eq(p.x, p.y) if _is_alias(p) else _goal(p) for p in parts]
 
 
-def iter_grids(game: Game, strategy: str = "ff") -> Iterator[Grid]:
+def _is_alias(f: Formula) -> TypeGuard[Atom]:
+    """True iff f says two row or value variables are one (a `link` or `same` clue): the
+    compiler unifies them, so the store and the search see one variable, not two and an equality."""
+    return isinstance(f, Atom) and f.op == "eq" and f.c == 0 and isinstance(f.x, Var) and isinstance(f.y, Var)
+
+
+def iter_grids(game: Game, strategy: str = "wdeg") -> Iterator[Grid]:
     """The solution grids of the game, lazily, in search order (FD propagation and labelling)."""
     model, clue_goals = compile_game(game)
     row_vars = model.row_vars
@@ -370,7 +389,7 @@ def iter_grids(game: Game, strategy: str = "ff") -> Iterator[Grid]:
         yield tuple(map(tuple, grid))
 
 
-def solve_fd(game: Game, strategy: str = "ff", limit: int | None = None) -> list[Grid]:
+def solve_fd(game: Game, strategy: str = "wdeg", limit: int | None = None) -> list[Grid]:
     """Every solution grid of the game (or the first `limit` found), sorted by the things' listed order."""
     grids = list(itertools.islice(iter_grids(game, strategy), limit))
     return sorted(grids, key=lambda g: sort_key(game, g))

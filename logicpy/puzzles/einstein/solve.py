@@ -73,7 +73,7 @@ class Result:
 
 
 def solve(
-    game: Game, strategy: str = "ff", max_solutions: int | None = None,
+    game: Game, strategy: str = "wdeg", max_solutions: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Result:
     """The solutions of the game (every one, or the first `max_solutions`), each verified clue by clue.
@@ -81,7 +81,8 @@ def solve(
     Parameters
     ----------
     strategy : labelling order for the FD search, a key of `logicpy.core.fd.STRATEGIES`:
-        "ff" (first-fail, default) or "leftmost".
+        "wdeg" (dom/wdeg, default: first-fail turned towards the constraints that fail),
+        "ff" (first-fail) or "leftmost".
     max_solutions : stop after this many; the result says whether there were more.
     progress : called with the number found so far, every `PROGRESS_EVERY` solutions.
     """
@@ -109,7 +110,7 @@ def solve(
 PROGRESS_EVERY = 1000
 
 
-def count(game: Game, strategy: str = "ff", progress: Callable[[int], None] | None = None) -> int:
+def count(game: Game, strategy: str = "wdeg", progress: Callable[[int], None] | None = None) -> int:
     """How many solutions the game has, counted without keeping them (each one still verified)."""
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
