@@ -46,9 +46,11 @@ class Channel(Propagator):
         n = len(xs)
         places: list[Any] = [s.mask((j,)) for j in range(1, n + 1)]  # each place's bit, and each key's
         keys: list[Any] = [s.mask((k,)) for k in self.keys]
-        if any(m.__class__ is Domain for m in (*places, *keys)) or any(
-                s.dom(t).__class__ is Domain for t in (*xs, *ys)):
+        if places[0].__class__ is Domain or places[-1].__class__ is Domain:  # 1..n is not all in the window
             return self._by_values(s, xs, ys)
+        for key in keys:
+            if key.__class__ is Domain:
+                return self._by_values(s, xs, ys)
         item_of_key = {key: i for i, key in enumerate(keys)}
         place_of_bit = {place: j for j, place in enumerate(places)}
         # where[i]: the places whose view still allows item i's key (read bit by bit: the
@@ -56,7 +58,9 @@ class Channel(Propagator):
         where = [0] * n
         forced: dict[int, int] = {}
         for y, place in zip(ys, places):
-            dy: Any = s.dom(y)  # a bitset here (Domains went to `_by_values`)
+            dy: Any = s.dom(y)
+            if dy.__class__ is Domain:
+                return self._by_values(s, xs, ys)
             if dy is None:
                 for i in range(n):
                     where[i] |= place
@@ -77,6 +81,8 @@ class Channel(Propagator):
         placed: dict[int, int] = {}  # place bit -> key bit, for items with one place left
         for i, (x, key) in enumerate(zip(xs, keys)):
             dx: Any = s.dom(x)
+            if dx.__class__ is Domain:  # the items before are narrowed soundly; read all by values
+                return self._by_values(s, xs, ys)
             fits = where[i] if dx is None else dx & where[i]
             fits &= forced.get(i, fits)
             if not fits:

@@ -437,16 +437,15 @@ class FDStore(ConstraintStore):
 
     def mask(self, values: Iterable[int]) -> Dom:
         """The domain of exactly `values` (ints) in the store's form: an argument for `restrict`."""
-        values = list(values)
-        if not values:
-            return 0
-        base = self.base
-        if min(values) >= base and max(values) - base < WIDE:
-            bits = 0
-            for v in values:
-                bits |= 1 << (v - base)
-            return bits
-        return Domain.of(values)
+        if not isinstance(values, (tuple, list, set, frozenset)):
+            values = list(values)
+        base, bits = self.base, 0
+        for v in values:
+            k = v - base
+            if k < 0 or k >= WIDE:  # out of the window: intervals
+                return Domain.of(values)
+            bits |= 1 << k
+        return bits
 
     def interval(self, lo: int, hi: int) -> Dom:
         """The domain lo..hi in the store's form (empty, 0, when lo > hi)."""
