@@ -518,6 +518,9 @@ def _propagate(grid: _Grid) -> None:
     """Apply clues and grid rules until nothing changes (raises _Contradiction): sweeps over the
     agenda in item order, each taking only the items whose cells changed since they last looked."""
     items, queued = grid.plan.items, grid.queued
+    grid.now += grid.later  # a new sweep, from the first item
+    heapq.heapify(grid.now)
+    grid.later, grid.cursor = [], -1
     while True:
         if not grid.now:
             if not grid.later:
