@@ -19,8 +19,8 @@ How it is fast (the deductions and their order are those of a plain sweep, so th
 the difficulty it measures do not depend on these):
 
 - a cell's candidates are a bitset, bit r the r-th of its kind's things in name order;
-- each conjunct's supporting combinations are worked out once, on the full grid (a table);
-  a sweep then only reads the table against the candidates;
+- each conjunct's supporting combinations are worked out once, when the main grid first looks
+  at it (a table); later looks only read the table against the candidates;
 - an agenda keyed by cell: each rule at each place (a conjunct; "only one left" for a cell;
   "no common partner" for a thing and a kind) is an item, and a change to a cell puts on the
   agenda only the items that read it. A sweep takes the due items in the order a full sweep
@@ -183,7 +183,8 @@ class _Numbering:
 class _Conjunct:
     """A conjunct of a clue, with the cells it reads (as names, as (thing id, kind index), as cell
     ids); `link` the two things of a positive two-thing link; `table` its supporting combinations
-    (tuples of ranks, one per cell) on the full grid, or None when there are too many."""
+    (tuples of ranks, one per cell), worked out on the main grid when it first looks (every later
+    grid is a subset of that one)."""
 
     clue: int
     rule: Rule
@@ -233,10 +234,20 @@ class _Plan:
         #: the items that read a cell: its conjuncts, "only one left" and "only place"
         self.readers = [(*readers[c], self.only_one_at[c], self.only_place_at[c]) for c in range(n_cells)]
         self.third = [[[kc for kc in range(kinds) if kc not in (ka, kb)] for kb in range(kinds)] for ka in range(kinds)]
+        # For a change to the cell (x, kc): per third kind kb, the cell (x, kb) whose candidates d to
+        # scan, the cell (d, kc) of the first (d = base + 0; + r × kinds for rank r), and the "no
+        # common partner" item of the pair (x, d): fixed when x's kind is the earlier, else found
+        # at the cell (d, x's kind) of the first d (+ r × kinds).
+        self.partner_scans = [
+            tuple((x * kinds + kb, kb * size * kinds + kc,
+                   self.partners_at[x * kinds + kb] if x // size < kb else -1, kb * size * kinds + x // size)
+                  for kb in self.third[x // size][kc])
+            if kc != x // size else ()
+            for x in range(kinds * size) for kc in range(kinds)]
         self.tried = [(t, k) for own in range(kinds) for t in num.declared[own] for k in range(own + 1, kinds)]
 
     def _conjuncts(self, game: Game) -> list[_Conjunct]:
-        num, full = self.num, (1 << self.num.size) - 1
+        num = self.num
         conjuncts = []
         for clue in game.clues:
             for rule in clue.rules:
@@ -248,11 +259,8 @@ class _Plan:
                         a, b = part.args[0].base, part.args[1].base
                         if game.kind_of(a) != game.kind_of(b):
                             link = (num.id[a], num.id[b])
-                    conj = _Conjunct(clue.number, part, cells, places, tuple(num.cell(t, k) for t, k in places), link,
-                                     None)
-                    if link is None and num.size ** len(cells) <= MAX_COMBINATIONS:
-                        conj.table = self.supports(conj, [full] * len(cells))
-                    conjuncts.append(conj)
+                    conjuncts.append(_Conjunct(clue.number, part, cells, places,
+                                               tuple(num.cell(t, k) for t, k in places), link, None))
         return conjuncts
 
     def supports(self, conj: _Conjunct, masks: list[int]) -> list[tuple[int, ...]]:
@@ -282,7 +290,7 @@ class _Grid:
         self.quotes = quotes or {}
         self.cited: set[int] = set()
         self.snapshots, self.recording = snapshots, recording
-        self.removed: list[tuple[int, int]] | None = None  # every removal, when kept (see `_Trials`)
+        self.removed: list[tuple[int, int]] | None = None  # the main grid's removals (see `_Trials`)
         # a fresh grid has every item due; one made from a fixpoint has none
         self.queued = bytearray(b"\1" * len(plan.items) if fresh else len(plan.items))
         self.now: list[int] = list(range(len(plan.items))) if fresh else []
@@ -327,18 +335,14 @@ class _Grid:
         """Put on the agenda the items that may now find something: those that read the cell, and
         "no common partner" for each pair (thing, d) with d in another kind that the cell's kind
         now leaves no common partner."""
-        plan, num, cand, queued = self.plan, self.num, self.cand, self.queued
-        kinds, size, cursor = num.kinds, num.size, self.cursor
-        now, later = self.now, self.later
+        plan, cand, queued, kinds = self.plan, self.cand, self.queued, self.num.kinds
+        cursor, now, later = self.cursor, self.now, self.later
         due = list(plan.readers[cell])
-        own, kc = thing // size, cell % kinds
-        mine, partners_at, ranks = cand[cell], plan.partners_at, num.ranks
-        for kb in plan.third[own][kc]:
-            base = kb * size
-            for r in ranks[cand[thing * kinds + kb]]:
-                if not mine & cand[(base + r) * kinds + kc]:
-                    # the item is kept by the thing of the earlier kind
-                    due.append(partners_at[thing * kinds + kb] if own < kb else partners_at[(base + r) * kinds + own])
+        mine, partners_at, ranks = cand[cell], plan.partners_at, self.num.ranks
+        for row_cell, d_cell, item, item_cell in plan.partner_scans[cell]:
+            for r in ranks[cand[row_cell]]:
+                if not mine & cand[d_cell + r * kinds]:
+                    due.append(item if item >= 0 else partners_at[item_cell + r * kinds])
         for position in due:
             if not queued[position]:
                 queued[position] = 1
@@ -455,6 +459,8 @@ def _filter(grid: _Grid, index: int) -> None:
         if total > MAX_COMBINATIONS:
             return
         table = grid.plan.supports(conj, masks)
+        if grid.removed is not None:  # the main grid: later grids only have fewer candidates
+            conj.table = table
     supported = [0] * len(masks)
     found = False
     for combo in table:
@@ -636,7 +642,7 @@ def explain(game: Game, solution: Grid | None = None, grids: bool = False) -> Ex
     with `grids`, each step keeps the candidate grid it leaves (for `render_explanation`)."""
     plan = _Plan(game)
     grid, guesses = _Grid(plan, {c.number: _quote(c) for c in game.clues}, grids), 0
-    trials = _Trials(grid, solution)
+    trials = _Trials(grid, solution)  # before the first look: it marks the main grid
     num = plan.num
     try:
         while True:
