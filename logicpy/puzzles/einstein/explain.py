@@ -284,7 +284,7 @@ class _Grid:
         num = plan.num
         self.plan, self.game, self.num = plan, plan.game, num
         fresh = cand is None
-        self.cand = [(1 << num.size) - 1] * (num.kinds * num.size * num.kinds) if fresh else cand
+        self.cand: list[int] = [(1 << num.size) - 1] * (num.kinds * num.size * num.kinds) if cand is None else cand
         self.steps: list[Step] = []
         self.announced: set[tuple[int, int]] = set()  # linked pairs (lower id first) already stated
         self.quotes = quotes or {}
@@ -548,7 +548,8 @@ class _Trials:
         from .solve import verify
 
         self.grid = grid
-        grid.removed = []
+        self.removed: list[tuple[int, int]] = []
+        grid.removed = self.removed
         self.kept: dict[tuple[int, int], tuple[list[int], int]] = {}
         ids = grid.num.id
         self.true = ({(ids[a], ids[b]) for row in solution for a in row for b in row if a != b}
@@ -566,18 +567,19 @@ class _Trials:
                 trial.link(a, b, "")
             else:
                 cand, seen = kept
-                trial = _Grid(main.plan, recording=False, cand=list(cand))
-                lost = False
-                for x, y in main.removed[seen:]:
-                    lost |= trial.remove(x, y, "grid", "")
-                if not lost:
-                    self.kept[a, b] = (cand, len(main.removed))
+                kinds, size = main.num.kinds, main.num.size
+                lost = [(x, y) for x, y in self.removed[seen:] if cand[x * kinds + y // size] >> (y % size) & 1]
+                if not lost:  # its fixpoint is still inside the main grid
+                    self.kept[a, b] = (cand, len(self.removed))
                     return False
+                trial = _Grid(main.plan, recording=False, cand=list(cand))
+                for x, y in lost:
+                    trial.remove(x, y, "grid", "")
             _propagate(trial)
         except _Contradiction:
             self.kept.pop((a, b), None)
             return True
-        self.kept[a, b] = (trial.cand, len(main.removed))
+        self.kept[a, b] = (trial.cand, len(self.removed))
         return False
 
 
