@@ -31,9 +31,6 @@ CLUE_TYPES = {"link": 4, "!link": 5, "same": 1, "order": 3, "adj": 2, "xor": 1, 
 DIFFICULTIES = ("easy", "medium", "hard")
 #: Failed assumptions that make a game hard (fewer, but some: medium).
 HARD_TRIES = 3
-#: The largest grid (kinds × things) whose difficulty is rated: the explainer's failed-assumption
-#: step is slow beyond it (an 8 × 10 grid took over five minutes), so bigger games say "unrated".
-MAX_RATED = 40
 #: Derived seeds tried for a requested difficulty before giving up.
 ATTEMPTS = 60
 
@@ -252,14 +249,9 @@ def generate(
                          "tell the non-numeric kinds apart")
     if seed is None:
         seed = random.randrange(2**31)
-    if difficulty and kinds * things > MAX_RATED:
-        raise InputError(f"--difficulty rates grids of up to {MAX_RATED} cells (kinds × things); "
-                         f"{kinds} × {things} is beyond what the explainer rates in reasonable time")
     for attempt in range(ATTEMPTS if difficulty else 1):
         sub_seed = seed if attempt == 0 else seed * 1000 + attempt
         game, hidden = _one(kinds, things, sub_seed, types)
-        if kinds * things > MAX_RATED:
-            return Generated(game, hidden, "unrated", {}, sub_seed)
         level, measures = difficulty_of(game, hidden)
         if difficulty is None or level == difficulty:
             return Generated(game, hidden, level, measures, sub_seed)
@@ -373,9 +365,6 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def _summary(g: Generated) -> str:
     m = g.measures
-    if not m:
-        return (f"generated {g.game.size} things × {len(g.game.kinds)} kinds, seed {g.seed}: {len(g.game.clues)} "
-                f"clues, unique and minimal; difficulty not rated (more than {MAX_RATED} cells)")
     return (f"generated {g.game.size} things × {len(g.game.kinds)} kinds, seed {g.seed}: {len(g.game.clues)} clues, "
             f"unique and minimal; difficulty {g.difficulty} (explainer: {m['clue_steps']} clue steps, "
             f"{m['failed_assumptions']} failed assumptions, {m['guesses']} guesses)")

@@ -22,14 +22,49 @@ UNIQUE_GAMES = sorted(EXAMPLES.glob("*.json")) + sorted(
 def test_every_step_agrees_with_the_solution(path):
     game = load_game(path)
     (solution,) = solve(game).solutions
+    assert_sound(game, solution, explain(game, solution))
+
+
+def assert_sound(game, solution, explanation) -> None:
+    """Every step agrees with the solution, and every link of the solution is stated."""
     same_row = {frozenset((a, b)) for row in solution for a in row for b in row if a != b}
-    explanation = explain(game, solution)
     assert explanation.solved
-    assert explanation.steps, "a trace has steps"
     for step in explanation.steps:
         assert (frozenset(step.pair) in same_row) == step.linked, step.text
-    linked = {frozenset(s.pair) for s in explanation.steps if s.linked}
-    assert linked == same_row  # every link of the solution is stated once derived
+    assert {frozenset(s.pair) for s in explanation.steps if s.linked} == same_row
+
+
+@pytest.mark.parametrize("path", UNIQUE_GAMES, ids=lambda p: p.name)
+def test_the_agenda_gives_the_trace_of_whole_grid_sweeps(path):
+    from bench.einstein_explain_sweep import explain_by_sweeps
+
+    game = load_game(path)
+    (solution,) = solve(game).solutions
+    assert explain(game, solution).steps == explain_by_sweeps(game, solution).steps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kinds, things, seed", [(4, 5, s) for s in range(12)] + [(6, 6, s) for s in range(4)]
+                         + [(7, 6, 1), (5, 8, 2)])
+def test_the_agenda_gives_the_trace_of_sweeps_on_generated_games(kinds, things, seed):
+    from bench.einstein_explain_sweep import explain_by_sweeps
+    from logicpy.puzzles.einstein.generate import generate
+
+    g = generate(kinds=kinds, things=things, seed=seed)
+    explanation = explain(g.game, g.solution)
+    assert_sound(g.game, g.solution, explanation)
+    assert explanation.steps == explain_by_sweeps(g.game, g.solution).steps
+
+
+@pytest.mark.slow
+def test_the_largest_generated_grid_is_explained_soundly():
+    game = load_game(ROOT / "bench" / "einstein_games" / "generated_8x10.txt")
+    (solution,) = solve(game).solutions
+    explanation = explain(game, solution)
+    assert_sound(game, solution, explanation)
+    tries = [s for s in explanation.steps if s.kind == "try"]
+    assert (len(tries), explanation.guesses) == (73, 2)
+    assert all(" is ruled out" in s.text and "; so " in s.text for s in tries)  # each with its chain
 
 
 @pytest.mark.skipif(not PEERS.exists(), reason="../shared/peers/einstein-solver is not present")
