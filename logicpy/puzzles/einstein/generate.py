@@ -19,6 +19,7 @@ import json
 import random
 import sys
 from dataclasses import dataclass, replace
+from typing import Callable, Optional
 from pathlib import Path
 
 from ...errors import InputError
@@ -33,6 +34,9 @@ DIFFICULTIES = ("easy", "medium", "hard")
 HARD_TRIES = 3
 #: Derived seeds tried for a requested difficulty before giving up.
 ATTEMPTS = 60
+
+#: A progress callback: (stage, done, total or None), or None for none.
+Progress = Optional[Callable[[str, int, Optional[int]], None]]
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,9 @@ def is_minimal(game: Game) -> bool:
     return all(not _unique(replace(game, clues=game.clues[:i] + game.clues[i + 1:])) for i in range(len(game.clues)))
 
 
-def _one(kinds: int, things: int, seed: int, types: dict[str, int]) -> tuple[Game, Grid]:
+def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Progress = None) -> tuple[Game, Grid]:
+    """A unique, minimal game from `seed`; `progress(stage, done, total)` is told each step."""
+    tell = progress or (lambda stage, done, total: None)
     rng = random.Random(seed)
     themes = _themes(kinds)
     kind_list = tuple(Kind(t.name, t.things[:things]) for t in themes)
@@ -195,12 +201,14 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int]) -> tuple[Gam
             continue
         seen.add(rule)
         rules.append(rule)
+        tell(f"seed {seed}: drawing clues ({len(rules)})", 0, None)
         if len(rules) >= things and _unique(_renumbered(kind_list, rules, by_name, "")):
             break
     order = list(range(len(rules)))
     rng.shuffle(order)
     keep = set(order)
-    for i in order:  # drop every clue the others make redundant
+    for done, i in enumerate(order):  # drop every clue the others make redundant
+        tell(f"seed {seed}: minimising {len(rules)} clues", done, len(order))
         trial = [r for j, r in enumerate(rules) if j in keep and j != i]
         if _unique(_renumbered(kind_list, trial, by_name, "")):
             keep.discard(i)
@@ -223,12 +231,13 @@ def difficulty_of(game: Game, solution: Grid) -> tuple[str, dict]:
 
 def generate(
     kinds: int = 4, things: int = 5, seed: int | None = None, difficulty: str | None = None,
-    clue_types: list[str] | None = None,
+    clue_types: list[str] | None = None, progress: Progress = None,
 ) -> Generated:
     """A game with a unique solution and no clue to spare (see the module docstring).
 
     `seed` makes it reproducible (a random one is chosen and reported otherwise);
-    `difficulty` one of DIFFICULTIES; `clue_types` a subset of CLUE_TYPES.
+    `difficulty` one of DIFFICULTIES; `clue_types` a subset of CLUE_TYPES; `progress(stage,
+    done, total)` is called as the work goes (total None when unknown).
     """
     if not 2 <= kinds <= MAX_KINDS:
         raise InputError(f"--kinds must be between 2 and {MAX_KINDS}, got {kinds}")
@@ -251,7 +260,9 @@ def generate(
         seed = random.randrange(2**31)
     for attempt in range(ATTEMPTS if difficulty else 1):
         sub_seed = seed if attempt == 0 else seed * 1000 + attempt
-        game, hidden = _one(kinds, things, sub_seed, types)
+        game, hidden = _one(kinds, things, sub_seed, types, progress)
+        if progress:
+            progress(f"seed {sub_seed}: rating ({attempt + 1} of at most {ATTEMPTS if difficulty else 1} seeds)", 0, None)
         level, measures = difficulty_of(game, hidden)
         if difficulty is None or level == difficulty:
             return Generated(game, hidden, level, measures, sub_seed)
@@ -332,7 +343,16 @@ def run_generate(args: argparse.Namespace) -> int:
     if len(args.files) != 1:
         raise InputError("usage: logicpy einstein generate [--kinds K] [--things N] [--seed S] [-o GAME] …")
     types = [t.strip() for t in args.clue_types.split(",")] if args.clue_types else None
-    g = generate(args.kinds, args.things, args.seed, args.difficulty, types)
+    from ...progress import terminal_progress
+
+    with terminal_progress() as bar:
+        task = bar.add_task("generating", total=None) if bar else None
+
+        def report(stage: str, done: int, total: int | None) -> None:
+            if bar is not None:
+                bar.update(task, description=stage, completed=done, total=total)
+
+        g = generate(args.kinds, args.things, args.seed, args.difficulty, types, progress=report)
     result = solve(g.game)  # re-solved: the game must have exactly the hidden grid as its solution
     if result.solutions != (g.solution,):
         raise InputError(f"internal error: generated game is {result.status}, not unique")

@@ -36,6 +36,16 @@ def test_the_same_seed_gives_the_same_game():
     assert generate(kinds=4, things=4, seed=12).game != a.game
 
 
+def test_progress_is_reported_through_drawing_minimising_and_rating():
+    seen = []
+    g = generate(kinds=3, things=4, seed=2, progress=lambda stage, done, total: seen.append((stage, done, total)))
+    assert g == generate(kinds=3, things=4, seed=2)  # reporting changes nothing
+    stages = [stage.split(": ")[1].split(" ")[0] for stage, _, _ in seen]
+    assert stages[0] == "drawing" and stages[-1] == "rating" and "minimising" in stages
+    minimising = [(done, total) for stage, done, total in seen if "minimising" in stage]
+    assert [d for d, _ in minimising] == list(range(minimising[0][1]))  # every clue tried once
+
+
 def _types(rule) -> set[str]:
     if isinstance(rule, Connective):
         return {rule.op}
