@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class SmtResult:
     z3_calls: int = 0
     z3_seconds: float = 0.0
     encode_seconds: float = 0.0
-    refuted: dict[str, int] = field(default_factory=dict)  # cubes refuted, by how
+    refuted: dict[str, int] = field(default_factory=dict)  # failed cubes by cause: counting, z3 unsat, z3 unknown
 
 
 def unsplittable_sets(puzzle: Puzzle, moves: MoveTable) -> list[tuple[int, ...]]:
@@ -64,7 +65,7 @@ def unsplittable_sets(puzzle: Puzzle, moves: MoveTable) -> list[tuple[int, ...]]
     for h, world in enumerate(puzzle.hidden_worlds):
         by_assignment.setdefault(world.assignment, []).append(h)
 
-    def splittable(groups: list[list[int]]) -> bool:
+    def splittable(groups: Sequence[list[int]]) -> bool:
         pure = np.ones(len(moves), dtype=bool)
         for j in range(base):
             hits = sum(((moves.sets[:, j] & np.uint64(sum(1 << h for h in g))) != 0).astype(np.int8) for g in groups)
@@ -144,16 +145,16 @@ class _Encoding:
 class _Reader:
     """Reads trees back from z3 models: the picked moves, and a pure split for each last question."""
 
-    def __init__(self, puzzle: Puzzle, moves: MoveTable, search: TreeSearch):
-        self.puzzle, self.moves, self.search = puzzle, moves, search
-        self.universe = search.universe
+    def __init__(self, moves: MoveTable, search: TreeSearch):
+        self.moves, self.search, self.universe = moves, search, search.universe
 
-    def tree(self, picked: dict[tuple, int], path: tuple, live: int, left: int) -> Tree:
+    def tree(self, picked: dict[tuple, int], path: tuple, live: int) -> Tree:
+        """The tree below `path`, whose live worlds are `live`, from the moves z3 picked."""
         leaf = self.search._leaf(live)
         if leaf is not None:
             return leaf
         move = picked[path] if path in picked else self._last(live)
-        subtrees = [self.tree(picked, path + (w,), live & int(self.moves.sets[move, j]), left - 1)
+        subtrees = [self.tree(picked, path + (w,), live & int(self.moves.sets[move, j]))
                     for j, w in enumerate(self.moves.words)]
         return Node(int(self.moves.positions[move]), self.universe.term(int(self.moves.qids[move])),
                     tuple(zip(self.moves.words, subtrees)))
@@ -169,7 +170,7 @@ def smt_tree(puzzle: Puzzle, questions: int, complexity: int, *, cubes: bool = T
 
     `timeout` bounds the whole run (seconds); past it the verdict is "unknown".
     """
-    import z3
+    import z3  # type: ignore[import-untyped]
 
     if puzzle.stateful:
         raise ValueError("the SMT encoding covers gods without a memory; this puzzle's gods change state")
@@ -177,7 +178,7 @@ def smt_tree(puzzle: Puzzle, questions: int, complexity: int, *, cubes: bool = T
     u = universe(puzzle, complexity)
     moves = move_table(u, complexity)
     search = TreeSearch(puzzle, u, moves)
-    reader = _Reader(puzzle, moves, search)
+    reader = _Reader(moves, search)
     n_hidden = len(puzzle.hidden_worlds)
     everyone = (1 << n_hidden) - 1
     started = time.perf_counter()
@@ -207,7 +208,7 @@ def smt_tree(puzzle: Puzzle, questions: int, complexity: int, *, cubes: bool = T
     if not cubes or questions <= 1:
         result.verdict, picked = solve(everyone, questions, _distinct_on(moves, everyone, n_hidden))
         if result.verdict == "sat":
-            result.tree = reader.tree(picked, (), everyone, questions)
+            result.tree = reader.tree(picked, (), everyone)
         return result
 
     if search._leaf(everyone) is not None:
@@ -217,22 +218,24 @@ def smt_tree(puzzle: Puzzle, questions: int, complexity: int, *, cubes: bool = T
     for move, branches in search.candidates(everyone, questions):
         result.cubes += 1
         # Branches the counting bound already refutes cost no z3 call.
-        offered = [None if search._leaf(b) is not None else
-                   np.array([m for m, _ in search.candidates(b, questions - 1)], dtype=np.int64) for b in branches]
+        leaves = [search._leaf(b) for b in branches]
+        offered = [np.array([m for m, _ in search.candidates(b, questions - 1)], dtype=np.int64) if leaf is None
+                   else None for b, leaf in zip(branches, leaves)]
         if any(o is not None and not len(o) for o in offered):
             result.refuted["counting"] = result.refuted.get("counting", 0) + 1
             continue
         subtrees: list[Tree] = []
-        for branch, first in zip(branches, offered):
-            if first is None:
-                subtrees.append(search._leaf(branch))
+        for branch, leaf, first in zip(branches, leaves, offered):
+            if leaf is not None:
+                subtrees.append(leaf)
                 continue
+            assert first is not None
             verdict, picked = solve(branch, questions - 1, first)
             if verdict != "sat":
                 unknown |= verdict == "unknown"
                 result.refuted[f"z3 {verdict}"] = result.refuted.get(f"z3 {verdict}", 0) + 1
                 break
-            subtrees.append(reader.tree(picked, (), branch, questions - 1))
+            subtrees.append(reader.tree(picked, (), branch))
         else:
             result.verdict = "sat"
             result.tree = Node(int(moves.positions[move]), u.term(int(moves.qids[move])),
