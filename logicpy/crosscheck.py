@@ -17,11 +17,8 @@ import importlib
 import inspect
 import json
 import os
-import signal
 import sys
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -31,6 +28,7 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 from unification import Var  # type: ignore[import-untyped]
 
 from logicpy import swi
+from logicpy.alarm import TimeUp, time_limit
 from logicpy.core.residual import Residual, answers_with_constraints, residual_from_goals
 from logicpy.core.terms import String, Term, format_term, var
 from logicpy.errors import InputError, PrologError, PrologSyntaxError, PrologTimeout
@@ -48,7 +46,8 @@ EXTRA_ANSWERS = 20
 
 
 class _LogicpyExpired(Exception):
-    """The logicpy side ran past its time limit (`crosscheck` turns it into the verdict "timeout")."""
+    """The logicpy side ran past its time limit between answers (`crosscheck` turns it, and
+    `TimeUp` within an answer, into the verdict "timeout")."""
 
 
 @dataclass(frozen=True)
@@ -188,13 +187,13 @@ def crosscheck(
     # Without a limit, more different answers than Prolog's (and EXTRA_ANSWERS to show) settle it.
     most = None if limit is not None else len(prolog_texts) + EXTRA_ANSWERS
     try:
-        with _time_limit(timeout):
+        with time_limit(timeout):
             for _, answer in zip(_counter(limit, timeout), answers_with_constraints(term, relation(*args))):
                 logicpy.append(answer)
                 logicpy_texts.setdefault(answer.text, answer)
                 if most is not None and len(logicpy_texts) > most:
                     break
-    except _LogicpyExpired:
+    except (_LogicpyExpired, TimeUp):
         return report(len(logicpy), len(prolog), 0, (), (), limit, False, "timeout",
                       f"the logicpy side ran past the time limit of {timeout} s "
                       f"(after {len(logicpy)} answers; Prolog gave {len(prolog)})")
@@ -293,25 +292,6 @@ def _counter(limit: int | None, timeout: float | None) -> Iterator[int]:
             raise _LogicpyExpired
         yield n
         n += 1
-
-
-@contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt a long Python computation with SIGALRM (main thread only; else between answers)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expired(signum: int, frame: Any) -> None:
-        raise _LogicpyExpired
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 # ---------------------------------------------------------------- command line

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -88,31 +87,19 @@ def parse_day(text: str) -> tuple[int, tuple]:
         raise InputError(f"--fix {text!r}: expected K:ROWS such as 2:1-3-4/2-5-7/8-6-9") from None
 
 
-class _TimeUp(Exception):
-    pass
-
-
 def run(args: argparse.Namespace) -> int:
     """The command, under the --timeout alarm (exit 3 when it rings)."""
+    from ...alarm import TimeUp, time_limit
+
     if args.timeout < 0:
         raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
-    if not args.timeout or not hasattr(signal, "setitimer"):
-        return _run(args)
-
-    def ring(signum: int, frame: Any) -> None:
-        raise _TimeUp
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, args.timeout)
     try:
-        return _run(args)
-    except _TimeUp:
+        with time_limit(args.timeout):
+            return _run(args)
+    except TimeUp:
         print(f"logicpy: gave up after {args.timeout:g} s: no arrangement found and none ruled out "
               "(raise --timeout, or 0 for no limit)", file=sys.stderr)
         return 3
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _run(args: argparse.Namespace) -> int:
