@@ -217,7 +217,7 @@ def examine(task: Task) -> dict[str, Any]:
             if result.moves and result.reason.startswith("worlds"):
                 row["proof"] = "inseparable"
                 break
-            row["proof"] = "counting" if not result.moves else "exhaustive"
+            row["proof"] = "counting" if not result.moves or result.reason.startswith("counting") else "exhaustive"
     except UniverseTooBig as exc:  # refused before building: say what it would take
         row.update(status="unsolvable", proof="refused", reason=str(exc) + _workers_needed(exc.memory, task.worker_memory))
     except SearchTimeout:

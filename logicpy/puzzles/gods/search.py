@@ -229,8 +229,19 @@ class SearchTimeout(LogicpyError):
     """The search passed its deadline (what it proved so far stays memoised)."""
 
 
-#: Rows of moves at a node: (move indices in ascending order, their branch sets on the node's live set).
-_Table = tuple[np.ndarray, np.ndarray]
+class _Table:
+    """The moves a node starts from: move indices (ascending) and their branch sets on the
+    parent's live set. Reduced to one row per distinct branch sets (`distinct`) only when
+    first used: most nodes are answered from the memo and never look at it."""
+
+    def __init__(self, moves: np.ndarray, sets: np.ndarray, distinct: bool = False):
+        self.moves, self.sets, self._distinct = moves, sets, distinct
+
+    def distinct(self) -> "_Table":
+        if not self._distinct:
+            first = _first_of_each(self.sets)
+            self.moves, self.sets, self._distinct = self.moves[first], self.sets[first], True
+        return self
 
 
 class TreeSearch:
@@ -252,15 +263,19 @@ class TreeSearch:
         self.width = self._width()
         self.stats = SearchStats()
         self._assignment_of = _BitMap([1 << puzzle.assignments.index(h.assignment) for h in puzzle.hidden_worlds])
+        # Without memories world i has assignment i mod n_assignments: fold the languages' bit blocks.
+        self._blocks = len(puzzle.languages) if not puzzle.stateful else 0
         # Gods with a memory move on after each question: the live set is carried along.
         self._moved = {p: _BitMap([1 << j for j in puzzle.transitions[p]]) for p in range(1, puzzle.n_positions + 1)} \
             if puzzle.stateful else {}
         self._together = self._inseparable()
-        self._root: _Table = (np.arange(len(moves), dtype=np.int64), moves.sets)
+        self._root = _Table(np.arange(len(moves), dtype=np.int64), moves.sets, distinct=True)
         self._found: dict[tuple[int, int], Tree] = {}
         self._failed: dict[int, int] = {}  # canonical live set -> most questions known not to suffice
         self._options: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
-        self._count: dict[tuple[int, int], int] = {}
+        self._count: dict[tuple[int, int], int] = {}  # on canonical live sets
+        self._count_exact: dict[tuple[int, int], int] = {}  # the same on live sets as met (a faster first look)
+        self._canon: dict[int, int] = {}
         self._symmetries: list[_BitMap] | None = None
 
     def _width(self) -> int:
@@ -292,7 +307,14 @@ class TreeSearch:
         return self._assignment_of.of_int(live)
 
     def _assignment_counts(self, sets: np.ndarray) -> np.ndarray:
-        return np.bitwise_count(self._assignment_of.of_array(sets))
+        if not self._blocks:
+            return np.bitwise_count(self._assignment_of.of_array(sets))
+        n, low = np.uint64(self.n_assignments), np.uint64((1 << self.n_assignments) - 1)
+        folded = sets & low
+        for _ in range(1, self._blocks):
+            sets = sets >> n
+            folded |= sets & low
+        return np.bitwise_count(folded)
 
     def _inseparable(self) -> list[int]:
         """Per hidden world h, the worlds that share a branch with h under EVERY move.
@@ -349,33 +371,53 @@ class TreeSearch:
         hashes = _row_hashes(sets)
         by_hash = np.argsort(hashes)
         sorted_hashes = hashes[by_hash]
-        found = []
+
+        def maps_table_onto_itself(element: tuple[tuple[int, ...], bool]) -> bool:
+            image_of, swap = element
+            order = [words.index({"ja": "da", "da": "ja"}.get(w, w)) if swap else j for j, w in enumerate(words)]
+            mapping = _BitMap([1 << g for g in image_of])
+            for rows in (sets[:: max(1, len(sets) // 256)], sets):  # most maps that fail do so on a sample
+                images = mapping.of_array(rows)[:, order]
+                at = np.minimum(np.searchsorted(sorted_hashes, _row_hashes(images)), len(sets) - 1)
+                # Exact: each image must equal the row its hash points to (a collision can
+                # only reject a true symmetry, never admit a false one).
+                if not len(sets) or not (sets[by_hash[at]] == images).all():
+                    return False
+            return True
+
+        def compose(a: tuple[tuple[int, ...], bool], b: tuple[tuple[int, ...], bool]) -> tuple[tuple[int, ...], bool]:
+            return tuple(a[0][g] for g in b[0]), a[1] != b[1]
+
+        # Verified maps form a group: what the checked ones generate needs no check.
+        identity = (tuple(range(len(worlds))), False)
+        group = {identity}
         n = self.puzzle.n_positions
         for perm in itertools.permutations(range(n)):
             for swap in swaps:
-                if swap is False and perm == tuple(range(n)):
-                    continue
-                targets = []
+                image_of = []
                 for h in worlds:
                     image = (tuple(h.assignment[perm.index(i)] for i in range(n)), h.da_means_yes != swap)
                     if image not in index:
                         break
-                    targets.append(1 << index[image])
+                    image_of.append(index[image])
                 else:
-                    mapping = _BitMap(targets)
-                    order = [words.index({"ja": "da", "da": "ja"}.get(w, w)) if swap else j for j, w in enumerate(words)]
-                    images = mapping.of_array(sets)[:, order]
-                    image_hashes = _row_hashes(images)
-                    at = np.minimum(np.searchsorted(sorted_hashes, image_hashes), len(sets) - 1)
-                    # Exact: each image must equal the row its hash points to (a collision can
-                    # only reject a true symmetry, never admit a false one).
-                    if len(sets) and (sets[by_hash[at]] == images).all():
-                        found.append(mapping)
-        return found
+                    element = (tuple(image_of), swap)
+                    if element in group or not maps_table_onto_itself(element):
+                        continue
+                    frontier = [element]
+                    while frontier:
+                        new = frontier.pop()
+                        if new not in group:
+                            group.add(new)
+                            frontier += [compose(new, g) for g in group] + [compose(g, new) for g in group]
+        return [_BitMap([1 << g for g in image_of]) for image_of, _ in sorted(group - {identity})]
 
     def _canonical(self, live: int) -> int:
         """The least image of `live` under the symmetries (a key shared by equally solvable sets)."""
-        return min([live, *(s.of_int(live) for s in self.symmetries)])
+        key = self._canon.get(live)
+        if key is None:
+            key = self._canon[live] = min([live, *(s.of_int(live) for s in self.symmetries)])
+        return key
 
     def _known_to_fail(self, live: int, left: int) -> bool:
         return self._failed.get(self._canonical(live), -1) >= left
@@ -405,7 +447,7 @@ class TreeSearch:
         if distinct:
             return self._expand(live, left, self._root)[0]
         branches = self.moves.sets & np.uint64(live)
-        self._move_on(branches, self._root[0])
+        self._move_on(branches, self._root.moves)
         progress = (branches != np.uint64(live)).all(axis=1)
         index = np.flatnonzero(progress)
         counts = self._assignment_counts(branches[index])
@@ -423,24 +465,30 @@ class TreeSearch:
 
     def _expand(self, live: int, left: int, table: _Table) -> tuple[list[tuple[int, tuple[int, ...]]], _Table]:
         """The fitting moves at a node, most promising first (fewest assignments in the biggest
-        branch, then in all, then the simplest move), and the table its children start from:
-        this node's moves that make progress, one per distinct branch sets on `live`."""
-        moves, sets = table
-        branches = sets & np.uint64(live)
+        branch, then in all, then the simplest move), one per distinct branch sets; and the
+        table its children start from: this node's moves that make progress."""
+        table = table.distinct()
+        moves, branches = table.moves, table.sets & np.uint64(live)
         if self._moved:
             self._move_on(branches, moves)
-        progress = (branches != np.uint64(live)).all(axis=1)
+        # Column by column: much faster than reducing along an axis of length 2 or 3.
+        whole = np.uint64(live)
+        progress = branches[:, 0] != whole
+        for j in range(1, branches.shape[1]):
+            progress &= branches[:, j] != whole
         moves, branches = moves[progress], branches[progress]
-        first = _first_of_each(branches)
-        moves, branches = moves[first], branches[first]
         counts = self._assignment_counts(branches)
-        fits = (counts <= self.width ** (left - 1)).all(axis=1)
-        self.stats.moves_pruned += int(np.count_nonzero(~fits))
+        cap = self.width ** (left - 1)
+        fits = counts[:, 0] <= cap
+        for j in range(1, counts.shape[1]):
+            fits &= counts[:, j] <= cap
+        self.stats.moves_pruned += len(fits) - int(np.count_nonzero(fits))
         index = np.flatnonzero(fits)
+        index = index[_first_of_each(branches[index])]
         order = index[np.lexsort((moves[index], counts[index].sum(axis=1), counts[index].max(axis=1)))]
         rows = list(zip(moves[order].tolist(), map(tuple, branches[order].tolist())))
         # With memories, branch sets are states after the move: children restart from the root.
-        return rows, self._root if self._moved else (moves, branches)
+        return rows, self._root if self._moved else _Table(moves, branches)
 
     def _node(self, move: int, subtrees: list[Tree]) -> Node:
         return Node(
@@ -496,17 +544,23 @@ class TreeSearch:
 
     def _counted(self, live: int, left: int, table: _Table) -> int:
         """`count`, memoised on the canonical live set (a symmetry maps trees one to one)."""
+        total = self._count_exact.get((live, left))
+        if total is not None:
+            return total
         if self._leaf(live) is not None:
-            return 1
-        if self._cut(live, left) or self._known_to_fail(live, left):
-            return 0
-        key = (self._canonical(live), left)
-        if key not in self._count:
-            total = sum(product for _, _, product in self._counted_options(live, left, table))
-            if not total:
-                self._record_failure(live, left)
-            self._count[key] = total
-        return self._count[key]
+            total = 1
+        elif self._cut(live, left) or self._known_to_fail(live, left):
+            total = 0
+        else:
+            key = (self._canonical(live), left)
+            total = self._count.get(key)
+            if total is None:
+                total = sum(product for _, _, product in self._counted_options(live, left, table))
+                if not total:
+                    self._record_failure(live, left)
+                self._count[key] = total
+        self._count_exact[(live, left)] = total
+        return total
 
     def _counted_options(self, live: int, left: int, table: _Table) -> list[tuple[int, tuple[int, ...], int]]:
         """The moves at a node that lead to some tree: (move, branch sets, how many trees)."""

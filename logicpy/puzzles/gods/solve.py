@@ -193,6 +193,10 @@ def solve(
     if pair:
         a, b = (puzzle.hidden_worlds[h] for h in pair)
         reason = f"worlds {a} and {b} share a branch under every question of complexity <= {complexity}, so more questions cannot help"
+    elif status == "none" and search.width < search.base and search.n_assignments > search.width**questions:
+        reason = (f"counting bound: {search.n_assignments} assignments cannot fit in the {search.width**questions} "
+                  f"leaves {questions} question(s) can reach: every question of complexity <= {complexity} holds "
+                  f"each world in one of {search.width} of its {search.base} branches")
     return Result(
         puzzle, questions, complexity, find, status, trees, count,
         tuple(u.level_counts()[: complexity + 1]), len(moves), search.stats, seconds, reason,
