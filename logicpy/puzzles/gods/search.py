@@ -429,7 +429,7 @@ class TreeSearch:
 
     def _tick(self) -> None:
         self.stats.nodes += 1
-        if self.deadline is not None and self.stats.nodes % 16 == 0 and time.monotonic() > self.deadline:
+        if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchTimeout("the search passed its deadline")
 
     # -- moves at a node -------------------------------------------------------------------------
