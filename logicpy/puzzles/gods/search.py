@@ -463,10 +463,9 @@ class TreeSearch:
             rows = positions == p
             branches[rows] = moved.of_array(branches[rows])
 
-    def _expand(self, live: int, left: int, table: _Table) -> tuple[list[tuple[int, tuple[int, ...]]], _Table]:
-        """The fitting moves at a node, most promising first (fewest assignments in the biggest
-        branch, then in all, then the simplest move), one per distinct branch sets; and the
-        table its children start from: this node's moves that make progress."""
+    def _fitting(self, live: int, left: int, table: _Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """At a node: its moves that make progress and their branch sets and assignment counts,
+        and the indices among them of the fitting ones, one per distinct branch sets."""
         table = table.distinct()
         moves, branches = table.moves, table.sets & np.uint64(live)
         if self._moved:
@@ -484,7 +483,13 @@ class TreeSearch:
             fits &= counts[:, j] <= cap
         self.stats.moves_pruned += len(fits) - int(np.count_nonzero(fits))
         index = np.flatnonzero(fits)
-        index = index[_first_of_each(branches[index])]
+        return moves, branches, counts, index[_first_of_each(branches[index])]
+
+    def _expand(self, live: int, left: int, table: _Table) -> tuple[list[tuple[int, tuple[int, ...]]], _Table]:
+        """The fitting moves at a node, most promising first (fewest assignments in the biggest
+        branch, then in all, then the simplest move), one per distinct branch sets; and the
+        table its children start from: this node's moves that make progress."""
+        moves, branches, counts, index = self._fitting(live, left, table)
         order = index[np.lexsort((moves[index], counts[index].sum(axis=1), counts[index].max(axis=1)))]
         rows = list(zip(moves[order].tolist(), map(tuple, branches[order].tolist())))
         # With memories, branch sets are states after the move: children restart from the root.
@@ -555,7 +560,12 @@ class TreeSearch:
             key = (self._canonical(live), left)
             total = self._count.get(key)
             if total is None:
-                total = sum(product for _, _, product in self._counted_options(live, left, table))
+                if left == 1:  # every fitting last question ends in leaves: one tree each
+                    self._tick()
+                    total = 0 if self.hopeless(live) else len(self._fitting(live, left, table)[3])
+                    self.stats.moves_tried += total
+                else:
+                    total = sum(product for _, _, product in self._counted_options(live, left, table))
                 if not total:
                     self._record_failure(live, left)
                 self._count[key] = total
