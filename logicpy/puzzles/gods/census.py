@@ -184,11 +184,14 @@ class Task:
 def examine(task: Task) -> dict[str, Any]:
     """Least questions, least complexity there, tree count and one verified tree, or the proof kind.
 
-    Searches complexity <= the bound for 0, 1, ... questions (a tree of lower complexity
-    is one of the bound too, so the lower levels need no search until one count works);
-    at the least count, `solve` tries complexity 0 up to the bound, lowest first, and
-    verifies its tree by replay. Each count reuses the failures the previous ones proved.
-    With a time limit, a task that passes it gives a row with status "timeout".
+    Tries 0, 1, ... questions. Until a search has been needed (counting refutes the small
+    counts without a universe), `solve` tries complexity 0 up to the bound, lowest first,
+    so no higher universe is built than the first count that works needs. After that, each
+    count is searched at the bound alone (a tree of lower complexity is one of the bound
+    too, so the lower levels cannot succeed first), reusing the failures the previous
+    counts proved; at the least count that works, `solve` finds the least complexity.
+    Every tree is verified by replay. With a time limit, a task that passes it gives a row
+    with status "timeout".
     """
     spec = task.spec
     puzzle = spec.puzzle(task.semantics)
@@ -201,12 +204,13 @@ def examine(task: Task) -> dict[str, Any]:
         "status": "unsolvable", "proof": None, "reason": "", "least_questions": None, "least_complexity": None,
         "trees": None, "tree": None, "moves": None, "gods_file": spec.gods_file or None,
     }
-    k = 0
+    k, searched = 0, False
     try:
         for k in range(task.max_questions + 1):
-            result = solve(puzzle, k, task.max_complexity, lowest_first=False, deadline=deadline)
+            result = solve(puzzle, k, task.max_complexity, lowest_first=not searched, deadline=deadline)
             if result.status != "none":
-                result = solve(puzzle, k, task.max_complexity, deadline=deadline)
+                if searched:
+                    result = solve(puzzle, k, task.max_complexity, deadline=deadline)
                 c = result.least_complexity
                 assert c is not None  # find="one" names the level it found a tree at
                 counted = solve(puzzle, k, c, find="all", limit=0, deadline=deadline)
@@ -218,6 +222,7 @@ def examine(task: Task) -> dict[str, Any]:
                 row["proof"] = "inseparable"
                 break
             row["proof"] = "counting" if not result.moves or result.reason.startswith("counting") else "exhaustive"
+            searched = searched or result.moves > 0
     except UniverseTooBig as exc:  # refused before building: say what it would take
         row.update(status="unsolvable", proof="refused", reason=str(exc) + _workers_needed(exc.memory, task.worker_memory))
     except SearchTimeout:

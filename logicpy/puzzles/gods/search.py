@@ -244,6 +244,10 @@ class _Table:
         return self
 
 
+#: A search looks for the puzzle's symmetries once it has expanded this many nodes.
+SYMMETRY_AFTER = 64
+
+
 class TreeSearch:
     """Depth-first search for question trees, memoised on (live hidden worlds, questions left).
 
@@ -277,6 +281,7 @@ class TreeSearch:
         self._count_exact: dict[tuple[int, int], int] = {}  # the same on live sets as met (a faster first look)
         self._canon: dict[int, int] = {}
         self._symmetries: list[_BitMap] | None = None
+        self._expanded = 0  # nodes expanded by every call so far
 
     def _width(self) -> int:
         """How many branches a question needs to hold every world it is put to: at most that many
@@ -413,7 +418,12 @@ class TreeSearch:
         return [_BitMap([1 << g for g in image_of]) for image_of, _ in sorted(group - {identity})]
 
     def _canonical(self, live: int) -> int:
-        """The least image of `live` under the symmetries (a key shared by equally solvable sets)."""
+        """The least image of `live` under the symmetries (a key shared by equally solvable sets).
+
+        Small searches do without: `live` itself is the key until this search has expanded
+        SYMMETRY_AFTER nodes (a key met before is still sound: it stands for its own set)."""
+        if self._symmetries is None and self._expanded < SYMMETRY_AFTER:
+            return live
         key = self._canon.get(live)
         if key is None:
             key = self._canon[live] = min([live, *(s.of_int(live) for s in self.symmetries)])
@@ -429,6 +439,7 @@ class TreeSearch:
 
     def _tick(self) -> None:
         self.stats.nodes += 1
+        self._expanded += 1
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchTimeout("the search passed its deadline")
 
