@@ -308,6 +308,7 @@ def test_open_god_types_from_a_gods_file_on_the_workers(engine, tmp_path):
 
 def test_cli_on_a_running_scheduler_with_cluster_address(engine, capsys, tmp_path):
     address = engine._cluster.scheduler_address  # a real scheduler with 2 workers, started by the fixture
+    engine._client.wait_for_workers(2, timeout=120)  # the nanny may still be restarting the worker killed above
     code = main(["gods", "census", "--gods", "1..2", "--semantics", "boolos", "--max-questions", "2",
                  "--max-complexity", "1", "--cluster", address, "--store", str(tmp_path / "c.sqlite"), "--json"])
     out, err = capsys.readouterr()
