@@ -7,17 +7,19 @@ are exactly the signature of ask(p, Q)). Moves with equal sets are interchangeab
 at a node only the sets restricted to its live worlds matter.
 
 A node (live set L, questions left q) is a leaf when every live world has one type
-assignment. It is pruned when L holds more assignments than base^q can separate (base 2,
-or 3 under the silent semantics), or two worlds with different assignments that share a
-branch under every move (no tree can ever separate them); so is every move leaving a
-branch with more than base^(q-1). Every question must make progress: a move with a
-branch equal to L is skipped (its subtree could replace the node, so this loses no
-solvable case).
+assignment. It is pruned when L holds more assignments than width^q can separate (width:
+the fewest branches of a question that hold every world, at most the number of
+utterances; 2 even under the silent semantics, see `TreeSearch._width`), or two worlds
+with different assignments that share a branch under every move (no tree can ever
+separate them); so is every move leaving a branch with more than width^(q-1). Every
+question must make progress: a move with a branch equal to L is skipped (its subtree
+could replace the node, so this loses no solvable case).
 
 What makes proofs of impossibility (which visit every node) affordable:
-- each node hands its children its own moves restricted to L, one per distinct branch
-  sets (the moves distinct on a subset of L are among them), so below the root a node
-  scans hundreds of rows, not the whole table;
+- each node hands its children its own moves restricted to L, deduplicated by branch
+  sets when a child first expands (the moves distinct on a subset of L are among them),
+  so below the root a node scans its parent's distinct rows, not the whole table; a
+  last question's trees are counted without building its rows;
 - trees found are memoised on (L, q); failures on L alone, as the most questions known
   to fail (no tree with q questions means none with fewer), and up to the puzzle's
   symmetries: renamings of positions, and swapping what ja and da mean, that map the

@@ -284,3 +284,15 @@ def test_one_search_per_level_reuses_failures_across_question_counts():
     proved = dict(search._failed)
     again = solve(puzzle, 4, 1, lowest_first=False)
     assert again.status == "none" and again.search.nodes == 0 and search._failed == proved  # all from the memo
+
+
+def test_distinct_rows_by_hash_fall_back_to_sorting_on_a_collision(monkeypatch):
+    import numpy as np
+
+    from logicpy.puzzles.gods import search
+
+    rows = np.random.default_rng(7).integers(0, 4, (300, 3)).astype(np.uint64)
+    want = np.sort(np.unique(rows, axis=0, return_index=True)[1])
+    assert np.array_equal(search._first_of_each(rows), want)
+    monkeypatch.setattr(search, "_row_hashes", lambda r: np.zeros(len(r), dtype=np.uint64))  # every row collides
+    assert np.array_equal(search._first_of_each(rows), want)
