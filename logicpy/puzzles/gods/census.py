@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ...errors import InputError
 from .model import TYPES, GodType, Puzzle, Semantics, type_letters
+from .search import SearchTimeout
 from .solve import solve
 from .tree import tree_to_json
 from .universe import UniverseTooBig
@@ -35,10 +36,13 @@ if TYPE_CHECKING:
     from .store import Store
 
 __all__ = ["Spec", "Task", "RunStats", "puzzle_space", "canonical", "examine", "tasks_for", "puzzle_of_row", "run_census",
-           "PROOF_KINDS"]
+           "PROOF_KINDS", "TIMEOUT"]
 
 #: Why a puzzle is reported unsolvable (within the census bounds), strongest first.
 PROOF_KINDS = ("inseparable", "counting", "exhaustive", "refused")
+#: The status of a task stopped by its time limit: no answer either way; a run with a
+#: larger limit (or none) computes it again.
+TIMEOUT = "timeout"
 
 
 def canonical(assignments: Iterable[tuple[str, ...]], n: int) -> tuple[tuple[str, ...], ...]:
@@ -168,6 +172,7 @@ class Task:
     max_questions: int
     max_complexity: int
     worker_memory: int = 0  # bytes a worker may use (0: unknown); not part of the key
+    time_limit: float = 0.0  # seconds the search may take (0: no limit); not part of the key
 
     @property
     def key(self) -> str:
@@ -179,12 +184,19 @@ class Task:
 def examine(task: Task) -> dict[str, Any]:
     """Least questions, least complexity there, tree count and one verified tree, or the proof kind.
 
-    Runs `solve` for 0, 1, ... questions (each tries complexity 0 up to the bound, lowest
-    first, and verifies its tree by replay); the first count that works is the least.
+    Tries 0, 1, ... questions. Until a search has been needed (counting refutes the small
+    counts without a universe), `solve` tries complexity 0 up to the bound, lowest first,
+    so no higher universe is built than the first count that works needs. After that, each
+    count is searched at the bound alone (a tree of lower complexity is one of the bound
+    too, so the lower levels cannot succeed first), reusing the failures the previous
+    counts proved; at the least count that works, `solve` finds the least complexity.
+    Every tree is verified by replay. With a time limit, a task that passes it gives a row
+    with status "timeout".
     """
     spec = task.spec
     puzzle = spec.puzzle(task.semantics)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
+    deadline = time.monotonic() + task.time_limit if task.time_limit > 0 else None
     row: dict[str, Any] = {
         "key": task.key, "n": spec.n, "types": spec.types, "puzzle": spec.key, "description": spec.description,
         "assignments": len(spec.assignments), "raw": spec.raw, "semantics": task.semantics,
@@ -192,13 +204,16 @@ def examine(task: Task) -> dict[str, Any]:
         "status": "unsolvable", "proof": None, "reason": "", "least_questions": None, "least_complexity": None,
         "trees": None, "tree": None, "moves": None, "gods_file": spec.gods_file or None,
     }
+    k, searched = 0, False
     try:
         for k in range(task.max_questions + 1):
-            result = solve(puzzle, k, task.max_complexity)
+            result = solve(puzzle, k, task.max_complexity, lowest_first=not searched, deadline=deadline)
             if result.status != "none":
+                if searched:
+                    result = solve(puzzle, k, task.max_complexity, deadline=deadline)
                 c = result.least_complexity
                 assert c is not None  # find="one" names the level it found a tree at
-                counted = solve(puzzle, k, c, find="all", limit=0)
+                counted = solve(puzzle, k, c, find="all", limit=0, deadline=deadline)
                 row.update(status="solvable", proof=None, reason="", least_questions=k, least_complexity=c, trees=str(counted.count),
                            tree=tree_to_json(result.trees[0]), moves=counted.moves)
                 break
@@ -206,10 +221,16 @@ def examine(task: Task) -> dict[str, Any]:
             if result.moves and result.reason.startswith("worlds"):
                 row["proof"] = "inseparable"
                 break
-            row["proof"] = "counting" if not result.moves else "exhaustive"
+            row["proof"] = "counting" if not result.moves or result.reason.startswith("counting") else "exhaustive"
+            searched = searched or result.moves > 0
     except UniverseTooBig as exc:  # refused before building: say what it would take
         row.update(status="unsolvable", proof="refused", reason=str(exc) + _workers_needed(exc.memory, task.worker_memory))
+    except SearchTimeout:
+        row.update(status=TIMEOUT, proof=None, least_questions=None, least_complexity=None, trees=None, tree=None,
+                   moves=None, reason=f"no answer within the {task.time_limit:g} s time limit "
+                                      f"(questions tried up to {k}); a run with a larger --time-limit retries it")
     row["seconds"] = time.perf_counter() - start
+    row["cpu_seconds"] = time.process_time() - cpu  # the worker's CPU time (not stored: for benchmarks)
     return row
 
 
@@ -223,22 +244,24 @@ def _workers_needed(memory: int, worker_memory: int) -> str:
 
 
 def tasks_for(specs: Sequence[Spec], semantics: Sequence[str], max_questions: int,
-              max_complexity: int, worker_memory: int = 0) -> list[Task]:
+              max_complexity: int, worker_memory: int = 0, time_limit: float = 0.0) -> list[Task]:
     """Every (puzzle, semantics) task, the likely longest first (more gods, more assignments),
     so that the workers finish together."""
     order = sorted(specs, key=lambda s: (-s.n, -len(s.assignments), s.key))
-    return [Task(spec, sem, max_questions, max_complexity, worker_memory) for spec in order for sem in semantics]
+    return [Task(spec, sem, max_questions, max_complexity, worker_memory, time_limit)
+            for spec in order for sem in semantics]
 
 
 @dataclass
 class RunStats:
-    """One census run: tasks asked for, found already stored, done now, wall seconds."""
+    """One census run: tasks asked for, found already stored, done now, wall seconds, CPU seconds per task."""
 
     tasks: int
     stored_before: int
     done: int = 0
     wall: float = 0.0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (task key, error) of tasks given up
+    cpu: dict[str, float] = field(default_factory=dict)  # task key -> its worker's CPU seconds (done now)
 
 
 def run_census(tasks: Sequence[Task], store: "Store", engine: "Engine",
@@ -248,9 +271,10 @@ def run_census(tasks: Sequence[Task], store: "Store", engine: "Engine",
     A row is committed as soon as it arrives, so an interrupted run loses only the tasks
     in flight, and the next run resumes with the keys not stored. A task that fails for
     good (it raised on every retry, or killed its workers) is listed in `failed`, stored
-    nowhere, and tried again by the next run; the others go on.
+    nowhere, and tried again by the next run; the others go on. A stored timeout row is
+    computed again when the task's time limit is larger than the one it ran out of.
     """
-    stored = store.done_keys()
+    stored = store.done_keys({t.key: t.time_limit for t in tasks})
     todo = [t for t in tasks if t.key not in stored]
     stats = RunStats(len(tasks), len(tasks) - len(todo))
     start = time.perf_counter()
@@ -263,6 +287,7 @@ def run_census(tasks: Sequence[Task], store: "Store", engine: "Engine",
                 continue
             store.add(row)
             stats.done += 1
+            stats.cpu[task.key] = row.get("cpu_seconds", 0.0)
             if progress:
                 progress(stats.stored_before + stats.done, len(tasks))
     finally:

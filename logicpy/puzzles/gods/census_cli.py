@@ -1,12 +1,14 @@
 """`logicpy gods census`: run the census on Dask workers, store every row, summarise, export, draw.
 
     logicpy gods census [--gods 1..4] [--types truly,falsely,random] [--semantics S,...]
-                        [--max-questions K] [--max-complexity C] [--store FILE.sqlite]
-                        [--workers N | --cluster ADDRESS] [--json] [--csv FILE] [--svg FILE]
+                        [--max-questions K] [--max-complexity C] [--time-limit SECONDS]
+                        [--store FILE.sqlite] [--workers N | --cluster ADDRESS]
+                        [--json] [--csv FILE] [--svg FILE]
 
 Exit status: 0 when the census is complete, 1 when some task failed for good (listed; the
-others are stored), 2 on bad input, 130 when interrupted (the rows finished so far are
-stored; run the same command again to resume).
+others are stored) or ran out of its --time-limit (stored as "timeout"; a run with a larger
+limit computes it again), 2 on bad input, 130 when interrupted (the rows finished so far
+are stored; run the same command again to resume).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 from ...errors import InputError
 from ...progress import terminal_progress
-from .census import PROOF_KINDS, puzzle_of_row, puzzle_space, run_census, tasks_for
+from .census import PROOF_KINDS, TIMEOUT, puzzle_of_row, puzzle_space, run_census, tasks_for
 from .engine import Engine
 from .model import TYPES, Semantics
 from .store import Store, to_csv
@@ -51,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="search up to K questions per branch (default 4)")
     space.add_argument("--max-complexity", type=int, default=2, metavar="C",
                        help="questions of complexity <= C (default 2; 3 builds far bigger universes)")
+    space.add_argument("--time-limit", type=float, default=0, metavar="SECONDS",
+                       help="give up a puzzle whose search takes longer (stored as timeout; a later run with a "
+                            "larger limit, or 0, computes it again); default 0: no limit")
     where = parser.add_argument_group("where it runs")
     where.add_argument("--workers", type=int, metavar="N", help="local cluster workers (default: one per core)")
     where.add_argument("--cluster", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786")
@@ -96,9 +101,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--max-questions and --max-complexity must be >= 0")
     if args.top < 0:
         raise InputError(f"--top must be >= 0, got {args.top}")
+    if not args.time_limit >= 0:
+        raise InputError(f"--time-limit must be >= 0 seconds (0: no limit), got {args.time_limit}")
     gods_file = str(Path(args.gods_file).resolve()) if args.gods_file.endswith(".py") else args.gods_file
     specs = puzzle_space(gods, types, gods_file)
-    tasks = tasks_for(specs, semantics, args.max_questions, args.max_complexity)
+    tasks = tasks_for(specs, semantics, args.max_questions, args.max_complexity, time_limit=args.time_limit)
     keys = [t.key for t in tasks]
     interrupted = False
     with Store(args.store) as store:
@@ -128,6 +135,12 @@ def run(args: argparse.Namespace) -> int:
           f"{stats.stored_before} already in {args.store}", file=sys.stderr)
     for key, error in stats.failed:
         print(f"failed (not stored; run again to retry): {key}: {error}", file=sys.stderr)
+    timed_out = [r["key"] for r in rows if r["status"] == TIMEOUT]
+    if timed_out:
+        print(f"{len(timed_out)} task(s) ran out of their time limit (stored as timeout; a run with a larger "
+              f"--time-limit computes them again): {', '.join(timed_out[:5])}{' ...' if len(timed_out) > 5 else ''}",
+              file=sys.stderr)
+    incomplete = bool(stats.failed or timed_out)
     top = hardest(rows, args.top)
     if args.csv:
         Path(args.csv).write_text(to_csv(rows))
@@ -139,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
                                     "canonical": len(specs), "raw": sum(s.raw for s in specs)},
                           "summary": summary(rows), "hardest": [_hardest_json(r, v) for r, v in top],
                           "rows": rows}, indent=1))
-        return 1 if stats.failed else 0
+        return 1 if incomplete else 0
     print(render_summary(rows, semantics, args.max_complexity))
     for row, check in top:
         puzzle = puzzle_of_row(row)
@@ -147,13 +160,15 @@ def run(args: argparse.Namespace) -> int:
               f"{row['least_questions']} question{'s' if row['least_questions'] != 1 else ''}, complexity {row['least_complexity']}, {row['trees']} trees")
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
-    return 1 if stats.failed else 0
+    return 1 if incomplete else 0
 
 
 def _cell(row: dict[str, Any]) -> str:
-    """A row's class: "q3 c1", or "none: counting"."""
+    """A row's class: "q3 c1", "none: counting", or "timeout"."""
     if row["status"] == "solvable":
         return f"q{row['least_questions']} c{row['least_complexity']}"
+    if row["status"] == TIMEOUT:
+        return TIMEOUT
     return f"none: {row['proof']}"
 
 
@@ -169,6 +184,8 @@ def _class_order(cell: str) -> tuple:
     if cell.startswith("q"):
         q, c = cell.split()
         return (0, int(q[1:]), int(c[1:]))
+    if cell == TIMEOUT:
+        return (2, 0, 0)
     return (1, PROOF_KINDS.index(cell.split(": ")[1]), 0)
 
 
@@ -244,17 +261,19 @@ def heat_map_svg(rows: list[dict[str, Any]]) -> str:
             group = cells.get((n, types, s), [])
             x = left + j * w
             solved = [r for r in group if r["status"] == "solvable"]
-            none = len(group) - len(solved)
+            waiting = sum(r["status"] == TIMEOUT for r in group)
+            none = len(group) - len(solved) - waiting
             q = max([r["least_questions"] for r in solved], default=0)
             c = max([r["least_complexity"] for r in solved], default=0)
             shade = int(235 - 190 * q / top)
             colour = f"rgb({shade},{shade},255)" if group else "#eee"
-            label = (f"q{q} c{c}" if solved else "-") + (f" ×{none}" if none else "")
+            label = (f"q{q} c{c}" if solved else "-") + (f" ×{none}" if none else "") + (f" ?{waiting}" if waiting else "")
             out.append(f'<rect x="{x}" y="{y}" width="{w - 2}" height="{h - 2}" fill="{colour}">'
                        f'<title>{n} gods {html.escape(types)}, {html.escape(s)}: {len(group)} puzzles</title></rect>')
             fg = "white" if shade < 140 else "black"
             out.append(f'<text x="{x + w / 2 - 1}" y="{y + h / 2 + 4}" text-anchor="middle" fill="{fg}">{label}</text>')
     out.append(f'<text x="8" y="{height - 12}" font-size="11">q = the most questions any puzzle of the cell needs; '
-               f'c = the highest least complexity; ×k = k puzzles with no tree within the bounds</text>')
+               f'c = the highest least complexity; ×k = k puzzles with no tree within the bounds; '
+               f'?k = k puzzles that ran out of time</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

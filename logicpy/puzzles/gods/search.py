@@ -7,27 +7,43 @@ are exactly the signature of ask(p, Q)). Moves with equal sets are interchangeab
 at a node only the sets restricted to its live worlds matter.
 
 A node (live set L, questions left q) is a leaf when every live world has one type
-assignment. It is pruned when L holds more assignments than base^q can separate (base 2,
-or 3 under the silent semantics), or two worlds with different assignments that share a
-branch under every move (no tree can ever separate them); so is every move leaving a
-branch with more than base^(q-1). Results are memoised on (L, q). Every question must
-make progress: a move with a branch equal to L is skipped (its subtree could replace the
-node, so this loses no solvable case).
+assignment. It is pruned when L holds more assignments than width^q can separate (width:
+the fewest branches of a question that hold every world, at most the number of
+utterances; 2 even under the silent semantics, see `TreeSearch._width`), or two worlds
+with different assignments that share a branch under every move (no tree can ever
+separate them); so is every move leaving a branch with more than width^(q-1). Every
+question must make progress: a move with a branch equal to L is skipped (its subtree
+could replace the node, so this loses no solvable case).
+
+What makes proofs of impossibility (which visit every node) affordable:
+- each node hands its children its own moves restricted to L, deduplicated by branch
+  sets when a child first expands (the moves distinct on a subset of L are among them),
+  so below the root a node scans its parent's distinct rows, not the whole table; a
+  last question's trees are counted without building its rows;
+- trees found are memoised on (L, q); failures on L alone, as the most questions known
+  to fail (no tree with q questions means none with fewer), and up to the puzzle's
+  symmetries: renamings of positions, and swapping what ja and da mean, that map the
+  assignments and the move table onto themselves (checked on the table, not assumed)
+  take a live set to one exactly as (un)solvable;
+- one search object serves every question count of a complexity level (`searcher`), so
+  the failures proved for q questions are reused when q+1 are tried.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
 
+from ...errors import LogicpyError
 from .model import SILENT, WORDS, Puzzle
 from .tree import Leaf, Node, Tree
 from .universe import Universe
 
-__all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table", "counting_bound"]
+__all__ = ["MoveTable", "SearchStats", "SearchTimeout", "TreeSearch", "move_table", "searcher", "counting_bound"]
 
 
 @dataclass(frozen=True)
@@ -145,6 +161,30 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     return table
 
 
+def _first_of_each(rows: np.ndarray) -> np.ndarray:
+    """Ascending indices of the first occurrence of each distinct row."""
+    if len(rows) <= 1:
+        return np.arange(len(rows))
+    # By hash (one sort of uint64), checked exactly: every row must equal its class's first.
+    _, first, inverse = np.unique(_row_hashes(rows), return_index=True, return_inverse=True)
+    if (rows[first[inverse]] == rows).all():
+        return np.sort(first)
+    order = np.lexsort(rows.T[::-1])  # a collision: sort the rows themselves (stable)
+    ordered = rows[order]
+    starts = np.ones(len(rows), dtype=bool)
+    starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    return np.sort(order[starts])
+
+
+def _row_hashes(rows: np.ndarray) -> np.ndarray:
+    """A 64-bit hash per row (equal rows, equal hashes)."""
+    h = np.zeros(len(rows), dtype=np.uint64)
+    for j in range(rows.shape[1]):
+        h = (h ^ rows[:, j]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return h
+
+
 class _BitMap:
     """A map from sets of source bits to sets of target bits, one target mask per source bit.
 
@@ -153,15 +193,11 @@ class _BitMap:
 
     def __init__(self, targets: list[int]):
         self.tables: list[np.ndarray] = []
+        values = np.arange(256)
         for byte in range((len(targets) + 7) // 8):
             table = np.zeros(256, dtype=np.uint64)
-            for value in range(256):
-                mask = 0
-                for bit in range(8):
-                    i = byte * 8 + bit
-                    if value >> bit & 1 and i < len(targets):
-                        mask |= targets[i]
-                table[value] = mask
+            for bit, target in enumerate(targets[8 * byte : 8 * byte + 8]):
+                table[(values >> bit) & 1 == 1] |= np.uint64(target)
             self.tables.append(table)
         self._lists = [[int(x) for x in t] for t in self.tables]
 
@@ -191,25 +227,86 @@ class SearchStats:
     moves_pruned: int = 0
 
 
-class TreeSearch:
-    """Depth-first search for question trees, memoised on (live hidden worlds, questions left)."""
+class SearchTimeout(LogicpyError):
+    """The search passed its deadline (what it proved so far stays memoised)."""
 
-    def __init__(self, puzzle: Puzzle, universe: Universe, moves: MoveTable):
+
+class _Table:
+    """The moves a node starts from: move indices (ascending) and their branch sets on the
+    parent's live set. Reduced to one row per distinct branch sets (`distinct`) only when
+    first used: most nodes are answered from the memo and never look at it."""
+
+    def __init__(self, moves: np.ndarray, sets: np.ndarray, distinct: bool = False):
+        self.moves, self.sets, self._distinct = moves, sets, distinct
+
+    def distinct(self) -> "_Table":
+        if not self._distinct:
+            first = _first_of_each(self.sets)
+            self.moves, self.sets, self._distinct = self.moves[first], self.sets[first], True
+        return self
+
+
+#: A search looks for the puzzle's symmetries once it has expanded this many nodes.
+SYMMETRY_AFTER = 64
+
+
+class TreeSearch:
+    """Depth-first search for question trees, memoised on (live hidden worlds, questions left).
+
+    `deadline` (a `time.monotonic()` value, or None) makes `one` and `count` raise
+    `SearchTimeout` once passed; it may be changed between calls.
+    """
+
+    def __init__(self, puzzle: Puzzle, universe: Universe, moves: MoveTable, deadline: float | None = None):
         self.puzzle = puzzle
         self.universe = universe
         self.moves = moves
+        self.deadline = deadline
         self.base = len(moves.words)
         self.n_assignments = puzzle.n_assignments
-        self.all_live = (1 << len(puzzle.hidden_worlds)) - 1
+        self.n_hidden = len(puzzle.hidden_worlds)
+        self.all_live = (1 << self.n_hidden) - 1
+        self.width = self._width()
         self.stats = SearchStats()
         self._assignment_of = _BitMap([1 << puzzle.assignments.index(h.assignment) for h in puzzle.hidden_worlds])
+        # Without memories world i has assignment i mod n_assignments: fold the languages' bit blocks.
+        self._blocks = len(puzzle.languages) if not puzzle.stateful else 0
         # Gods with a memory move on after each question: the live set is carried along.
         self._moved = {p: _BitMap([1 << j for j in puzzle.transitions[p]]) for p in range(1, puzzle.n_positions + 1)} \
             if puzzle.stateful else {}
         self._together = self._inseparable()
-        self._one: dict[tuple[int, int], Tree | None] = {}
+        self._root = _Table(np.arange(len(moves), dtype=np.int64), moves.sets, distinct=True)
+        self._found: dict[tuple[int, int], Tree] = {}
+        self._failed: dict[int, int] = {}  # canonical live set -> most questions known not to suffice
         self._options: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
-        self._count: dict[tuple[int, int], int] = {}
+        self._count: dict[tuple[int, int], int] = {}  # on canonical live sets
+        self._count_exact: dict[tuple[int, int], int] = {}  # the same on live sets as met (a faster first look)
+        self._canon: dict[int, int] = {}
+        self._symmetries: list[_BitMap] | None = None
+        self._expanded = 0  # nodes expanded by every call so far
+
+    def _width(self) -> int:
+        """How many branches a question needs to hold every world it is put to: at most that many
+        assignments per question can be told apart, so no tree of q questions separates more
+        than width^q (at most `base`; 2 under the silent semantics, whose Random is silent only
+        in worlds where he could also say ja and da).
+
+        Why: let every world follow, at each node, the first branch of a fixed least cover
+        of the move's branches that holds it. Each assignment then reaches a leaf of its own
+        (its world is live there), and these paths use at most width branches per node.
+        """
+        sets = self.moves.sets
+        if not len(sets) or self.base <= 2:
+            return self.base
+        everything = np.bitwise_or.reduce(sets, axis=1)
+        if (everything != np.uint64(self.all_live)).any():  # a world no branch holds: no argument
+            return self.base
+        cover = np.ones(len(sets), dtype=np.int64) * self.base
+        for k in range(self.base - 1, 0, -1):
+            for chosen in itertools.combinations(range(self.base), k):
+                covered = np.bitwise_or.reduce(sets[:, list(chosen)], axis=1) == everything
+                cover[covered] = np.minimum(cover[covered], k)
+        return int(cover.max())
 
     # -- sets of hidden worlds -------------------------------------------------------------
     def assignments(self, live: int) -> int:
@@ -217,7 +314,14 @@ class TreeSearch:
         return self._assignment_of.of_int(live)
 
     def _assignment_counts(self, sets: np.ndarray) -> np.ndarray:
-        return np.bitwise_count(self._assignment_of.of_array(sets))
+        if not self._blocks:
+            return np.bitwise_count(self._assignment_of.of_array(sets))
+        n, low = np.uint64(self.n_assignments), np.uint64((1 << self.n_assignments) - 1)
+        folded = sets & low
+        for _ in range(1, self._blocks):
+            sets = sets >> n
+            folded |= sets & low
+        return np.bitwise_count(folded)
 
     def _inseparable(self) -> list[int]:
         """Per hidden world h, the worlds that share a branch with h under EVERY move.
@@ -227,10 +331,10 @@ class TreeSearch:
         have a memory: a later state may tell them apart, so no pair is assumed.)
         """
         if self._moved:
-            return [1 << h for h in range(len(self.puzzle.hidden_worlds))]
+            return [1 << h for h in range(self.n_hidden)]
         together = []
         one = np.uint64(1)
-        for h in range(len(self.puzzle.hidden_worlds)):
+        for h in range(self.n_hidden):
             has_h = ((self.moves.sets >> np.uint64(h)) & one).astype(bool)
             partners = np.bitwise_or.reduce(np.where(has_h, self.moves.sets, np.uint64(0)), axis=1)
             together.append(int(np.bitwise_and.reduce(partners)) if len(partners) else self.all_live)
@@ -249,6 +353,99 @@ class TreeSearch:
         """True iff two live worlds with different assignments can never be told apart."""
         return self.inseparable_pair(live) is not None
 
+    # -- symmetries ----------------------------------------------------------------------------
+    @property
+    def symmetries(self) -> list[_BitMap]:
+        """Maps of hidden worlds (other than the identity) under which solvability is unchanged.
+
+        Candidates: a renaming of positions that maps the assignments onto themselves,
+        optionally with ja and da swapping meanings (each world goes to the one of the
+        other language, and the ja and da branches trade places). A candidate is kept only
+        if it maps the move table onto itself (every move's image, with the branches
+        traded when the words are, is a move): then it maps every tree for L to a tree
+        for its image. None when gods have a memory (their states are not mapped).
+        """
+        if self._symmetries is None:
+            self._symmetries = [] if self._moved else self._find_symmetries()
+        return self._symmetries
+
+    def _find_symmetries(self) -> list[_BitMap]:
+        worlds = self.puzzle.hidden_worlds
+        index = {(h.assignment, h.da_means_yes): i for i, h in enumerate(worlds)}
+        words = list(self.moves.words)
+        swaps = [False] + ([True] if len(self.puzzle.languages) == 2 and {"ja", "da"} <= set(words) else [])
+        sets = self.moves.sets  # distinct rows
+        hashes = _row_hashes(sets)
+        by_hash = np.argsort(hashes)
+        sorted_hashes = hashes[by_hash]
+
+        def maps_table_onto_itself(element: tuple[tuple[int, ...], bool]) -> bool:
+            image_of, swap = element
+            order = [words.index({"ja": "da", "da": "ja"}.get(w, w)) if swap else j for j, w in enumerate(words)]
+            mapping = _BitMap([1 << g for g in image_of])
+            for rows in (sets[:: max(1, len(sets) // 256)], sets):  # most maps that fail do so on a sample
+                images = mapping.of_array(rows)[:, order]
+                at = np.minimum(np.searchsorted(sorted_hashes, _row_hashes(images)), len(sets) - 1)
+                # Exact: each image must equal the row its hash points to (a collision can
+                # only reject a true symmetry, never admit a false one).
+                if not len(sets) or not (sets[by_hash[at]] == images).all():
+                    return False
+            return True
+
+        def compose(a: tuple[tuple[int, ...], bool], b: tuple[tuple[int, ...], bool]) -> tuple[tuple[int, ...], bool]:
+            return tuple(a[0][g] for g in b[0]), a[1] != b[1]
+
+        # Verified maps form a group: what the checked ones generate needs no check.
+        identity = (tuple(range(len(worlds))), False)
+        group = {identity}
+        n = self.puzzle.n_positions
+        for perm in itertools.permutations(range(n)):
+            for swap in swaps:
+                image_of = []
+                for h in worlds:
+                    image = (tuple(h.assignment[perm.index(i)] for i in range(n)), h.da_means_yes != swap)
+                    if image not in index:
+                        break
+                    image_of.append(index[image])
+                else:
+                    element = (tuple(image_of), swap)
+                    if element in group or not maps_table_onto_itself(element):
+                        continue
+                    frontier = [element]
+                    while frontier:
+                        new = frontier.pop()
+                        if new not in group:
+                            group.add(new)
+                            frontier += [compose(new, g) for g in group] + [compose(g, new) for g in group]
+        return [_BitMap([1 << g for g in image_of]) for image_of, _ in sorted(group - {identity})]
+
+    def _canonical(self, live: int) -> int:
+        """The least image of `live` under the symmetries (a key shared by equally solvable sets).
+
+        Small searches do without: `live` itself is the key until this search has expanded
+        SYMMETRY_AFTER nodes (a key met before is still sound: it stands for its own set)."""
+        if self._symmetries is None and self._expanded < SYMMETRY_AFTER:
+            return live
+        key = self._canon.get(live)
+        if key is None:
+            key = self._canon[live] = min([live, *(s.of_int(live) for s in self.symmetries)])
+        return key
+
+    def _known_to_fail(self, live: int, left: int) -> bool:
+        return self._failed.get(self._canonical(live), -1) >= left
+
+    def _record_failure(self, live: int, left: int) -> None:
+        key = self._canonical(live)
+        if self._failed.get(key, -1) < left:
+            self._failed[key] = left
+
+    def _tick(self) -> None:
+        self.stats.nodes += 1
+        self._expanded += 1
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchTimeout("the search passed its deadline")
+
+    # -- moves at a node -------------------------------------------------------------------------
     def _leaf(self, live: int) -> Leaf | None:
         assignments = self.assignments(live)
         if assignments == 0:
@@ -260,23 +457,56 @@ class TreeSearch:
     def candidates(self, live: int, left: int, distinct: bool = True) -> list[tuple[int, tuple[int, ...]]]:
         """Moves worth trying at a node: (move index, branch live sets), most promising first;
         one move per distinct branch sets, or with `distinct=False` every fitting move."""
-        branches = self.moves.sets & np.uint64(live)
-        counts = self._assignment_counts(branches)
-        fits = (counts <= self.base ** (left - 1)).all(axis=1)
-        for p, moved in self._moved.items():
-            rows = self.moves.positions == p
-            branches[rows] = moved.of_array(branches[rows])
-        progress = (branches != np.uint64(live)).all(axis=1)
-        self.stats.moves_pruned += int(np.count_nonzero(~fits))
-        index = np.flatnonzero(fits & progress)
-        if not len(index):
-            return []
         if distinct:
-            _, first = np.unique(_row_keys(branches[index], len(self.puzzle.hidden_worlds)), return_index=True)
-            index = index[first]
-        order = np.lexsort((index, counts[index].sum(axis=1), counts[index].max(axis=1)))
-        index = index[order]
-        return [(int(m), tuple(int(b) for b in branches[m])) for m in index]
+            return self._expand(live, left, self._root)[0]
+        branches = self.moves.sets & np.uint64(live)
+        self._move_on(branches, self._root.moves)
+        progress = (branches != np.uint64(live)).all(axis=1)
+        index = np.flatnonzero(progress)
+        counts = self._assignment_counts(branches[index])
+        keep = (counts <= self.width ** (left - 1)).all(axis=1)
+        index, counts = index[keep], counts[keep]
+        order = np.lexsort((index, counts.sum(axis=1), counts.max(axis=1)))
+        return [(int(m), tuple(int(b) for b in branches[m])) for m in index[order]]
+
+    def _move_on(self, branches: np.ndarray, moves: np.ndarray) -> None:
+        """Carry the branch sets of these moves through the states of gods with a memory (in place)."""
+        positions = self.moves.positions[moves]
+        for p, moved in self._moved.items():
+            rows = positions == p
+            branches[rows] = moved.of_array(branches[rows])
+
+    def _fitting(self, live: int, left: int, table: _Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """At a node: its moves that make progress and their branch sets and assignment counts,
+        and the indices among them of the fitting ones, one per distinct branch sets."""
+        table = table.distinct()
+        moves, branches = table.moves, table.sets & np.uint64(live)
+        if self._moved:
+            self._move_on(branches, moves)
+        # Column by column: much faster than reducing along an axis of length 2 or 3.
+        whole = np.uint64(live)
+        progress = branches[:, 0] != whole
+        for j in range(1, branches.shape[1]):
+            progress &= branches[:, j] != whole
+        moves, branches = moves[progress], branches[progress]
+        counts = self._assignment_counts(branches)
+        cap = self.width ** (left - 1)
+        fits = counts[:, 0] <= cap
+        for j in range(1, counts.shape[1]):
+            fits &= counts[:, j] <= cap
+        self.stats.moves_pruned += len(fits) - int(np.count_nonzero(fits))
+        index = np.flatnonzero(fits)
+        return moves, branches, counts, index[_first_of_each(branches[index])]
+
+    def _expand(self, live: int, left: int, table: _Table) -> tuple[list[tuple[int, tuple[int, ...]]], _Table]:
+        """The fitting moves at a node, most promising first (fewest assignments in the biggest
+        branch, then in all, then the simplest move), one per distinct branch sets; and the
+        table its children start from: this node's moves that make progress."""
+        moves, branches, counts, index = self._fitting(live, left, table)
+        order = index[np.lexsort((moves[index], counts[index].sum(axis=1), counts[index].max(axis=1)))]
+        rows = list(zip(moves[order].tolist(), map(tuple, branches[order].tolist())))
+        # With memories, branch sets are states after the move: children restart from the root.
+        return rows, self._root if self._moved else _Table(moves, branches)
 
     def _node(self, move: int, subtrees: list[Tree]) -> Node:
         return Node(
@@ -285,56 +515,92 @@ class TreeSearch:
             tuple(zip(self.moves.words, subtrees)),
         )
 
+    def _cut(self, live: int, left: int) -> bool:
+        """True iff counting alone shows no tree with `left` questions (live not a leaf)."""
+        return left == 0 or self.assignments(live).bit_count() > self.width**left
+
     # -- one tree ----------------------------------------------------------------------------
     def one(self, live: int, left: int) -> Tree | None:
         """A tree separating the live worlds within `left` questions, or None if none exists."""
+        return self._one(live, left, self._root)
+
+    def _one(self, live: int, left: int, table: _Table) -> Tree | None:
         leaf = self._leaf(live)
         if leaf is not None:
             return leaf
-        if left == 0 or self.assignments(live).bit_count() > self.base**left:
+        if self._cut(live, left):
             return None
-        key = (live, left)
-        if key in self._one:
-            return self._one[key]
-        self.stats.nodes += 1
-        found: Tree | None = None
-        for move, branches in [] if self.hopeless(live) else self.candidates(live, left):
-            self.stats.moves_tried += 1
-            subtrees = []
-            for branch in branches:
-                sub = self.one(branch, left - 1)
-                if sub is None:
+        found = self._found.get((live, left))
+        if found is not None:
+            return found
+        if self._known_to_fail(live, left):
+            return None
+        self._tick()
+        if not self.hopeless(live):
+            rows, below = self._expand(live, left, table)
+            for move, branches in rows:
+                self.stats.moves_tried += 1
+                subtrees = []
+                for branch in branches:
+                    sub = self._one(branch, left - 1, below)
+                    if sub is None:
+                        break
+                    subtrees.append(sub)
+                else:
+                    found = self._node(move, subtrees)
                     break
-                subtrees.append(sub)
-            else:
-                found = self._node(move, subtrees)
-                break
-        self._one[key] = found
+        if found is None:
+            self._record_failure(live, left)
+        else:
+            self._found[(live, left)] = found
         return found
 
     # -- all trees ---------------------------------------------------------------------------
     def count(self, live: int, left: int) -> int:
         """How many distinct trees (moves up to their branch sets) separate the live worlds."""
+        return self._counted(live, left, self._root)
+
+    def _counted(self, live: int, left: int, table: _Table) -> int:
+        """`count`, memoised on the canonical live set (a symmetry maps trees one to one)."""
+        total = self._count_exact.get((live, left))
+        if total is not None:
+            return total
         if self._leaf(live) is not None:
-            return 1
-        if left == 0 or self.assignments(live).bit_count() > self.base**left:
-            return 0
-        key = (live, left)
-        if key not in self._count:
-            self.stats.nodes += 1
-            options, total = [], 0
-            for move, branches in [] if self.hopeless(live) else self.candidates(live, left):
+            total = 1
+        elif self._cut(live, left) or self._known_to_fail(live, left):
+            total = 0
+        else:
+            key = (self._canonical(live), left)
+            total = self._count.get(key)
+            if total is None:
+                if left == 1:  # every fitting last question ends in leaves: one tree each
+                    self._tick()
+                    total = 0 if self.hopeless(live) else len(self._fitting(live, left, table)[3])
+                    self.stats.moves_tried += total
+                else:
+                    total = sum(product for _, _, product in self._counted_options(live, left, table))
+                if not total:
+                    self._record_failure(live, left)
+                self._count[key] = total
+        self._count_exact[(live, left)] = total
+        return total
+
+    def _counted_options(self, live: int, left: int, table: _Table) -> list[tuple[int, tuple[int, ...], int]]:
+        """The moves at a node that lead to some tree: (move, branch sets, how many trees)."""
+        self._tick()
+        options = []
+        if not self.hopeless(live):
+            rows, below = self._expand(live, left, table)
+            for move, branches in rows:
                 self.stats.moves_tried += 1
                 product = 1
                 for branch in branches:
-                    product *= self.count(branch, left - 1)
+                    product *= self._counted(branch, left - 1, below)
                     if not product:
                         break
                 if product:
-                    options.append((move, branches))
-                    total += product
-            self._options[key], self._count[key] = options, total
-        return self._count[key]
+                    options.append((move, branches, product))
+        return options
 
     def trees(self, live: int, left: int) -> Iterator[Tree]:
         """Every distinct tree counted by `count`, lazily."""
@@ -344,7 +610,10 @@ class TreeSearch:
             return
         if not self.count(live, left):
             return
-        for move, branches in self._options[(live, left)]:
+        key = (live, left)
+        if key not in self._options:
+            self._options[key] = [(m, b) for m, b, _ in self._counted_options(live, left, self._root)]
+        for move, branches in self._options[key]:
             yield from self._combine(move, branches, left, [])
 
     def _combine(self, move: int, branches: tuple[int, ...], left: int, done: list[Tree]) -> Iterator[Tree]:
@@ -353,3 +622,12 @@ class TreeSearch:
             return
         for sub in self.trees(branches[len(done)], left - 1):
             yield from self._combine(move, branches, left, done + [sub])
+
+
+def searcher(u: Universe, complexity: int) -> TreeSearch:
+    """The search over the moves of complexity <= `complexity` of universe `u`, kept on `u`
+    so that every question count tried reuses what the others proved."""
+    cache = u.__dict__.setdefault("_searches", {})
+    if complexity not in cache:
+        cache[complexity] = TreeSearch(u.puzzle, u, move_table(u, complexity))
+    return cache[complexity]

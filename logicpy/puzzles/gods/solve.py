@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError, LogicpyError
-from .search import SearchStats, TreeSearch, counting_bound, move_table
+from .search import SearchStats, counting_bound, move_table, searcher
 from .tree import Tree, render_text, tree_to_json
 from .universe import Progress, universe
 from .verify import verify
@@ -129,6 +129,8 @@ def solve(
     find: str = "one",
     limit: int = DEFAULT_LIMIT,
     progress: Progress | None = None,
+    lowest_first: bool = True,
+    deadline: float | None = None,
 ) -> Result:
     """Find one tree (find="one") or all distinct trees (find="all", at most `limit` built).
 
@@ -138,6 +140,9 @@ def solve(
     questions : at most this many questions along any branch.
     complexity : questions of complexity <= this (atoms 0, each nesting +1).
     find : "one" or "all" ("all" counts every tree up to moves with equal branch sets).
+    lowest_first : find="one" tries complexity 0, 1, ... and reports the least that works;
+        False searches `complexity` alone (least_complexity is then None).
+    deadline : a `time.monotonic()` value; the search raises `SearchTimeout` after it.
     """
     if find not in ("one", "all"):
         raise InputError(f"find must be 'one' or 'all', got {find!r}")
@@ -151,7 +156,7 @@ def solve(
         return Result(puzzle, questions, complexity, find, "none", (), 0, (), 0, SearchStats(), seconds, bound)
     # find="one" tries the lower complexities first: the least that works is what users
     # want, and a higher level (costly to build) is never built when a lower one suffices.
-    levels = range(complexity + 1) if find == "one" else [complexity]
+    levels = range(complexity + 1) if find == "one" and lowest_first else [complexity]
     trees: tuple[Tree, ...] = ()
     count = 0
     for level in levels:
@@ -160,7 +165,8 @@ def solve(
         moves = move_table(u, level)
         seconds["universe"] = seconds.get("universe", 0.0) + time.process_time() - start
         start = time.process_time()
-        search = TreeSearch(puzzle, u, moves)
+        search = searcher(u, level)
+        search.stats, search.deadline = SearchStats(), deadline
         if progress:
             progress(f"search complexity {level}", 0, 1)
         if find == "one":
@@ -187,10 +193,14 @@ def solve(
     if pair:
         a, b = (puzzle.hidden_worlds[h] for h in pair)
         reason = f"worlds {a} and {b} share a branch under every question of complexity <= {complexity}, so more questions cannot help"
+    elif status == "none" and search.width < search.base and search.n_assignments > search.width**questions:
+        reason = (f"counting bound: {search.n_assignments} assignments cannot fit in the {search.width**questions} "
+                  f"leaves {questions} question(s) can reach: every question of complexity <= {complexity} holds "
+                  f"each world in one of {search.width} of its {search.base} branches")
     return Result(
         puzzle, questions, complexity, find, status, trees, count,
         tuple(u.level_counts()[: complexity + 1]), len(moves), search.stats, seconds, reason,
-        level if count and find == "one" else None,
+        level if count and find == "one" and lowest_first else None,
     )
 
 

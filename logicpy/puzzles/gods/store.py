@@ -61,9 +61,16 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def done_keys(self) -> set[str]:
-        """Keys of the rows already stored."""
-        return {k for (k,) in self.db.execute("SELECT key FROM census")}
+    def done_keys(self, time_limits: dict[str, float] | None = None) -> set[str]:
+        """Keys of the rows already stored, less the timeout rows a new run should retry:
+        those whose key `time_limits` maps to no limit (0) or to more seconds than they had."""
+        limits = time_limits or {}
+        done = set()
+        for key, status, seconds in self.db.execute("SELECT key, status, seconds FROM census"):
+            if status == "timeout" and key in limits and (limits[key] <= 0 or limits[key] > seconds):
+                continue
+            done.add(key)
+        return done
 
     def add(self, row: dict[str, Any]) -> None:
         """Store one finished row and commit it at once."""

@@ -10,6 +10,7 @@ import itertools
 import json
 import sqlite3
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -17,9 +18,9 @@ from hypothesis import strategies as st
 
 from logicpy.cli import main
 from logicpy.errors import InputError
-from logicpy.puzzles.gods import CLASSIC, verify
+from logicpy.puzzles.gods import CLASSIC, solve, verify
 from logicpy.puzzles.gods.census import Spec, Task, canonical, examine, puzzle_of_row, puzzle_space, run_census, tasks_for
-from logicpy.puzzles.gods.census_cli import heat_map_svg, hardest
+from logicpy.puzzles.gods.census_cli import heat_map_svg, hardest, summary
 from logicpy.puzzles.gods.engine import Engine
 from logicpy.puzzles.gods.store import COLUMNS, Store, to_csv
 from logicpy.puzzles.gods.tree import tree_from_json
@@ -207,6 +208,7 @@ def test_cli_json_csv_svg_and_resume(capsys, tmp_path):
     (["--semantics", "nope"], "unknown semantics 'nope'"),
     (["--types", "truly,ghost"], "unknown god type 'ghost'"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--time-limit", "-1"], "--time-limit must be >= 0 seconds"),
 ])
 def test_bad_census_options_exit_2_naming_the_option(capsys, tmp_path, argv, message):
     code = main(["gods", "census", "--store", str(tmp_path / "c.sqlite"), *argv])
@@ -306,6 +308,7 @@ def test_open_god_types_from_a_gods_file_on_the_workers(engine, tmp_path):
 
 def test_cli_on_a_running_scheduler_with_cluster_address(engine, capsys, tmp_path):
     address = engine._cluster.scheduler_address  # a real scheduler with 2 workers, started by the fixture
+    engine._client.wait_for_workers(2, timeout=120)  # the nanny may still be restarting the worker killed above
     code = main(["gods", "census", "--gods", "1..2", "--semantics", "boolos", "--max-questions", "2",
                  "--max-complexity", "1", "--cluster", address, "--store", str(tmp_path / "c.sqlite"), "--json"])
     out, err = capsys.readouterr()
@@ -314,3 +317,64 @@ def test_cli_on_a_running_scheduler_with_cluster_address(engine, capsys, tmp_pat
     assert len(rows) == 12 and {r["least_questions"] for r in rows} == {0, 1}
     # the census closed only its own client: the cluster still runs tasks
     assert [v for _, v, _ in engine.map_unordered(abs, [-3])] == [3]
+
+
+# -- the 4-god census at complexity 2 (issue 15: tasks that ran for more than 9 minutes) ----------
+def four_god_spec(letters: str) -> Spec:
+    """The 4-god puzzle of this multiset with no position restricted (e.g. "TTFR")."""
+    names = {"T": "truly", "F": "falsely", "R": "random"}
+    gods = sorted(names[c] for c in letters)
+    (spec,) = [s for s in puzzle_space([4]) if sorted(s.gods) == gods and all(len(a) == len(set(gods)) for a in s.allowed)]
+    return spec
+
+
+def test_boolos_tttr_needs_two_questions_of_complexity_2():
+    """Known answer of the previous census run: under boolos T,T,T,R and T,R,R,R need 2 questions, complexity 2."""
+    for letters in ("TTTR", "TRRR"):
+        row = examine(Task(four_god_spec(letters), "boolos", 4, 2))
+        assert (row["status"], row["least_questions"], row["least_complexity"]) == ("solvable", 2, 2)
+        puzzle = puzzle_of_row(row)
+        assert verify(puzzle, tree_from_json(row["tree"], puzzle), 2).ok
+
+
+@pytest.mark.slow
+def test_free_ttfr_needs_four_questions_of_complexity_2():
+    """Known answer of the previous census run: under free T,T,F,R needs 4 questions, complexity 2 (about 5 s)."""
+    row = examine(Task(four_god_spec("TTFR"), "free", 4, 2))
+    assert (row["status"], row["least_questions"], row["least_complexity"]) == ("solvable", 4, 2)
+    puzzle = puzzle_of_row(row)
+    assert verify(puzzle, tree_from_json(row["tree"], puzzle), 4).ok
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("semantics, questions", [("silent", 4), ("explode", 3)])
+def test_the_four_god_tasks_that_ran_over_9_minutes_now_finish(semantics, questions):
+    """F,F,R,T under silent and explode at complexity <= 2 (the census stopped there before; now
+    under a minute each): solvable, with a verified tree, and 3 questions refuted by counting
+    under silent (12 assignments, and a question holds each world in ja or da)."""
+    row = examine(Task(four_god_spec("FFRT"), semantics, 4, 2))
+    assert (row["status"], row["least_questions"], row["least_complexity"]) == ("solvable", questions, 2)
+    puzzle = puzzle_of_row(row)
+    assert verify(puzzle, tree_from_json(row["tree"], puzzle), questions).ok
+    if semantics == "silent":
+        assert solve(puzzle, 3, 2).reason.startswith("counting bound: 12 assignments cannot fit in the 8 leaves")
+
+
+# -- the time limit --------------------------------------------------------------------------------
+def test_a_task_over_its_time_limit_is_stored_as_timeout_and_retried_with_a_larger_limit(engine, tmp_path):
+    quick = Task(classic_spec(), "free", 3, 1, time_limit=1e-9)
+    row = examine(quick)
+    assert row["status"] == "timeout" and row["tree"] is None and row["proof"] is None
+    assert "time limit" in row["reason"]
+    with Store(tmp_path / "c.sqlite") as store:
+        stats = run_census([quick], store, engine)
+        assert stats.done == 1 and store.rows()[0]["status"] == "timeout"
+        assert store.done_keys({quick.key: 1e-9}) == {quick.key}  # the same limit: not again
+        stats = run_census([quick], store, engine)
+        assert stats.done == 0
+        stats = run_census([replace(quick, time_limit=0)], store, engine)  # no limit: computed again
+        assert stats.done == 1
+        (row,) = store.rows()
+    assert (row["status"], row["least_questions"], row["least_complexity"]) == ("solvable", 3, 1)
+    assert summary([row, {**row, "status": "timeout", "semantics": "boolos"}]) == {
+        "q3 c1": {"free": 1}, "timeout": {"boolos": 1}}

@@ -217,3 +217,82 @@ def test_bad_bounds_are_rejected():
         solve(CLASSIC, questions=-1)
     with pytest.raises(InputError, match="find"):
         solve(CLASSIC, find="some")
+
+
+# -- what makes proofs of impossibility affordable (issue 15) -------------------------------------
+def _fresh_search(puzzle, complexity):
+    from logicpy.puzzles.gods import universe
+    from logicpy.puzzles.gods.search import TreeSearch, move_table
+
+    u = universe(puzzle, complexity)
+    return TreeSearch(puzzle, u, move_table(u, complexity))
+
+
+THREE_GODS = [Puzzle.permutations(types) for types in (("truly", "falsely", "random"), ("truly", "random", "random"),
+                                                       ("truly", "truly", "random"), ("falsely", "random", "random"))]
+
+
+def test_width_two_under_silent_agrees_with_the_search_that_uses_all_three_branches():
+    """Silent Random is silent only where he could also say ja or da, so a question holds every
+    world in ja or da: at most 2^q assignments for q questions. The search that counts with 3
+    branches (and so proves the same thing the long way) finds the same answers."""
+    assert _fresh_search(CLASSIC, 1).width == 2
+    assert _fresh_search(CLASSIC.with_options(semantics="silent"), 1).width == 2
+    assert _fresh_search(CLASSIC.with_options(semantics="explode"), 1).width == 3  # Truly's head may explode
+    for puzzle in THREE_GODS:
+        puzzle = puzzle.with_options(semantics="silent")
+        for questions in (2, 3):
+            narrow, wide = _fresh_search(puzzle, 1), _fresh_search(puzzle, 1)
+            wide.width = wide.base
+            assert (narrow.one(narrow.all_live, questions) is None) == (wide.one(wide.all_live, questions) is None)
+            assert narrow.count(narrow.all_live, questions) == wide.count(wide.all_live, questions)
+
+
+def test_symmetries_map_the_move_table_onto_itself_and_keep_counts():
+    """The classic puzzle's symmetries are the 5 renamings of positions other than the identity
+    (swapping ja and da needs "da means yes" negated, one complexity more); each maps every move
+    to a move (checked here on Python sets), and counting with them equals counting without."""
+    from logicpy.puzzles.gods.search import TreeSearch
+
+    search = _fresh_search(CLASSIC, 1)
+    assert len(search.symmetries) == 5
+    rows = {tuple(int(b) for b in row) for row in search.moves.sets}
+    for mapping in search.symmetries:
+        assert {tuple(mapping.of_int(b) for b in row) for row in rows} == rows
+    plain = TreeSearch(CLASSIC, search.universe, search.moves)
+    plain._symmetries = []
+    assert search.count(search.all_live, 3) == plain.count(plain.all_live, 3) == 1536
+
+
+def test_assignment_counts_by_folding_languages_equal_the_bit_table():
+    import numpy as np
+
+    search = _fresh_search(FOUR_GODS, 1)
+    rows = np.random.default_rng(15).integers(0, 1 << 24, (500, 2)).astype(np.uint64)
+    assert np.array_equal(search._assignment_counts(rows), np.bitwise_count(search._assignment_of.of_array(rows)))
+
+
+def test_one_search_per_level_reuses_failures_across_question_counts():
+    from logicpy.puzzles.gods import universe
+    from logicpy.puzzles.gods.search import searcher
+
+    puzzle = Puzzle.permutations(("truly", "truly", "falsely", "random"))
+    search = searcher(universe(puzzle, 1), 1)
+    assert search is searcher(universe(puzzle, 1), 1)
+    first = solve(puzzle, 4, 1, lowest_first=False)  # 12 assignments, 16 leaves: refuted by search
+    assert first.status == "none" and first.search.nodes > 0 and first.least_complexity is None
+    proved = dict(search._failed)
+    again = solve(puzzle, 4, 1, lowest_first=False)
+    assert again.status == "none" and again.search.nodes == 0 and search._failed == proved  # all from the memo
+
+
+def test_distinct_rows_by_hash_fall_back_to_sorting_on_a_collision(monkeypatch):
+    import numpy as np
+
+    from logicpy.puzzles.gods import search
+
+    rows = np.random.default_rng(7).integers(0, 4, (300, 3)).astype(np.uint64)
+    want = np.sort(np.unique(rows, axis=0, return_index=True)[1])
+    assert np.array_equal(search._first_of_each(rows), want)
+    monkeypatch.setattr(search, "_row_hashes", lambda r: np.zeros(len(r), dtype=np.uint64))  # every row collides
+    assert np.array_equal(search._first_of_each(rows), want)
