@@ -25,7 +25,7 @@ import numpy as np
 
 from .model import SILENT, WORDS, Puzzle
 from .tree import Leaf, Node, Tree
-from .universe import Universe
+from .universe import Universe, sorted_contains
 
 __all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table", "counting_bound"]
 
@@ -108,6 +108,10 @@ def counting_bound(puzzle: Puzzle, questions: int) -> str | None:
             f"keeps more than the {cap} assignment(s) that {questions - 1} more question(s) can separate")
 
 
+#: Questions whose moves `move_table` computes at once.
+MOVE_CHUNK = 1 << 20
+
+
 def _row_keys(rows: np.ndarray, bits: int) -> np.ndarray:
     """One sortable key per row of uint64 masks of `bits` bits each."""
     if rows.shape[1] * bits <= 64:
@@ -126,19 +130,29 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     layout = u.layout
     words = u.puzzle.utterances
     n = len(u.ids_through(complexity))
-    sigs = u.signatures[:n]
     positions = range(1, u.puzzle.n_positions + 1)
-    # sets[i, p, w]: id-major, so the first occurrence is the simplest question.
-    sets = np.stack(
-        [np.stack([layout.project(layout.utterance(sigs, p, w)) for w in words], axis=1) for p in positions],
-        axis=1,
-    ).reshape(n * len(positions), len(words))
-    _, first = np.unique(_row_keys(sets, layout.n_hidden), return_index=True)
-    first = np.sort(first)
+    # Chunk by chunk of ids (a complexity-3 universe has tens of millions), keeping each
+    # move's first occurrence: sets[i, p, w] is id-major, so that is the simplest question.
+    firsts, set_parts, seen = [], [], np.empty(0, dtype=np.uint64)
+    for lo in range(0, n, MOVE_CHUNK):
+        sigs = u.signatures[lo : min(n, lo + MOVE_CHUNK)]
+        sets = np.stack(
+            [np.stack([layout.project(layout.utterance(sigs, p, w)) for w in words], axis=1) for p in positions],
+            axis=1,
+        ).reshape(len(sigs) * len(positions), len(words))
+        keys = _row_keys(sets, layout.n_hidden)
+        _, first = np.unique(keys, return_index=True)
+        first = np.sort(first)
+        first = first[~sorted_contains(seen, keys[first])] if lo else first
+        seen = np.sort(np.concatenate([seen, keys[first]])) if lo else np.sort(keys[first])
+        firsts.append(first + lo * len(positions))
+        set_parts.append(sets[first])
+    first = np.concatenate(firsts)
+    sets = np.concatenate(set_parts)
     table = MoveTable(
         positions=(first % len(positions) + 1).astype(np.int64),
         qids=(first // len(positions)).astype(np.int64),
-        sets=sets[first],
+        sets=sets,
         words=words,
     )
     cache[complexity] = table
