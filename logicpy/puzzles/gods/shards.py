@@ -356,7 +356,7 @@ def _build(u: Universe, kernel: LevelKernel, sharding: Sharding, directory: Path
     for _ in _run(sharding, partial(reduce_task, str(directory), len(tasks)), reduce_todo,
                   f"complexity {level}: reduce", progress):
         pass
-    for path in directory.glob("task-*.npy"):  # the shards hold everything now
+    for path in directory.glob("task-*"):  # the shards hold everything now (also a killed task's .tmp)
         path.unlink()
     reduce_seconds = time.perf_counter() - start
     start = time.perf_counter()
