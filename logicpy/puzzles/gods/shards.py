@@ -70,10 +70,12 @@ class Sharding:
     cache_dir: Path | None = None
     shards: int = SHARDS
     task_candidates: int = TASK_CANDIDATES
-    min_candidates: int = MIN_CANDIDATES
+    min_candidates: int = -1  # -1: MIN_CANDIDATES
     stats: list["ShardStats"] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        if self.min_candidates < 0:
+            self.min_candidates = MIN_CANDIDATES
         if self.shards < 1:
             raise InputError(f"shards must be at least 1, got {self.shards}")
         if self.task_candidates < 1:
@@ -82,8 +84,8 @@ class Sharding:
 
 @dataclass
 class ShardStats:
-    """One sharded level: map tasks (run now / found on disk), shards, candidates, distinct
-    signatures, per-task peak of distinct rows held, wall seconds per round."""
+    """One sharded level: where, map tasks (all / run now, the others found on disk), shards,
+    candidates, distinct signatures, wall seconds per round, the largest shard's rows."""
 
     level: int
     directory: str
@@ -235,21 +237,21 @@ def map_task(kernel: LevelKernel, directory: str, shards: int, task: tuple[int, 
     cand_parts: list[np.ndarray] = []
     batch: list[np.ndarray] = []
     batch_cands: list[np.ndarray] = []
-    size = peak = 0
+    size = 0
 
     def flush() -> None:
-        nonlocal size, peak
+        nonlocal size
         if not batch:
             return
         values = np.concatenate(batch)
         cands = np.concatenate(batch_cands)
-        batch.clear(), batch_cands.clear()
+        batch.clear()
+        batch_cands.clear()
         fresh = np.flatnonzero(~sorted_contains(kernel.lower, signature_keys(values)))
         keep = fresh[_first_occurrences(values[fresh])]
         sig_parts.append(values[keep])
         cand_parts.append(cands[keep])
         size = 0
-        peak = max(peak, sum(len(p) for p in sig_parts))
 
     for k in range(a, b):
         values = kernel.piece_values(k)
@@ -269,7 +271,7 @@ def map_task(kernel: LevelKernel, directory: str, shards: int, task: tuple[int, 
     _save(out / f"task-{t}.sig.npy", sigs[order])
     _save(out / f"task-{t}.cand.npy", cands[order])
     _save(out / f"task-{t}.offsets.npy", offsets)
-    return {"candidates": int(kernel.piece_start[b] - kernel.piece_start[a]), "distinct": len(sigs), "peak": peak}
+    return {"candidates": int(kernel.piece_start[b] - kernel.piece_start[a]), "distinct": len(sigs)}
 
 
 def reduce_task(directory: str, tasks: int, shard: int) -> dict[str, int]:

@@ -120,3 +120,22 @@ def test_classic_complexity_3_sharded_on_two_workers_is_the_in_process_universe(
         u = sharded(CLASSIC, 3, engine=engine, shards=shards, task_candidates=1 << 20)
     assert u.level_counts() == [11, 69, 2156, 844364]
     assert_same(u, ref)
+
+
+def test_cli_sharding_options_need_sharded(capsys):
+    from logicpy.cli import main
+
+    assert main(["gods", "--workers", "2"]) == 2
+    assert "--workers, --cluster and --shard-dir need --sharded" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_cli_sharded_on_one_local_worker_answers_like_in_process(capsys, tmp_path, monkeypatch):
+    from logicpy.cli import main
+
+    monkeypatch.setattr(shards_module, "MIN_CANDIDATES", 0)  # shard even the small levels
+    code = main(["gods", "--questions", "3", "--complexity", "1", "--sharded", "--workers", "1",
+                 "--shard-dir", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "found"
+    assert len(list(tmp_path.glob("*-c1-*/shard-*.sig.npy"))) == shards_module.SHARDS  # level 1 was sharded
