@@ -1,6 +1,6 @@
 """One universe level built sharded by signature: streamed candidates, per-shard dedup on disk.
 
-A level too big for one process (the four-god universe at complexity 3: 1.6·10^9
+A level too big for one process (the four-god universe at complexity 3: 7.8·10^8
 candidates) is built in two rounds of tasks, on an `Engine` (Dask: a local cluster or
 `--cluster`) or in this process:
 
