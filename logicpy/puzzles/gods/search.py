@@ -25,7 +25,7 @@ import numpy as np
 
 from .model import SILENT, WORDS, Puzzle
 from .tree import Leaf, Node, Tree
-from .universe import Universe, sorted_contains
+from .universe import Universe
 
 __all__ = ["MoveTable", "SearchStats", "TreeSearch", "move_table", "counting_bound"]
 
@@ -131,9 +131,10 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     words = u.puzzle.utterances
     n = len(u.ids_through(complexity))
     positions = range(1, u.puzzle.n_positions + 1)
-    # Chunk by chunk of ids (a complexity-3 universe has tens of millions), keeping each
-    # move's first occurrence: sets[i, p, w] is id-major, so that is the simplest question.
-    firsts, set_parts, seen = [], [], np.empty(0, dtype=np.uint64)
+    # Chunk by chunk of ids (a complexity-3 universe has hundreds of millions), keeping each
+    # chunk's first occurrences, then the first overall: sets[i, p, w] is id-major, so the
+    # first occurrence is the simplest question.
+    firsts, set_parts, key_parts = [], [], []
     for lo in range(0, n, MOVE_CHUNK):
         sigs = u.signatures[lo : min(n, lo + MOVE_CHUNK)]
         sets = np.stack(
@@ -143,12 +144,13 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
         keys = _row_keys(sets, layout.n_hidden)
         _, first = np.unique(keys, return_index=True)
         first = np.sort(first)
-        first = first[~sorted_contains(seen, keys[first])] if lo else first
-        seen = np.sort(np.concatenate([seen, keys[first]])) if lo else np.sort(keys[first])
         firsts.append(first + lo * len(positions))
         set_parts.append(sets[first])
-    first = np.concatenate(firsts)
-    sets = np.concatenate(set_parts)
+        key_parts.append(keys[first])
+    _, keep = np.unique(np.concatenate(key_parts), return_index=True)
+    keep = np.sort(keep)
+    first = np.concatenate(firsts)[keep]
+    sets = np.concatenate(set_parts)[keep]
     table = MoveTable(
         positions=(first % len(positions) + 1).astype(np.int64),
         qids=(first // len(positions)).astype(np.int64),

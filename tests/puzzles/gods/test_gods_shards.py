@@ -139,3 +139,16 @@ def test_cli_sharded_on_one_local_worker_answers_like_in_process(capsys, tmp_pat
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "found"
     assert len(list(tmp_path.glob("*-c1-*/shard-*.sig.npy"))) == shards_module.SHARDS  # level 1 was sharded
+
+
+def test_the_move_table_in_small_chunks_is_the_move_table(monkeypatch):
+    from logicpy.puzzles.gods import search
+
+    u = Universe(CLASSIC.with_options(semantics="silent"), 2)
+    whole = move_table(u, 2)
+    u.__dict__.pop("_move_tables")
+    monkeypatch.setattr(search, "MOVE_CHUNK", 97)  # 24 chunks of ids
+    chunked = move_table(u, 2)
+    assert len(whole.qids) == 1203
+    for field in ("positions", "qids", "sets"):
+        assert np.array_equal(getattr(whole, field), getattr(chunked, field))
