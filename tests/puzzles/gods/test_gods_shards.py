@@ -104,7 +104,6 @@ def test_candidates_are_counted_exactly():
     assert [s.candidates for s in u.stats[1:]] == [u.count_candidates(1), u.count_candidates(2)] == [242, 9798]
 
 
-@pytest.mark.slow  # starting a local cluster takes 5-20 s on this shared machine
 def test_two_local_dask_workers_build_the_same_level():
     ref = Universe(CLASSIC, 2)
     with Engine(workers=2) as engine:
