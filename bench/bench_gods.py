@@ -162,7 +162,7 @@ def part_two() -> None:
                  f"{m.result.status}, least complexity {m.result.least_complexity}, 24 hidden worlds"])
     m = measure(lambda: _fresh_solve(4, 3, FOUR_GODS), repeat=1)
     rows.append(["four-gods, 4 questions, complexity <= 3 (lower first)", fmt_seconds(m.seconds), fmt_bytes(m.peak_bytes),
-                 f"{m.result.status} at complexity {m.result.least_complexity}; level 3 (~76 GiB bound) not built"])
+                 f"{m.result.status} at complexity {m.result.least_complexity}; level 3 (~38 GiB bound in one process) not built"])
     print_table("Three gods, part 2: paradoxes, god types, least complexity first",
                 ["task", "logicpy CPU", "peak heap", "result"], rows)
 

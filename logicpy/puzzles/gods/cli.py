@@ -14,13 +14,14 @@ its time limit (inconclusive). The status is kept when the output pipe closes ea
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ...errors import InputError, read_json_file
 from ...progress import terminal_progress
@@ -102,6 +103,16 @@ def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True)
                         help="trees shown with --all (default: 3; with --json 100)")
     search.add_argument("--report", action="store_true",
                         help="least questions (complexity <= --complexity) and least complexity for that many")
+    shard = parser.add_argument_group("big universes (built sharded by signature on Dask workers)")
+    shard.add_argument("--sharded", action="store_true",
+                       help="build universe levels of 2^25 candidates or more sharded, on a local Dask "
+                            "cluster (or --cluster), kept on disk and resumed if interrupted")
+    shard.add_argument("--workers", type=int, default=_default(None, defaults), metavar="N",
+                       help="local cluster workers for --sharded (default: one per core)")
+    shard.add_argument("--cluster", default=_default(None, defaults), metavar="ADDRESS",
+                       help="a running Dask scheduler for --sharded; its workers must share --shard-dir")
+    shard.add_argument("--shard-dir", default=_default(None, defaults), metavar="DIR",
+                       help="where sharded levels are kept (default: ~/.cache/logicpy/universe)")
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="the result as JSON (trees in the documented format)")
     output.add_argument("--mermaid", action="store_true", help="the tree as a Mermaid flowchart")
@@ -259,14 +270,14 @@ def run_solve(args: argparse.Namespace) -> int:
     puzzle = puzzle_from_args(args)
     if args.json and args.mermaid:
         raise InputError("choose one of --json and --mermaid")
-    with terminal_progress() as bar:
+    limit = args.limit if args.limit is not None else (100 if args.json else 3)
+    if limit < 0:
+        raise InputError(f"--limit must be >= 0, got {limit}")
+    with terminal_progress() as bar, _sharding(args) as sharding:
         if args.report:
-            return _run_report(puzzle, args)
-        limit = args.limit if args.limit is not None else (100 if args.json else 3)
-        if limit < 0:
-            raise InputError(f"--limit must be >= 0, got {limit}")
+            return _run_report(puzzle, args, sharding)
         result = solve(puzzle, args.questions, args.complexity, "all" if args.all else "one",
-                       limit=limit, progress=_progress(bar))
+                       limit=limit, progress=_progress(bar), sharding=sharding)
     timing = ", ".join(f"{k} {v:.3f} s" for k, v in result.seconds.items())
     status = 0 if result.count else 1
     out: list[str] = []
@@ -310,8 +321,24 @@ def emit(lines: list[str], status: int) -> int:
     return status
 
 
-def _run_report(puzzle: Puzzle, args: argparse.Namespace) -> int:
-    outcome = report(puzzle, max_complexity=args.complexity, max_questions=max(args.questions, 1) + 3)
+@contextlib.contextmanager
+def _sharding(args: argparse.Namespace) -> Iterator[Any]:
+    """The `Sharding` that --sharded asks for, its engine running for the block (else None)."""
+    if not getattr(args, "sharded", False):
+        if getattr(args, "workers", None) or getattr(args, "cluster", None) or getattr(args, "shard_dir", None):
+            raise InputError("--workers, --cluster and --shard-dir need --sharded")
+        yield None
+        return
+    from .engine import Engine
+    from .shards import DEFAULT_CACHE, Sharding
+
+    with Engine(args.workers, args.cluster) as engine:
+        yield Sharding(engine=engine, cache_dir=Path(args.shard_dir) if args.shard_dir else DEFAULT_CACHE)
+
+
+def _run_report(puzzle: Puzzle, args: argparse.Namespace, sharding: Any = None) -> int:
+    outcome = report(puzzle, max_complexity=args.complexity, max_questions=max(args.questions, 1) + 3,
+                     sharding=sharding)
     status = 0 if outcome.least_questions is not None else 1
     if args.json:
         return emit([json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,

@@ -31,6 +31,14 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+def _usage() -> tuple[int, float]:
+    """This process's peak resident memory (bytes) and CPU seconds (user + system)."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_maxrss * 1024, r.ru_utime + r.ru_stime
+
+
 class Engine:
     """A pool of workers: Dask distributed (local cluster or `address`), or a process pool.
 
@@ -68,6 +76,12 @@ class Engine:
                 return min(limits)
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         return total // max(self.workers, 1)
+
+    def worker_usage(self) -> list[tuple[int, float]]:
+        """Per worker process of a Dask engine: (peak resident bytes, CPU seconds) so far."""
+        if self._client is None:
+            return []
+        return sorted(self._client.run(_usage).values())
 
     def __enter__(self) -> "Engine":
         if self.kind == "processes":

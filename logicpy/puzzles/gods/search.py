@@ -124,6 +124,10 @@ def counting_bound(puzzle: Puzzle, questions: int) -> str | None:
             f"keeps more than the {cap} assignment(s) that {questions - 1} more question(s) can separate")
 
 
+#: Questions whose moves `move_table` computes at once.
+MOVE_CHUNK = 1 << 20
+
+
 def _row_keys(rows: np.ndarray, bits: int) -> np.ndarray:
     """One sortable key per row of uint64 masks of `bits` bits each."""
     if rows.shape[1] * bits <= 64:
@@ -142,19 +146,31 @@ def move_table(u: Universe, complexity: int) -> MoveTable:
     layout = u.layout
     words = u.puzzle.utterances
     n = len(u.ids_through(complexity))
-    sigs = u.signatures[:n]
     positions = range(1, u.puzzle.n_positions + 1)
-    # sets[i, p, w]: id-major, so the first occurrence is the simplest question.
-    sets = np.stack(
-        [np.stack([layout.project(layout.utterance(sigs, p, w)) for w in words], axis=1) for p in positions],
-        axis=1,
-    ).reshape(n * len(positions), len(words))
-    _, first = np.unique(_row_keys(sets, layout.n_hidden), return_index=True)
-    first = np.sort(first)
+    # Chunk by chunk of ids (a complexity-3 universe has hundreds of millions), keeping each
+    # chunk's first occurrences, then the first overall: sets[i, p, w] is id-major, so the
+    # first occurrence is the simplest question.
+    firsts, set_parts, key_parts = [], [], []
+    for lo in range(0, n, MOVE_CHUNK):
+        sigs = u.signatures[lo : min(n, lo + MOVE_CHUNK)]
+        sets = np.stack(
+            [np.stack([layout.project(layout.utterance(sigs, p, w)) for w in words], axis=1) for p in positions],
+            axis=1,
+        ).reshape(len(sigs) * len(positions), len(words))
+        keys = _row_keys(sets, layout.n_hidden)
+        _, first = np.unique(keys, return_index=True)
+        first = np.sort(first)
+        firsts.append(first + lo * len(positions))
+        set_parts.append(sets[first])
+        key_parts.append(keys[first])
+    _, keep = np.unique(np.concatenate(key_parts), return_index=True)
+    keep = np.sort(keep)
+    first = np.concatenate(firsts)[keep]
+    sets = np.concatenate(set_parts)[keep]
     table = MoveTable(
         positions=(first % len(positions) + 1).astype(np.int64),
         qids=(first // len(positions)).astype(np.int64),
-        sets=sets[first],
+        sets=sets,
         words=words,
     )
     cache[complexity] = table

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, LogicpyError
 from .search import SearchStats, counting_bound, move_table, searcher
@@ -16,6 +16,9 @@ from .tree import Tree, render_text, tree_to_json
 from .universe import Progress, universe
 from .verify import verify
 from .model import Puzzle
+
+if TYPE_CHECKING:
+    from .shards import Sharding
 
 __all__ = ["Result", "Report", "solve", "least_questions", "least_complexity", "report", "DEFAULT_COMPLEXITY"]
 
@@ -131,6 +134,7 @@ def solve(
     progress: Progress | None = None,
     lowest_first: bool = True,
     deadline: float | None = None,
+    sharding: "Sharding | None" = None,
 ) -> Result:
     """Find one tree (find="one") or all distinct trees (find="all", at most `limit` built).
 
@@ -143,6 +147,7 @@ def solve(
     lowest_first : find="one" tries complexity 0, 1, ... and reports the least that works;
         False searches `complexity` alone (least_complexity is then None).
     deadline : a `time.monotonic()` value; the search raises `SearchTimeout` after it.
+    sharding : how to build big universe levels sharded across workers (`shards.Sharding`).
     """
     if find not in ("one", "all"):
         raise InputError(f"find must be 'one' or 'all', got {find!r}")
@@ -161,7 +166,7 @@ def solve(
     count = 0
     for level in levels:
         start = time.process_time()
-        u = universe(puzzle, level, progress)
+        u = universe(puzzle, level, progress, sharding)
         moves = move_table(u, level)
         seconds["universe"] = seconds.get("universe", 0.0) + time.process_time() - start
         start = time.process_time()
@@ -204,20 +209,22 @@ def solve(
     )
 
 
-def least_questions(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 8) -> int | None:
+def least_questions(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 8,
+                    sharding: "Sharding | None" = None) -> int | None:
     """The least number of questions of complexity <= max_complexity that solve `puzzle`.
 
     None if even `max_questions` do not (a proof for that bound).
     """
     for k in range(max_questions + 1):
-        if solve(puzzle, k, max_complexity).status != "none":
+        if solve(puzzle, k, max_complexity, sharding=sharding).status != "none":
             return k
     return None
 
 
-def least_complexity(puzzle: Puzzle, questions: int = 3, max_complexity: int = 3) -> int | None:
+def least_complexity(puzzle: Puzzle, questions: int = 3, max_complexity: int = 3,
+                     sharding: "Sharding | None" = None) -> int | None:
     """The least complexity that lets `questions` questions solve `puzzle`; None up to max_complexity."""
-    return solve(puzzle, questions, max_complexity).least_complexity
+    return solve(puzzle, questions, max_complexity, sharding=sharding).least_complexity
 
 
 @dataclass(frozen=True)
@@ -249,8 +256,9 @@ class Report:
                 f"with {k} question{'s' if k != 1 else ''} the least complexity is {self.least_complexity}")
 
 
-def report(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 6) -> Report:
+def report(puzzle: Puzzle, max_complexity: int = DEFAULT_COMPLEXITY, max_questions: int = 6,
+           sharding: "Sharding | None" = None) -> Report:
     """Least questions (with complexity <= max_complexity), then the least complexity for that many."""
-    k = least_questions(puzzle, max_complexity, max_questions)
-    c = None if k is None else least_complexity(puzzle, k, max_complexity)
+    k = least_questions(puzzle, max_complexity, max_questions, sharding)
+    c = None if k is None else least_complexity(puzzle, k, max_complexity, sharding)
     return Report(puzzle, max_complexity, max_questions, k, c)

@@ -26,13 +26,16 @@ import itertools
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
 from ...errors import InputError
 from .grammar import Question, Rule, atom_truth
 from .model import UTTERANCES, WORDS, ConcreteWorld, Puzzle
+
+if TYPE_CHECKING:
+    from .shards import Sharding
 
 __all__ = ["Layout", "LevelStats", "Universe", "UniverseTooBig", "universe", "DIRECT_TABLE_MAX_WORLDS"]
 
@@ -136,13 +139,7 @@ class Layout:
         The identity unless some god lies about himself.
         """
         source = self._gather_from.get(position)
-        if source is None:
-            return signatures
-        rows = np.ascontiguousarray(signatures).view(np.uint8).reshape(len(signatures), -1)
-        bits = np.unpackbits(rows, axis=1, bitorder="little")[:, source]
-        out = np.zeros((len(signatures), 64 * self.n_words), dtype=np.uint8)
-        out[:, : self.n_worlds] = bits
-        return np.packbits(out, axis=1, bitorder="little").view(np.uint64).reshape(len(signatures), self.n_words)
+        return signatures if source is None else gather_bits(signatures, source, self.n_worlds)
 
     def utterance(self, signatures: np.ndarray, position: int, word: str) -> np.ndarray:
         """World bits where god `position`, asked questions with these signatures, may utter `word`.
@@ -190,6 +187,46 @@ class Layout:
         return out
 
 
+def gather_bits(signatures: np.ndarray, source: np.ndarray, n_worlds: int) -> np.ndarray:
+    """Rows of signatures with bit i replaced by bit source[i] (one world read as another)."""
+    n_words = signatures.shape[1]
+    rows = np.ascontiguousarray(signatures).view(np.uint8).reshape(len(signatures), -1)
+    bits = np.unpackbits(rows, axis=1, bitorder="little")[:, source]
+    out = np.zeros((len(signatures), 64 * n_words), dtype=np.uint8)
+    out[:, :n_worlds] = bits
+    return np.packbits(out, axis=1, bitorder="little").view(np.uint64).reshape(len(signatures), n_words)
+
+
+def fold_connective(truth_table: tuple[bool, ...], arity: int, prefix_sigs: list[np.ndarray],
+                    full: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Masks (S1, S0) of a connective with all children but the last fixed: its result is
+    (last & S1) | (~last & S0)."""
+    s = {True: np.zeros_like(full), False: np.zeros_like(full)}
+    for row, out in zip(itertools.product((False, True), repeat=arity), truth_table):
+        if not out:
+            continue
+        term = full.copy()
+        for bit, sig in zip(row[:-1], prefix_sigs):
+            term &= sig if bit else (~sig & full)
+        s[row[-1]] |= term
+    return s[True], s[False]
+
+
+def signature_keys(signatures: np.ndarray) -> np.ndarray:
+    """One sortable key per signature row: the uint64 itself, or its raw bytes for several words."""
+    if signatures.shape[1] == 1:
+        return signatures[:, 0]
+    return np.ascontiguousarray(signatures).view(f"V{8 * signatures.shape[1]}").ravel()
+
+
+def sorted_contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """For each key, True iff it occurs in `sorted_keys` (ascending)."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[pos] == keys
+
+
 @dataclass(frozen=True)
 class LevelStats:
     """What building one level did: new signatures kept, candidates generated, CPU seconds."""
@@ -217,17 +254,8 @@ class _Seen:
             self.main = np.empty(0, dtype=dtype)
             self.recent = np.empty(0, dtype=dtype)
 
-    def _keys(self, signatures: np.ndarray) -> np.ndarray:
-        if self.n_words == 1:
-            return signatures[:, 0]
-        return np.ascontiguousarray(signatures).view(f"V{8 * self.n_words}").ravel()
-
-    @staticmethod
-    def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        if not len(sorted_keys):
-            return np.zeros(len(keys), dtype=bool)
-        pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-        return sorted_keys[pos] == keys
+    _keys = staticmethod(signature_keys)
+    _contains = staticmethod(sorted_contains)
 
     def keep_new(self, signatures: np.ndarray) -> np.ndarray:
         """Indices (in order) of the rows whose signature is new, first occurrence only; marks them."""
@@ -250,12 +278,32 @@ class _Seen:
                 self.recent = self.recent[:0]
         return fresh
 
+    def add_new(self, signatures: np.ndarray) -> None:
+        """Mark signatures known to be new and distinct (a level built elsewhere)."""
+        keys = self._keys(signatures)
+        if self.direct:
+            self.table[keys.astype(np.intp)] = True
+        else:
+            self.main = np.sort(np.concatenate([self.main, self.recent, keys]))
+            self.recent = self.recent[:0]
+
+    def sorted_keys(self) -> np.ndarray:
+        """Every key seen, ascending (for the direct table: the set indices as uint64)."""
+        if self.direct:
+            return np.flatnonzero(self.table).astype(np.uint64)
+        return np.sort(np.concatenate([self.main, self.recent]))
+
     def find(self, signature: np.ndarray) -> bool:
         """True iff `signature` was seen."""
         keys = self._keys(signature.reshape(1, -1))
         if self.direct:
             return bool(self.table[int(keys[0])])
         return bool(self._contains(self.main, keys)[0] or self._contains(self.recent, keys)[0])
+
+
+def _commutative(rule: Rule) -> bool:
+    """A binary connective whose children commute (only a <= b is generated)."""
+    return rule.role == "connective" and rule.arity == 2 and rule.truth_table[1] == rule.truth_table[2]
 
 
 @dataclass
@@ -346,20 +394,56 @@ class Universe:
         """True iff some question up to the built level has this signature."""
         return self._seen.find(signature)
 
-    def extend_to(self, complexity: int, progress: Progress | None = None) -> "Universe":
-        """Build levels up to `complexity` (no-op for levels already built)."""
+    def extend_to(self, complexity: int, progress: Progress | None = None,
+                  sharding: "Sharding | None" = None) -> "Universe":
+        """Build levels up to `complexity` (no-op for levels already built); with `sharding`,
+        a level of at least `sharding.min_candidates` candidates is built sharded (`shards.py`)."""
         while self.max_complexity < complexity:
-            self._build_level(self.max_complexity + 1, progress)
+            level = self.max_complexity + 1
+            if sharding is not None and self.count_candidates(level) >= sharding.min_candidates:
+                from .shards import build_level
+                build_level(self, sharding, progress)
+            else:
+                self._build_level(level, progress)
         return self
 
+    def reserve(self, n: int) -> int:
+        """Make room for `n` more questions at once; returns the first id they will get."""
+        self._grow(n)
+        return self.size
+
+    def append_rows(self, sigs: np.ndarray, rules: np.ndarray, args: np.ndarray) -> None:
+        """Append questions of the level being built elsewhere (`shards.build_level`): new,
+        distinct signatures in id order, each with its representative's rule and arguments."""
+        self._append(sigs, rules, args)
+
+    def close_level(self, first: int, candidates: int, seconds: float) -> None:
+        """End the level whose questions were appended from id `first` on."""
+        self._seen.add_new(self._sigs[first : self.size])
+        self.level_bounds.append(self.size)
+        self.stats.append(LevelStats(len(self.stats), self.size - first, candidates, seconds))
+
+    def seen_keys(self) -> np.ndarray:
+        """The keys (`signature_keys`) of every signature built, ascending."""
+        return self._seen.sorted_keys()
+
+    @property
+    def args_width(self) -> int:
+        """Columns of the stored arguments (the largest rule arity, at least 2)."""
+        return int(self._args.shape[1])
+
     # -- building -----------------------------------------------------------------------
-    def _append(self, sigs: np.ndarray, rule: np.ndarray, args: np.ndarray) -> None:
-        n = len(sigs)
-        while self.size + n > len(self._sigs):
-            grow = len(self._sigs)
+    def _grow(self, n: int) -> None:
+        """Capacity for `n` more rows (doubling, or exactly what is asked when more)."""
+        if self.size + n > len(self._sigs):
+            grow = max(len(self._sigs), self.size + n - len(self._sigs))
             self._sigs = np.concatenate([self._sigs, np.zeros((grow, self._sigs.shape[1]), dtype=np.uint64)])
             self._rule = np.concatenate([self._rule, np.zeros(grow, dtype=np.int16)])
             self._args = np.concatenate([self._args, np.full((grow, self._args.shape[1]), -1, dtype=np.int32)])
+
+    def _append(self, sigs: np.ndarray, rule: np.ndarray, args: np.ndarray) -> None:
+        n = len(sigs)
+        self._grow(n)
         self._sigs[self.size : self.size + n] = sigs
         self._rule[self.size : self.size + n] = rule
         self._args[self.size : self.size + n, : args.shape[1]] = args
@@ -395,43 +479,46 @@ class Universe:
 
     def _fold(self, rule: Rule, prefix: tuple, prefix_sigs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Masks (S1, S0): result = (last & S1) | (~last & S0) once the prefix is fixed."""
-        full = self.layout.full
         if rule.role == "ask":
             (position,) = prefix
             flip = self.layout.about[position]  # a statement about a god who judges it is flipped by him
             return (self.layout.utter_if[(position, "da", True)] ^ flip,
                     self.layout.utter_if[(position, "da", False)] ^ flip)
-        s = {True: np.zeros_like(full), False: np.zeros_like(full)}
-        for row, out in zip(itertools.product((False, True), repeat=rule.arity), rule.truth_table):
-            if not out:
-                continue
-            term = full.copy()
-            for bit, sig in zip(row[:-1], prefix_sigs):
-                term &= sig if bit else (~sig & full)
-            s[row[-1]] |= term
-        return s[True], s[False]
+        return fold_connective(rule.truth_table, rule.arity, prefix_sigs, self.layout.full)
 
-    def _pieces(self, level: int) -> Iterator[_Piece]:
-        """All candidate pieces of `level`, rule by rule in grammar order."""
+    def piece_specs(self, level: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
+        """Every candidate piece of `level` as (rule, prefix, lo): the candidates rule(*prefix, last)
+        for last in ids [lo, end of level-1), rule by rule in grammar order. Candidate order
+        (pieces in this order, then last ascending) decides which question represents a
+        signature: the first generated."""
         lo_last, hi_last = self.level_bounds[level - 1], self.level_bounds[level]  # ids of level-1
-        sigs = self.signatures
         for r, rule in enumerate(self.rules):
             if rule.role == "atom":
                 continue
             if rule.role == "ask":
                 for p in range(1, self.puzzle.n_positions + 1):
-                    s1, s0 = self._fold(rule, (p,), [])
-                    yield _Piece(r, (p,), lo_last, hi_last, s1, s0, p if self.puzzle.views else None)
+                    yield r, (p,), lo_last
                 continue
-            commutative = rule.arity == 2 and rule.truth_table[1] == rule.truth_table[2]
+            commutative = _commutative(rule)
             for prefix in itertools.product(range(hi_last), repeat=rule.arity - 1):
                 top = any(a >= lo_last for a in prefix)
                 if commutative:
                     lo = prefix[0] if top else lo_last
                 else:
                     lo = 0 if top else lo_last
-                if lo >= hi_last:
-                    continue
+                if lo < hi_last:
+                    yield r, prefix, lo
+
+    def _pieces(self, level: int) -> Iterator[_Piece]:
+        """All candidate pieces of `level` with their folded masks."""
+        hi_last = self.level_bounds[level]
+        sigs = self.signatures
+        for r, prefix, lo in self.piece_specs(level):
+            rule = self.rules[r]
+            if rule.role == "ask":
+                s1, s0 = self._fold(rule, prefix, [])
+                yield _Piece(r, prefix, lo, hi_last, s1, s0, prefix[0] if self.puzzle.views else None)
+            else:
                 s1, s0 = self._fold(rule, prefix, [sigs[a] for a in prefix])
                 yield _Piece(r, prefix, lo, hi_last, s1, s0)
 
@@ -441,20 +528,21 @@ class Universe:
         Per kept signature: its words, rule and arguments, stored arrays doubled while
         they grow, and its key in the sorted dedup set (or the fixed direct table).
         """
-        new = min(self._estimate_candidates(level), (1 << min(self.layout.n_worlds, 62)) - self.size)
+        new = min(self.count_candidates(level), (1 << min(self.layout.n_worlds, 62)) - self.size)
         per = 2 * (8 * self.layout.n_words + 2 + 4 * self._args.shape[1])
         seen = (1 << self.layout.n_worlds) if self._seen.direct else 2 * 8 * self.layout.n_words * new
         return new * per + (0 if self._seen.direct else seen)
 
     def _build_level(self, level: int, progress: Progress | None) -> None:
-        estimate = self._estimate_candidates(level)
+        estimate = self.count_candidates(level)
         memory = self.estimate_bytes(level)
         if estimate > MAX_LEVEL_CANDIDATES or memory > MAX_LEVEL_BYTES:
             raise UniverseTooBig(
                 f"complexity {level} would mean about {estimate:.2g} candidate questions and up to "
-                f"{memory / 2**30:.1f} GiB for this puzzle (the limits are {MAX_LEVEL_CANDIDATES:.0e} and "
+                f"{memory / 2**30:.1f} GiB for this puzzle in one process (the limits are {MAX_LEVEL_CANDIDATES:.0e} and "
                 f"{MAX_LEVEL_BYTES / 2**30:.1f} GiB); the exact universe can be built here "
-                f"through complexity {level - 1}", level, estimate, memory)
+                f"through complexity {level - 1}, and beyond it sharded (--sharded: workers keep only "
+                f"distinct signatures, streamed to disk by shard)", level, estimate, memory)
         start = time.process_time()
         before = self.size
         total = self._count_pieces(level)
@@ -485,13 +573,16 @@ class Universe:
                 count += hi ** (rule.arity - 1)
         return count
 
-    def _estimate_candidates(self, level: int) -> int:
-        """Rule applications at `level`: at least one child from level-1, the others from below."""
+    def count_candidates(self, level: int) -> int:
+        """Rule applications at `level` (one child from level-1, the others from below; the
+        children of a commutative rule in id order), exactly as `piece_specs` generates them."""
         hi, lo = self.level_bounds[level], self.level_bounds[level - 1]
         count = 0
         for rule in self.rules:
             if rule.role == "ask":
                 count += self.puzzle.n_positions * (hi - lo)
+            elif _commutative(rule):
+                count += hi * (hi + 1) // 2 - lo * (lo + 1) // 2
             elif rule.role == "connective":
                 count += hi ** rule.arity - lo ** rule.arity
         return count
@@ -526,12 +617,14 @@ _CACHE: dict[Puzzle, Universe] = {}
 CACHE_SIZE = 4
 
 
-def universe(puzzle: Puzzle, complexity: int, progress: Progress | None = None) -> Universe:
-    """The universe of `puzzle` built at least to `complexity` (cached for recent puzzles)."""
+def universe(puzzle: Puzzle, complexity: int, progress: Progress | None = None,
+             sharding: "Sharding | None" = None) -> Universe:
+    """The universe of `puzzle` built at least to `complexity` (cached for recent puzzles);
+    big levels sharded when `sharding` says how (see `Universe.extend_to`)."""
     u = _CACHE.pop(puzzle, None)
     if u is None:
         u = Universe(puzzle, 0, progress)
     _CACHE[puzzle] = u
     while len(_CACHE) > CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]
-    return u.extend_to(complexity, progress)
+    return u.extend_to(complexity, progress, sharding)
