@@ -399,10 +399,11 @@ def test_labelo_strategies_agree_and_order_values_ascending():
     assert sorted(ff) == sorted(leftmost)
 
 
-def test_labelo_propagates_each_choice():
-    calls = []
+def _recorder(calls: list):
+    """A propagator class on one variable that appends the variable's walked value to `calls`
+    each time it is woken, and prunes nothing."""
 
-    class Counting(Propagator):
+    class Recorder(Propagator):
         __slots__ = ("x",)
 
         def __init__(self, x):
@@ -414,6 +415,12 @@ def test_labelo_propagates_each_choice():
         def propagate(self, store):
             calls.append(store.walk(self.x))
 
+    return Recorder
+
+
+def test_labelo_propagates_each_choice():
+    calls: list = []
+    Counting = _recorder(calls)
     x = var()
     assert run(0, x, domo(x, [1, 2]), post(Counting(x)), labelo([x])) == (1, 2)
     assert calls[1:] == [1, 2]  # woken once when posted, then once per labelled value
@@ -1128,20 +1135,8 @@ def test_values_far_apart_label_to_exactly_themselves():
 def test_a_huge_system_is_solved_by_splitting_not_enumerating():
     """x, y in 1..10**15, x + y = 10**15 + 1, x − y = 1: bounds propagation alone leaves both
     wide; labelling splits domains in halves, so it takes a few dozen narrowings, not 10**14."""
-    calls = []
-
-    class Counting(Propagator):
-        __slots__ = ("x",)
-
-        def __init__(self, x):
-            self.x = x
-
-        def terms(self):
-            return (self.x,)
-
-        def propagate(self, store):
-            calls.append(1)
-
+    calls: list = []
+    Counting = _recorder(calls)
     n = 10**15
     x, y = var(), var()
     goals = (inso([x, y], range(1, n + 1)), sumo([x, y], n + 1), sumo([x, y], 1, [1, -1]), post(Counting(x)))
