@@ -657,6 +657,11 @@ def fd_problem(domains, constraints):
 @settings(max_examples=300, deadline=None)
 @given(domains_st, st.lists(constraint_st, min_size=1, max_size=4), st.sampled_from(sorted(STRATEGIES)))
 def test_labelling_finds_exactly_the_brute_force_solutions(domains, constraints, strategy):
+    assert_labels_to_brute_force(domains, constraints, strategy)
+
+
+def assert_labels_to_brute_force(domains, constraints, strategy) -> None:
+    """Labelling the FD model finds exactly the brute-force solutions, none twice."""
     expected = brute_force(domains, constraints)
     xs, goals = fd_problem(domains, constraints)
     found = run(0, xs, *goals, labelo(xs, strategy))
@@ -689,6 +694,11 @@ def test_domain_consistent_constraints_keep_only_supported_values(domains, c):
 
     (Domain consistency is defined for distinct variables; all_differento also sees repeats.)
     """
+    assert_keeps_exactly_the_supports(domains, c)
+
+
+def assert_keeps_exactly_the_supports(domains, c) -> None:
+    """Propagating the one constraint `c` leaves each variable exactly its supported values."""
     mentioned = [a for a in flat_args(c) if a[0] == "v"]
     assume(c[0] == "all_different" or len(mentioned) == len(set(mentioned)))
     expected = brute_force(domains, [c])
@@ -1052,27 +1062,14 @@ huge_domains_st = st.lists(st.sets(st.sampled_from(HUGE), min_size=1, max_size=5
 @given(huge_domains_st, st.lists(st.one_of(*HUGE_CONSTRAINTS.values()), min_size=1, max_size=4),
        st.sampled_from(["ff", "leftmost"]))
 def test_huge_and_sparse_values_label_to_the_brute_force_solutions(domains, constraints, strategy):
-    expected = brute_force(domains, constraints)
-    xs, goals = fd_problem(domains, constraints)
-    found = run(0, xs, *goals, labelo(xs, strategy))
-    assert len(found) == len(set(found)) and set(found) == expected
+    assert_labels_to_brute_force(domains, constraints, strategy)
 
 
 @settings(max_examples=150, deadline=None)
 @given(huge_domains_st, st.one_of(*(HUGE_CONSTRAINTS[k] for k in DOMAIN_CONSISTENT)))
 def test_huge_and_sparse_values_keep_exactly_the_supported_values(domains, c):
     """Domain consistency holds for sparse domains too (few values: reasoned value by value)."""
-    mentioned = [a for a in flat_args(c) if a[0] == "v"]
-    assume(c[0] == "all_different" or len(mentioned) == len(set(mentioned)))
-    expected = brute_force(domains, [c])
-    xs, goals = fd_problem(domains, [c])
-    residual = run(0, xs, *goals)
-    if not expected:
-        assert residual == ()
-        return
-    (answer,) = residual
-    for k, r in enumerate(answer):
-        assert values(r) == {s[k] for s in expected}
+    assert_keeps_exactly_the_supports(domains, c)
 
 
 def narrow_window():
