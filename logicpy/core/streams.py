@@ -75,28 +75,31 @@ class _Interpreted:
         return solve(self, S)
 
 
-class Conj(_Interpreted):
+class _Goals(_Interpreted):
+    """A combination of `goals`, shown as `functor(goal, ...)`."""
+
+    __slots__ = ("goals",)
+    functor = ""
+
+    def __init__(self, goals: tuple):
+        self.goals = goals
+
+    def __repr__(self) -> str:
+        return f"{self.functor}({', '.join(map(_goal_name, self.goals))})"
+
+
+class Conj(_Goals):
     """All of `goals`, left to right."""
 
-    __slots__ = ("goals",)
-
-    def __init__(self, goals: tuple):
-        self.goals = goals
-
-    def __repr__(self) -> str:
-        return f"conj({', '.join(map(_goal_name, self.goals))})"
+    __slots__ = ()
+    functor = "conj"
 
 
-class Disj(_Interpreted):
+class Disj(_Goals):
     """Any of `goals`, their answers interleaved."""
 
-    __slots__ = ("goals",)
-
-    def __init__(self, goals: tuple):
-        self.goals = goals
-
-    def __repr__(self) -> str:
-        return f"disj({', '.join(map(_goal_name, self.goals))})"
+    __slots__ = ()
+    functor = "disj"
 
 
 class Call(_Interpreted):
@@ -160,6 +163,18 @@ def _check_goal(g: Any, where: str) -> Any:
     return g
 
 
+def _combined(goals: tuple, kind: type[_Goals], empty: Any) -> Any:
+    """`goals` (or the one iterable of goals given) combined as `kind`: `empty` for none, the
+    goal itself for one; each is checked to be a goal, errors naming `kind.functor`."""
+    if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
+        goals = tuple(goals[0])
+    for g in goals:
+        _check_goal(g, kind.functor)
+    if not goals:
+        return empty
+    return goals[0] if len(goals) == 1 else kind(goals)
+
+
 def conj(*goals: Any) -> Any:
     """All of `goals`, left to right (logical and; kanren's `lall`). No goals: `succeed`.
 
@@ -168,13 +183,7 @@ def conj(*goals: Any) -> Any:
     >>> run(0, x, conj(membero(x, [1, 2, 3]), membero(x, [3, 2])))
     (2, 3)
     """
-    if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
-        goals = tuple(goals[0])
-    for g in goals:
-        _check_goal(g, "conj")
-    if not goals:
-        return succeed
-    return goals[0] if len(goals) == 1 else Conj(goals)
+    return _combined(goals, Conj, succeed)
 
 
 def disj(*goals: Any) -> Any:
@@ -185,13 +194,7 @@ def disj(*goals: Any) -> Any:
     >>> run(0, x, disj(eq(x, 1), eq(x, 2)))
     (1, 2)
     """
-    if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
-        goals = tuple(goals[0])
-    for g in goals:
-        _check_goal(g, "disj")
-    if not goals:
-        return fail
-    return goals[0] if len(goals) == 1 else Disj(goals)
+    return _combined(goals, Disj, fail)
 
 
 lall = conj
