@@ -700,70 +700,91 @@ class Table(Propagator):
                 s.restrict(t, s.mask(column), exact=True)
 
 
-class ReifiedLessEq(Propagator):
+class _Reified(Propagator):
+    """b ⇔ a constraint on x, y, c, with b in {0, 1}: once b is known, the constraint
+    (`holds`) or its negation (`fails`) propagates; until then `decided` may fix b."""
+
+    __slots__ = ("b", "x", "y", "c")
+    symbol = ""
+
+    def __init__(self, b: Any, x: Any, y: Any, c: int):
+        self.b, self.x, self.y, self.c = b, x, y, c
+
+    def terms(self):
+        return (self.b, self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"{self.b!r} #<==> ({self.x!r} {self.symbol} {self.y!r}{_offset(self.c)})"
+
+    def holds(self) -> Propagator:
+        raise NotImplementedError
+
+    def fails(self) -> Propagator:
+        raise NotImplementedError
+
+    def decided(self, s: FDStore, x: Any, y: Any) -> int | None:
+        """1 or 0 when the domains of the walked x and y already decide the constraint, else None."""
+        raise NotImplementedError
+
+    def propagate(self, s: FDStore) -> None:
+        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
+        vb = s.value(s.walk(self.b))
+        if vb == 1:
+            self.holds().propagate(s)
+        elif vb == 0:
+            self.fails().propagate(s)
+        else:
+            known = self.decided(s, s.walk(self.x), s.walk(self.y))
+            if known is not None:
+                s.restrict(s.walk(self.b), s.mask((known,)), exact=True)
+
+
+class ReifiedLessEq(_Reified):
     """b ⇔ x <= y + c, with b in {0, 1}: bounds consistent on x and y once b is known;
     b is fixed as soon as the bounds of x and y decide the comparison (clpfd's `#<==>`).
     """
 
-    __slots__ = ("b", "x", "y", "c")
+    __slots__ = ()
     wake = "bounds"
+    symbol = "#=<"
 
-    def __init__(self, b: Any, x: Any, y: Any, c: int):
-        self.b, self.x, self.y, self.c = b, x, y, c
+    def holds(self) -> Propagator:
+        return LessEq(self.x, self.y, self.c)
 
-    def terms(self):
-        return (self.b, self.x, self.y)
+    def fails(self) -> Propagator:  # x > y + c, i.e. y <= x - c - 1
+        return LessEq(self.y, self.x, -self.c - 1)
 
-    def __repr__(self) -> str:
-        return f"{self.b!r} #<==> ({self.x!r} #=< {self.y!r}{_offset(self.c)})"
-
-    def propagate(self, s: FDStore) -> None:
-        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
-        vb = s.value(s.walk(self.b))
-        if vb == 1:
-            LessEq(self.x, self.y, self.c).propagate(s)
-        elif vb == 0:  # x > y + c, i.e. y <= x - c - 1
-            LessEq(self.y, self.x, -self.c - 1).propagate(s)
-        else:
-            x, y = s.walk(self.x), s.walk(self.y)
-            lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
-            if hx is not None and ly is not None and hx <= ly + self.c:
-                s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
-            elif lx is not None and hy is not None and lx > hy + self.c:
-                s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
+    def decided(self, s: FDStore, x: Any, y: Any) -> int | None:
+        lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        if hx is not None and ly is not None and hx <= ly + self.c:
+            return 1
+        if lx is not None and hy is not None and lx > hy + self.c:
+            return 0
+        return None
 
 
-class ReifiedEq(Propagator):
+class ReifiedEq(_Reified):
     """b ⇔ x = y + c, with b in {0, 1}: domain consistent once b is known; b is fixed when
     the domains of x and y + c are disjoint (0) or both one and the same value (1)."""
 
-    __slots__ = ("b", "x", "y", "c")
+    __slots__ = ()
+    symbol = "#="
 
-    def __init__(self, b: Any, x: Any, y: Any, c: int):
-        self.b, self.x, self.y, self.c = b, x, y, c
+    def holds(self) -> Propagator:
+        return EqOffset(self.x, self.y, self.c)
 
-    def terms(self):
-        return (self.b, self.x, self.y)
+    def fails(self) -> Propagator:
+        return NeqOffset(self.x, self.y, self.c)
 
-    def __repr__(self) -> str:
-        return f"{self.b!r} #<==> ({self.x!r} #= {self.y!r}{_offset(self.c)})"
-
-    def propagate(self, s: FDStore) -> None:
-        s.restrict(s.walk(self.b), s.mask((0, 1)), exact=True)
-        vb = s.value(s.walk(self.b))
-        if vb == 1:
-            EqOffset(self.x, self.y, self.c).propagate(s)
-        elif vb == 0:
-            NeqOffset(self.x, self.y, self.c).propagate(s)
-        else:
-            x, y = s.walk(self.x), s.walk(self.y)
-            dx, dy = s.dom(x), s.dom(y)
-            if dx is None or dy is None:
-                return
-            if not s.meets(dx, s.shifted(dy, self.c)):
-                s.restrict(s.walk(self.b), s.mask((0,)), exact=True)
-            elif s.value(x) is not None and s.value(y) is not None:
-                s.restrict(s.walk(self.b), s.mask((1,)), exact=True)
+    def decided(self, s: FDStore, x: Any, y: Any) -> int | None:
+        dx, dy = s.dom(x), s.dom(y)
+        if dx is None or dy is None:
+            return None
+        if not s.meets(dx, s.shifted(dy, self.c)):
+            return 0
+        if s.value(x) is not None and s.value(y) is not None:
+            return 1
+        return None
 
 
 class Times(Propagator):
