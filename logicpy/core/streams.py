@@ -49,13 +49,29 @@ from .terms import String, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
-    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search",
+    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE",
 ]
 
 #: Steps a task takes before the next task gets its turn (a step: one answer of a frame).
 SLICE = 64
 #: Steps between two looks at the clock when a run has a time limit.
 _CLOCK_EVERY = 256
+
+
+class _Pause:
+    """The type of `PAUSE`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "PAUSE"
+
+
+#: What a leaf goal's iterator may yield instead of a state: "no answer yet; let the other
+#: tasks run, then ask me again". A goal whose loop can run without bound between two
+#: answers yields it at a bounded interval, so the scheduler keeps its fairness and its
+#: time limit whatever the goal does.
+PAUSE = _Pause()
 
 
 class SearchTimeout(LogicpyError):
@@ -411,10 +427,18 @@ def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
                 tasks.append(stack)
                 break
             steps -= 1
+            if deadline is not None:
+                clock -= 1
+                if clock == 0:
+                    clock = _CLOCK_EVERY
+                    if time.monotonic() > deadline:
+                        raise SearchTimeout("the search ran past its time limit")
             frame = stack[-1]
             S = next(frame[0], None)
             if S is None:
                 stack.pop()
+                continue
+            if S is PAUSE:
                 continue
             K = frame[1]
             while K is not None:
@@ -451,12 +475,6 @@ def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
                 if tasks:  # let the other tasks have their turn
                     tasks.append(stack)
                     break
-            if deadline is not None:
-                clock -= 1
-                if clock == 0:
-                    clock = _CLOCK_EVERY
-                    if time.monotonic() > deadline:
-                        raise SearchTimeout("the search ran past its time limit")
 
 
 def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
