@@ -536,8 +536,8 @@ def test_table_with_one_variable_in_two_places():
 
 
 def test_table_with_compound_arguments():
-    # kanren: tests/test_facts.py::test_unify_tuple (kanren's unpacks tuples; here a
-    # compound term is one argument, unified as a whole)
+    # kanren: tests/test_facts.py::test_unify_tuple (kanren's facts are pairs (0, 1); here
+    # compound terms p(0, 1), answers in the order of the rows)
     x, y = vars(2)
     valid = Table.from_rows("valid", [(("p", 0, 1),), (("p", 1, 0),), (("p", 1, 1),)])
     assert set(run(0, x, valid(("p", x, y)))) == {0, 1}
