@@ -413,7 +413,7 @@ def test_variables_display_their_name_and_a_number():
     # the same variable each time; logicpy's is fresh, so its name gets a number. Pending
     # constraints are read with `answers` (dif/2 in Prolog syntax), not from the variable.
     a = var("a")
-    assert repr(a).startswith("~a_") and a is not var("a")
+    assert "a" in repr(a) and a is not var("a") and repr(a) != repr(var("a"))
     [answer] = answers(0, a, neq(a, 1), neq(a, 2))
     assert str(answer) == "_0 :- dif(_0,1), dif(_0,2)"
 
