@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 import time
 from collections import deque
 from fractions import Fraction
@@ -52,10 +53,10 @@ __all__ = [
     "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE",
 ]
 
-#: Steps a task takes before the next task gets its turn (a step: one answer of a frame).
+#: Steps a task takes before the next task gets its turn (a step: one `next` on a leaf
+#: goal's answers, or one goal taken off a continuation: a `Call` expanded, a `Conj` or
+#: `Disj` opened).
 SLICE = 64
-#: Steps between two looks at the clock when a run has a time limit.
-_CLOCK_EVERY = 256
 
 
 class _Pause:
@@ -140,11 +141,19 @@ class Named(_Interpreted):
     def __init__(self, goal: Any, name: str, args: tuple):
         self.goal, self.name, self.args = goal, name, args
 
-    def __call__(self, S: Any) -> Iterator[Any]:
-        return self.goal(S)
+    def __call__(self, S: Any) -> Iterable[Any]:
+        answers = self.goal(S)
+        return answers if type(answers) is tuple else _without_pauses(answers)
 
     def __repr__(self) -> str:
         return goal_text(self.name, self.args)
+
+
+def _without_pauses(states: Iterable[Any]) -> Iterator[Any]:
+    """`states` without the `PAUSE`s, for a caller that is not the search."""
+    for S in states:
+        if S is not PAUSE:
+            yield S
 
 
 def named(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -181,8 +190,12 @@ def _check_goal(g: Any, where: str) -> Any:
 
 def _combined(goals: tuple, kind: type[_Goals], empty: Any) -> Any:
     """`goals` (or the one iterable of goals given) combined as `kind`: `empty` for none, the
-    goal itself for one; each is checked to be a goal, errors naming `kind.functor`."""
+    goal itself for one; each is checked to be a goal, errors naming `kind.functor`. An
+    iterator (a generator, say) is taken lazily, one goal when the search reaches it, so it
+    may be endless."""
     if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
+        if isinstance(goals[0], Iterator):
+            return _Lazy(_Pulled(goals[0], lambda g, i: _check_goal(g, f"{kind.functor} goal {i}")), 0, kind)
         goals = tuple(goals[0])
     for g in goals:
         _check_goal(g, kind.functor)
@@ -193,6 +206,7 @@ def _combined(goals: tuple, kind: type[_Goals], empty: Any) -> Any:
 
 def conj(*goals: Any) -> Any:
     """All of `goals`, left to right (logical and; kanren's `lall`). No goals: `succeed`.
+    One iterator of goals is taken lazily, as `disj` takes it.
 
     >>> from logicpy.core import var, membero
     >>> x = var()
@@ -204,11 +218,16 @@ def conj(*goals: Any) -> Any:
 
 def disj(*goals: Any) -> Any:
     """Any of `goals`, answers interleaved (logical or; kanren's `lany`). No goals: `fail`.
+    One iterator of goals (a generator, say) is taken lazily, each goal when the search
+    reaches it, so it may be endless; the goals pulled are kept for the goal's next use.
 
+    >>> from itertools import count
     >>> from logicpy.core import var
     >>> x = var()
     >>> run(0, x, disj(eq(x, 1), eq(x, 2)))
     (1, 2)
+    >>> run(3, x, disj(eq(x, i) for i in count()))
+    (0, 1, 2)
     """
     return _combined(goals, Disj, fail)
 
@@ -219,6 +238,7 @@ lany = disj
 
 def conde(*clauses: Iterable[Any]) -> Any:
     """Any of the clauses, each a list of goals that must all hold (miniKanren's conde).
+    One iterator of clauses is taken lazily, as `disj` takes it (kanren's form).
 
     >>> from logicpy.core import var, membero
     >>> x = var()
@@ -229,19 +249,52 @@ def conde(*clauses: Iterable[Any]) -> Any:
     ...
     logicpy.errors.InputError: conde: clause 1 is a goal, not a list of goals; write conde([goal, ...], [goal, ...])
     """
-    branches = []
-    for i, clause in enumerate(clauses, start=1):
-        if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
-            what = "a goal" if callable(clause) else repr(clause)
-            raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
-                             "write conde([goal, ...], [goal, ...])")
-        goals = tuple(clause)
-        for g in goals:
-            _check_goal(g, f"conde clause {i}")
-        branches.append(goals[0] if len(goals) == 1 else Conj(goals) if goals else succeed)
+    if len(clauses) == 1 and isinstance(clauses[0], Iterator):
+        return _Lazy(_Pulled(clauses[0], _clause), 0, Disj)
+    branches = [_clause(clause, i) for i, clause in enumerate(clauses, start=1)]
     if not branches:
         return fail
     return branches[0] if len(branches) == 1 else Disj(tuple(branches))
+
+
+def _clause(clause: Any, i: int) -> Any:
+    """The goal of conde's clause number `i`: all its goals."""
+    if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
+        what = "a goal" if callable(clause) else repr(clause)
+        raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
+                         "write conde([goal, ...], [goal, ...])")
+    goals = tuple(clause)
+    for g in goals:
+        _check_goal(g, f"conde clause {i}")
+    return goals[0] if len(goals) == 1 else Conj(goals) if goals else succeed
+
+
+_END = object()
+
+
+class _Pulled:
+    """The goals of an iterator, each pulled (and made a goal by `make(item, number)`) when
+    first needed and kept, so the goal holding them can run again."""
+
+    __slots__ = ("source", "goals", "make")
+
+    def __init__(self, source: Iterator[Any], make: Callable[[Any, int], Any]):
+        self.source: Iterator[Any] | None = source
+        self.goals: list = []
+        self.make = make
+
+    def get(self, i: int) -> Any:
+        """The `i`-th goal (from 0), or None past the end."""
+        goals = self.goals
+        while len(goals) <= i:
+            if self.source is None:
+                return None
+            item = next(self.source, _END)
+            if item is _END:
+                self.source = None
+                return None
+            goals.append(self.make(item, len(goals) + 1))
+        return goals[i]
 
 
 #: Types accepted without a closer look: atoms, numbers, variables, lists, partial lists, tuples.
@@ -367,7 +420,8 @@ class Scheduled(_Interpreted):
     """A goal that takes part in the scheduling itself (tabled calls, committed choice): on
     reaching it, `solve` calls `schedule(S, K, search)`, which may queue tasks with
     `search.spawn` and returns None or (states, K2): the states to go on with from here,
-    each with continuation K2 (K, or K with goals pushed in front)."""
+    each with continuation K2 (K, or K with goals pushed in front). `states` may yield
+    `PAUSE` (see `stepped`)."""
 
     __slots__ = ()
 
@@ -379,17 +433,45 @@ class Scheduled(_Interpreted):
         raise NotImplementedError
 
 
+class _Lazy(Scheduled):
+    """The goals of an iterator from the `index`-th on, combined as `kind` (`Conj` or
+    `Disj`), each pulled when the search reaches it: a disjunction runs the goal and queues
+    the rest as a task, a conjunction runs the goal then the rest."""
+
+    __slots__ = ("pulled", "index", "kind")
+
+    def __init__(self, pulled: _Pulled, index: int, kind: type[_Goals]):
+        self.pulled, self.index, self.kind = pulled, index, kind
+
+    def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
+        g = self.pulled.get(self.index)
+        if g is None:
+            return ((S,), K) if self.kind is Conj else None
+        rest = _Lazy(self.pulled, self.index + 1, self.kind)
+        if self.kind is Conj:
+            return (S,), (g, (rest, K))
+        search.spawn((S,), (rest, K))
+        return (S,), (g, K)
+
+    def __repr__(self) -> str:
+        pulled = self.pulled.goals[self.index:]
+        return f"{self.kind.functor}({', '.join([*map(_goal_name, pulled), '...'])})"
+
+
 class Search:
-    """One run of `solve`: its queue of tasks, and what `Scheduled` goals keep per run.
+    """One run of `solve`: its queue of tasks, its deadline, the search it runs inside of
+    (`parent`, None for a top-level one), and what `Scheduled` goals keep per run.
 
     `on_finish` and `on_abandon` hold callables run when the search has explored
     everything, or is dropped before that (a `run(n)` that has its n answers, an error).
     """
 
-    __slots__ = ("tasks", "on_finish", "on_abandon")
+    __slots__ = ("tasks", "deadline", "parent", "on_finish", "on_abandon")
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float | None = None, parent: "Search | None" = None) -> None:
         self.tasks: deque = deque()
+        self.deadline = deadline
+        self.parent = parent
         self.on_finish: list[Callable[[], None]] = []
         self.on_abandon: list[Callable[[], None]] = []
 
@@ -398,83 +480,126 @@ class Search:
         self.tasks.append([(iter(states), K)])
 
 
+class _Running(threading.local):
+    """The search whose steps this thread is running (None between steps of any search)."""
+
+    search: Search | None = None
+
+
+_running = _Running()
+
+
 def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
     """The answer states of `goal` from state `S`, searched as the module describes.
 
     With `deadline` (a `time.monotonic()` value), raises `SearchTimeout` once it passes.
+    Called while another search runs a step (a goal calling a goal as a function), it
+    keeps that search's deadline when it has none of its own; it never yields `PAUSE`.
     """
-    search = Search()
-    tasks = search.tasks
-    tasks.append([(iter((S,)), (goal, None))])
+    outer = _running.search
+    if deadline is None and outer is not None:
+        deadline = outer.deadline
+    return _search(Search(deadline, outer), goal, S, pausing=False)
+
+
+def stepped(goal: Any, S: Any, outer: Search) -> Iterator[Any]:
+    """The answer states of `goal` from `S`, searched apart from `outer` (its own tasks)
+    but stepped by it: `PAUSE` after each `SLICE` steps without an answer, so an endless
+    `goal` costs the outer search one turn at a time, never a hang; `outer`'s deadline
+    holds. What `Scheduled` goals return to search a condition (`onceo`, `conda`, ...)."""
+    return _search(Search(outer.deadline, outer), goal, S, pausing=True)
+
+
+def _search(search: Search, goal: Any, S: Any, pausing: bool) -> Iterator[Any]:
+    search.tasks.append([(iter((S,)), (goal, None))])
     finished = False
     try:
-        yield from _explore(search, deadline)
+        yield from _explore(search, pausing)
         finished = True
     finally:
         for hook in (search.on_finish if finished else search.on_abandon):
             hook()
 
 
-def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
-    """The loop of `solve`: run the tasks of `search` in turns until none is left."""
+def _explore(search: Search, pausing: bool) -> Iterator[Any]:
+    """The loop of `solve`: run the tasks of `search` in turns until none is left.
+
+    A step is one `next` on a frame's iterator or one goal taken off a continuation; a
+    task's turn ends after `SLICE` steps, at a `PAUSE`, or at an answer (when other tasks
+    wait). The clock is read at the end of every turn and before every answer. With
+    `pausing`, the end of a turn yields `PAUSE` (the caller is a search stepping this one).
+    """
     tasks = search.tasks
-    clock = _CLOCK_EVERY
-    while tasks:
-        stack = tasks.popleft()
-        steps = SLICE
-        while stack:
-            if steps == 0:
-                tasks.append(stack)
-                break
-            steps -= 1
-            if deadline is not None:
-                clock -= 1
-                if clock == 0:
-                    clock = _CLOCK_EVERY
-                    if time.monotonic() > deadline:
+    deadline = search.deadline
+    outer = _running.search
+    _running.search = search
+    try:
+        while tasks:
+            stack = tasks.popleft()
+            steps = SLICE
+            while stack:
+                if steps <= 0:  # the turn is over
+                    if deadline is not None and time.monotonic() > deadline:
                         raise SearchTimeout("the search ran past its time limit")
-            frame = stack[-1]
-            S = next(frame[0], None)
-            if S is None:
-                stack.pop()
-                continue
-            if S is PAUSE:
-                continue
-            K = frame[1]
-            while K is not None:
-                g, K = K
-                kind = type(g)
-                if kind is Conj:
-                    for sub in reversed(g.goals):
-                        K = (sub, K)
-                elif kind is Named:
-                    K = (g.goal, K)
-                elif kind is Call:
-                    K = (g.fn(*g.args), K)
-                    if deadline is not None:
-                        clock -= 1
-                        if clock == 0:
-                            clock = _CLOCK_EVERY
-                            if time.monotonic() > deadline:
-                                raise SearchTimeout("the search ran past its time limit")
-                elif kind is Disj:
-                    first, *others = g.goals
-                    for other in others:
-                        tasks.append([(iter((S,)), (other, K))])
-                    K = (first, K)
-                elif kind in _SCHEDULED:
-                    went_on = g.schedule(S, K, search)
-                    if went_on is not None:
-                        stack.append((iter(went_on[0]), went_on[1]))
-                    break
+                    if pausing:
+                        tasks.append(stack)
+                        _running.search = outer
+                        yield PAUSE
+                        _running.search = search
+                        break
+                    if tasks:
+                        tasks.append(stack)
+                        break
+                    steps = SLICE
+                steps -= 1
+                frame = stack[-1]
+                S = next(frame[0], None)
+                if S is None:
+                    stack.pop()
+                    continue
+                if S is PAUSE:
+                    steps = 0
+                    continue
+                K = frame[1]
+                while K is not None:
+                    if steps <= 0:  # keep the place: this state, the goals still to prove
+                        stack.append((iter((S,)), K))
+                        break
+                    steps -= 1
+                    g, K = K
+                    kind = type(g)
+                    if kind is Conj:
+                        for sub in reversed(g.goals):
+                            K = (sub, K)
+                    elif kind is Named:
+                        K = (g.goal, K)
+                    elif kind is Call:
+                        K = (g.fn(*g.args), K)
+                    elif kind is Disj:
+                        first, *others = g.goals
+                        for other in others:
+                            tasks.append([(iter((S,)), (other, K))])
+                        K = (first, K)
+                    elif kind in _SCHEDULED:
+                        went_on = g.schedule(S, K, search)
+                        if went_on is not None:
+                            stack.append((iter(went_on[0]), went_on[1]))
+                        break
+                    else:
+                        stack.append((iter(g(S)), K))
+                        break
                 else:
-                    stack.append((iter(g(S)), K))
-                    break
-            else:
-                yield S
-                if tasks:  # let the other tasks have their turn
-                    tasks.append(stack)
-                    break
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise SearchTimeout("the search ran past its time limit")
+                    _running.search = outer
+                    yield S
+                    _running.search = search
+                    if tasks:  # let the other tasks have their turn
+                        tasks.append(stack)
+                        break
+    finally:
+        if _running.search is search:  # stopped by an error, not closed while suspended
+            _running.search = outer
 
 
 def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
