@@ -50,7 +50,8 @@ from .terms import String, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
-    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE",
+    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE", "stepped", "query_states",
+    "take_answers",
 ]
 
 #: Steps a task takes before the next task gets its turn (a step: one `next` on a leaf
@@ -620,27 +621,38 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
     ...
     logicpy.errors.InputError: run: the number of answers must be None (lazy), 0 (all) or a positive integer, got -1
     """
-    if n is not None and (type(n) is not int or n < 0):
-        raise InputError("run: the number of answers must be None (lazy), 0 (all) or a positive integer, "
-                         f"got {n!r}")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise InputError(f"run: timeout must be a positive number of seconds, got {timeout!r}")
-    goal = conj(*goals)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    states = solve(goal, Map(), deadline)
+    states = query_states("run", n, goals, timeout)
     if occurs_check:
         states = _with_occurs_check(states)
     results = (_reify_answer(x, s) for s in states)
     if results_filter is not None:
         results = results_filter(results)
+    return take_answers("run", n, results, timeout)
+
+
+def query_states(who: str, n: int | None, goals: tuple, timeout: float | None) -> Iterator[Any]:
+    """The answer states of a query's `goals` (a search from the empty state), after
+    checking the `n` and `timeout` given to `who` (`run`, `answers`, ...) as `run` takes them."""
+    if n is not None and (type(n) is not int or n < 0):
+        raise InputError(f"{who}: the number of answers must be None (lazy), 0 (all) or a positive integer, "
+                         f"got {n!r}")
+    if timeout is not None and (type(timeout) is bool or not (isinstance(timeout, (int, float)) and timeout > 0)):
+        raise InputError(f"{who}: timeout must be a positive number of seconds, got {timeout!r}")
+    deadline = None if timeout is None else time.monotonic() + timeout
+    return solve(conj(*goals), Map(), deadline)
+
+
+def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float | None) -> Any:
+    """The first `n` of `results` as a tuple (all for 0), or `results` itself for None; a
+    `SearchTimeout` names `who` and carries the answers found before it."""
     if n is None:
         return results
     found: list = []
     try:
         for answer in (results if n == 0 else islice(results, n)):
             found.append(answer)
-    except SearchTimeout as exc:
-        raise SearchTimeout(f"run: no more answers within {timeout} s ({len(found)} found); "
+    except SearchTimeout:
+        raise SearchTimeout(f"{who}: no more answers within {timeout} s ({len(found)} found); "
                             "exc.answers holds them", tuple(found)) from None
     return tuple(found)
 
