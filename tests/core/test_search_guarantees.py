@@ -13,11 +13,12 @@ from itertools import count, islice
 import kanren
 import kanren.core
 import pytest
+from immutables import Map
 
 import logicpy.core.lists
 from logicpy.core import (
-    SearchTimeout, Table, answers, answers_with_constraints, appendo, conda, conde, condu, conj, disj, eq, lall,
-    lany, membero, neq, onceo, relation, run, succeed, unique_by, var,
+    ExactCover, SearchTimeout, Table, answers, answers_with_constraints, appendo, conda, conde, condu, conj, disj, eq, lall,
+    exact_covero, lany, membero, neq, onceo, relation, run, succeed, unique_by, var,
 )
 from logicpy.core.answers import Answer
 from logicpy.core.streams import PAUSE, SLICE, named
@@ -183,6 +184,21 @@ def test_pause_never_reaches_a_caller_that_is_not_the_search():
     # kanren's own combinators call logicpy's goals as functions
     assert kanren.run(0, x, kanren.lall(pauseo(x), kanren.eq(x, 1))) == (1,)
     assert run(0, x, kanren.core.ifa(onceo(pauseo(x)), eq(x, 2))) == (1,)
+
+
+def test_long_scans_and_long_cover_searches_give_their_turn():
+    """Driven by the search (`.goal`), a fact scan pauses once per SLICE rows without a hit
+    and an exact-cover search once per SLICE nodes; called as functions, neither does."""
+    x, q = var(), var()
+    pairs = Table.from_rows("pairs", [(i, i + 1) for i in range(10 * SLICE)])
+    assert list(pairs(x, x).goal(Map())).count(PAUSE) == 10 and list(pairs(x, x)(Map())) == []
+    assert PAUSE not in list(pairs(x, q).goal(Map()))  # every row a hit
+    assert run(1, q, conde([pairs(x, x)], [eq(q, 1)])) == (1,)
+    queens = ExactCover({(r, c): [("row", r), ("col", c), ("d", r + c), ("a", r - c)] for r in range(8) for c in range(8)},
+                        secondary=[(k, v) for k in "da" for v in range(-7, 15)])
+    direct = list(exact_covero(q, queens).goal(Map()))
+    assert PAUSE in direct and len([s for s in direct if s is not PAUSE]) == 92
+    assert len(list(exact_covero(q, queens)(Map()))) == 92 == len(run(0, q, exact_covero(q, queens)))
 
 
 # ---------------------------------------------------------------- endless goal sequences
