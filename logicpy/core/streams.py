@@ -17,13 +17,24 @@ with the continuation each of its answers goes on with, and a *task* is a stack 
 expanded in place, so user recursion of any depth costs heap, never Python stack, and each
 answer of a leaf passes to the next goal in O(1) (kanren's `bind` re-nests an `interleave`
 per answer, which is quadratic). A `Disj` keeps its first branch in the running task and
-queues one new task per other branch; tasks take turns, each running until it finds an
-answer or has taken `SLICE` steps, so one endless branch cannot starve the others
-(miniKanren's interleaving; answer order across `conde` branches is round-robin, as
-kanren's). A `Scheduled` goal (a tabled call, `onceo`/`conda`/`condu`) is handed the
-state, its continuation and the `Search`, and decides itself how the search goes on.
-Calling an interpreted goal as a function runs its own `solve`, so these goals still work
-inside any combinator that calls goals.
+queues one new task per other branch (a disjunction over an iterator queues the rest of it
+as one task, pulling one goal per turn, so it may be endless).
+
+Tasks take turns (miniKanren's interleaving; answer order across `conde` branches is
+round-robin, as kanren's). A *step* is one `next` on a frame or one goal taken off a
+continuation (a `Call` expanded, a `Conj` or `Disj` opened); a turn ends after `SLICE`
+steps, at an answer, or when a leaf yields `PAUSE`, and the task keeps its place (a turn
+that ends inside a continuation leaves the state and the goals still to prove as a frame).
+So no branch starves the others, however it recurses, provided each leaf goal returns or
+yields `PAUSE` at a bounded interval (the library's leaves do). The clock is read at the
+end of every turn and before every answer: a time limit holds within a turn's work.
+
+A `Scheduled` goal (a tabled call, `onceo`/`conda`/`condu`) is handed the state, its
+continuation and the `Search`, and decides itself how the search goes on; a condition it
+searches apart runs `stepped` by the caller's search (its own tasks, a `PAUSE` per turn
+given back, the caller's deadline). Calling an interpreted goal as a function runs its own
+`solve` (with the deadline of the search running at the time, never yielding `PAUSE`), so
+these goals still work inside any combinator that calls goals.
 
 `run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`).
 """
