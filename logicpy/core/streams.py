@@ -471,8 +471,8 @@ class _Lazy(Scheduled):
 
 
 class Search:
-    """One run of `solve`: its queue of tasks, its deadline, the search it runs inside of
-    (`parent`, None for a top-level one), and what `Scheduled` goals keep per run.
+    """One run of `solve`: its queue of tasks, its deadline, the search stepping it
+    (`parent`, see `stepped`; else None), and what `Scheduled` goals keep per run.
 
     `on_finish` and `on_abandon` hold callables run when the search has explored
     everything, or is dropped before that (a `run(n)` that has its n answers, an error).
@@ -493,7 +493,8 @@ class Search:
 
 
 class _Running(threading.local):
-    """The search whose steps this thread is running (None between steps of any search)."""
+    """The search with a deadline whose steps this thread is running (None between steps
+    of any such search): where a search started inside one of its steps finds its deadline."""
 
     search: Search | None = None
 
@@ -508,10 +509,9 @@ def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
     Called while another search runs a step (a goal calling a goal as a function), it
     keeps that search's deadline when it has none of its own; it never yields `PAUSE`.
     """
-    outer = _running.search
-    if deadline is None and outer is not None:
-        deadline = outer.deadline
-    return _search(Search(deadline, outer), goal, S, pausing=False)
+    if deadline is None and _running.search is not None:
+        deadline = _running.search.deadline
+    return _search(Search(deadline), goal, S, pausing=False)
 
 
 def stepped(goal: Any, S: Any, outer: Search) -> Iterator[Any]:
@@ -543,8 +543,10 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     """
     tasks = search.tasks
     deadline = search.deadline
+    timed = deadline is not None  # only a search with a deadline has one to pass on
     outer = _running.search
-    _running.search = search
+    if timed:
+        _running.search = search
     try:
         while tasks:
             stack = tasks.popleft()
@@ -555,9 +557,11 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                         raise SearchTimeout("the search ran past its time limit")
                     if pausing:
                         tasks.append(stack)
-                        _running.search = outer
+                        if timed:
+                            _running.search = outer
                         yield PAUSE
-                        _running.search = search
+                        if timed:
+                            _running.search = search
                         break
                     if tasks:
                         tasks.append(stack)
@@ -603,14 +607,16 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                 else:
                     if deadline is not None and time.monotonic() > deadline:
                         raise SearchTimeout("the search ran past its time limit")
-                    _running.search = outer
+                    if timed:
+                        _running.search = outer
                     yield S
-                    _running.search = search
+                    if timed:
+                        _running.search = search
                     if tasks:  # let the other tasks have their turn
                         tasks.append(stack)
                         break
     finally:
-        if _running.search is search:  # stopped by an error, not closed while suspended
+        if timed and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer
 
 
