@@ -11,7 +11,7 @@ them, `count_by(items)` counts them grouped by the options chosen for some items
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Set
-from typing import Any
+from typing import Any, cast
 
 from kanren.core import GoalType
 from unification import isvar, reify, unify
@@ -197,7 +197,7 @@ class ExactCover:
         >>> [[c for r, c in cover] for cover in queens4.covers()]
         [[1, 3, 0, 2], [2, 0, 3, 1]]
         """
-        return self._covers(include, allowed, 0)
+        return cast(Iterator[tuple], self._covers(include, allowed, 0))  # no Nones without `every`
 
     def _covers(self, include: Iterable[Hashable], allowed: Iterable[Hashable] | None,
                 every: int) -> Iterator[tuple | None]:

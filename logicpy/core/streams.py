@@ -48,7 +48,7 @@ import time
 from collections import deque
 from fractions import Fraction
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 from cons.core import ConsPair
 from immutables import Map
@@ -100,7 +100,7 @@ class _Interpreted:
 
     __slots__ = ()
 
-    def __call__(self, S: Any) -> Iterator[Any]:
+    def __call__(self, S: Any) -> Iterable[Any]:
         return solve(self, S)
 
 
@@ -514,7 +514,7 @@ def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
     return _search(Search(deadline), goal, S, pausing=False)
 
 
-def stepped(goal: Any, S: Any, outer: Search) -> Iterator[Any]:
+def stepped(goal: Any, S: Any, outer: Search) -> Generator[Any, None, None]:
     """The answer states of `goal` from `S`, searched apart from `outer` (its own tasks)
     but stepped by it: `PAUSE` after each `SLICE` steps without an answer, so an endless
     `goal` costs the outer search one turn at a time, never a hang; `outer`'s deadline
@@ -522,7 +522,7 @@ def stepped(goal: Any, S: Any, outer: Search) -> Iterator[Any]:
     return _search(Search(outer.deadline, outer), goal, S, pausing=True)
 
 
-def _search(search: Search, goal: Any, S: Any, pausing: bool) -> Iterator[Any]:
+def _search(search: Search, goal: Any, S: Any, pausing: bool) -> Generator[Any, None, None]:
     search.tasks.append([(iter((S,)), (goal, None))])
     finished = False
     try:
