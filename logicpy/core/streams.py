@@ -538,8 +538,11 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
 
     A step is one `next` on a frame's iterator or one goal taken off a continuation; a
     task's turn ends after `SLICE` steps, at a `PAUSE`, or at an answer (when other tasks
-    wait). The clock is read at the end of every turn and before every answer. With
-    `pausing`, the end of a turn yields `PAUSE` (the caller is a search stepping this one).
+    wait). The clock is read at the end of every full turn, once per `SLICE` steps of
+    shorter turns, and before every answer. With `pausing`, the end of a turn yields
+    `PAUSE` (the caller is a search stepping this one). A leaf goal that returns a tuple of
+    at most one state (as `eq` does) is deterministic: the task goes straight on with that
+    state, leaving no frame behind.
     """
     tasks = search.tasks
     deadline = search.deadline
@@ -547,13 +550,14 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     outer = _running.search
     if timed:
         _running.search = search
+    clock = SLICE  # steps of short turns left before the clock is read
     try:
         while tasks:
             stack = tasks.popleft()
             steps = SLICE
             while stack:
                 if steps <= 0:  # the turn is over
-                    if deadline is not None and time.monotonic() > deadline:
+                    if timed and time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
                     if pausing:
                         tasks.append(stack)
@@ -598,14 +602,29 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                         K = (first, K)
                     elif kind in _SCHEDULED:
                         went_on = g.schedule(S, K, search)
-                        if went_on is not None:
-                            stack.append((iter(went_on[0]), went_on[1]))
-                        break
+                        if went_on is None:
+                            break
+                        states, K = went_on
+                        if type(states) is tuple and len(states) < 2:
+                            if not states:
+                                break
+                            S = states[0]
+                        else:
+                            stack.append((iter(states), K))
+                            break
+                    elif g is succeed:
+                        pass
                     else:
-                        stack.append((iter(g(S)), K))
-                        break
+                        states = g(S)
+                        if type(states) is tuple and len(states) < 2:
+                            if not states:
+                                break
+                            S = states[0]
+                        else:
+                            stack.append((iter(states), K))
+                            break
                 else:
-                    if deadline is not None and time.monotonic() > deadline:
+                    if timed and time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
                     if timed:
                         _running.search = outer
@@ -615,6 +634,12 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                     if tasks:  # let the other tasks have their turn
                         tasks.append(stack)
                         break
+            if timed:  # a turn that ended early counts its steps towards the next look at the clock
+                clock -= SLICE - steps
+                if clock <= 0:
+                    clock = SLICE
+                    if time.monotonic() > deadline:  # type: ignore[operator]
+                        raise SearchTimeout("the search ran past its time limit")
     finally:
         if timed and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer

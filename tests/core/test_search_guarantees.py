@@ -127,6 +127,15 @@ def test_a_goal_that_calls_a_goal_as_a_function_keeps_the_callers_time_limit():
     assert stops_in_time((x, calls_a_search), 0.3) < 0.3 + LATE
 
 
+def test_endless_iterators_of_short_goals_keep_the_time_limit():
+    """Each clause a short task of its own, or each goal a step that succeeds: the clock is
+    read however short the turns are."""
+    x = var()
+    assert stops_in_time((x, conde([eq(1, 2)] for _ in count())), 0.2) < 0.2 + LATE
+    assert stops_in_time((x, lall(succeed for _ in count())), 0.2) < 0.2 + LATE
+    assert stops_in_time((x, disj(conj(eq(x, 1), eq(x, 2)) for _ in count())), 0.2) < 0.2 + LATE
+
+
 def test_the_answers_before_the_limit_come_with_it():
     x = var()
     with pytest.raises(SearchTimeout) as caught:
