@@ -21,6 +21,7 @@ from logicpy.core import (
     exact_covero, lany, membero, neq, onceo, relation, run, succeed, unique_by, var,
 )
 from logicpy.core.answers import Answer
+from logicpy.core import streams
 from logicpy.core.streams import PAUSE, SLICE, named
 from logicpy.errors import InputError
 
@@ -134,6 +135,22 @@ def test_endless_iterators_of_short_goals_keep_the_time_limit():
     assert stops_in_time((x, conde([eq(1, 2)] for _ in count())), 0.2) < 0.2 + LATE
     assert stops_in_time((x, lall(succeed for _ in count())), 0.2) < 0.2 + LATE
     assert stops_in_time((x, disj(conj(eq(x, 1), eq(x, 2)) for _ in count())), 0.2) < 0.2 + LATE
+
+
+def test_a_time_limit_stays_with_its_own_search():
+    """A search without a limit, run between the answers of one with a limit (or after it
+    stopped), does not inherit that limit."""
+    x, y = var(), var()
+    timed = run(None, x, nato(x), timeout=0.2)
+    assert next(timed) == "z"
+    time.sleep(0.3)
+    assert len(run(200, y, nato(y))) == 200  # past the other's deadline: no SearchTimeout here
+    with pytest.raises(SearchTimeout):
+        for _ in timed:
+            pass
+    assert stops_in_time((x, onceo(nevero())), 0.1) < 0.1 + LATE
+    assert len(run(300, y, nato(y))) == 300
+    assert streams._running.search is None
 
 
 def test_the_answers_before_the_limit_come_with_it():
