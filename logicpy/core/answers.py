@@ -1,7 +1,8 @@
 """Answers as a logic programmer reads them: Prolog syntax, `_0, _1` per answer, constraints shown.
 
 `run` keeps Python values for programs. `answers(n, term, *goals)` runs the same query
-(the same search, `n` and `timeout=` meaning what they mean to `run`) and gives each answer both ways: `Answer.value` (the Python value) and its text in
+(the same search, `n` and `timeout=` meaning what they mean to `run`) and gives each
+answer both ways: `Answer.value` (the Python value) and its text in
 miniKanren's form, the reified term then the constraints still pending on it:
 `[1|_0] :- dif(_0,2)`. Unbound variables are named `_0, _1, …` in order of appearance,
 afresh in every answer; lists, partial lists and compounds are written in Prolog syntax;
@@ -20,7 +21,7 @@ import html
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, overload
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
@@ -91,7 +92,15 @@ class Answers(tuple):
                 f"<tbody>{rows}</tbody></table>")
 
 
-def answers(n: int | None, term: Term, *goals: GoalType, timeout: float | None = None) -> Any:
+@overload
+def answers(n: None, term: Term, *goals: GoalType, timeout: float | None = None) -> Iterator[Answer]: ...
+
+
+@overload
+def answers(n: int, term: Term, *goals: GoalType, timeout: float | None = None) -> Answers: ...
+
+
+def answers(n: int | None, term: Term, *goals: GoalType, timeout: float | None = None) -> Answers | Iterator[Answer]:
     """The first `n` answers of `goals` for `term`, each an `Answer`, as `run` gives values:
     all of them for n = 0, a lazy iterator for None. `timeout` (seconds) stops the search
     with `SearchTimeout`, whose `answers` are the `Answer`s found before it.

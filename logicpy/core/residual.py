@@ -98,6 +98,7 @@ def answers_with_constraints(term: Term, *goals: GoalType, n: int | None = None,
 
 
 def _residuals(term: Term, states: Iterator[Any], n: int | None, timeout: float | None) -> Iterator[Residual]:
+    """The residual of `term` in each of the first `n` of `states` (all for None or 0)."""
     found: list[Residual] = []
     try:
         for state in states if not n else islice(states, n):
