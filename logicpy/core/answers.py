@@ -1,7 +1,8 @@
 """Answers as a logic programmer reads them: Prolog syntax, `_0, _1` per answer, constraints shown.
 
 `run` keeps Python values for programs. `answers(n, term, *goals)` runs the same query
-and gives each answer both ways: `Answer.value` (the Python value) and its text in
+(the same search, `n` and `timeout=` meaning what they mean to `run`) and gives each
+answer both ways: `Answer.value` (the Python value) and its text in
 miniKanren's form, the reified term then the constraints still pending on it:
 `[1|_0] :- dif(_0,2)`. Unbound variables are named `_0, _1, …` in order of appearance,
 afresh in every answer; lists, partial lists and compounds are written in Prolog syntax;
@@ -20,16 +21,16 @@ import html
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, overload
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
-from kanren import lall  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from ..errors import TermError
 from .residual import Residual, format_constraint, reify_with_constraints
+from .streams import query_states, take_answers
 from .terms import String, Term, check_term, format_term, var
 
 __all__ = ["Answer", "Answers", "answers", "answers_of_states", "answer_in", "answer_of", "show",
@@ -91,15 +92,26 @@ class Answers(tuple):
                 f"<tbody>{rows}</tbody></table>")
 
 
-def answers(n: int | None, term: Term, *goals: GoalType) -> Answers:
-    """The first `n` answers (all with n = 0 or None) of `goals` for `term`, each an `Answer`.
+@overload
+def answers(n: None, term: Term, *goals: GoalType, timeout: float | None = None) -> Iterator[Answer]: ...
+
+
+@overload
+def answers(n: int, term: Term, *goals: GoalType, timeout: float | None = None) -> Answers: ...
+
+
+def answers(n: int | None, term: Term, *goals: GoalType, timeout: float | None = None) -> Answers | Iterator[Answer]:
+    """The first `n` answers of `goals` for `term`, each an `Answer`, as `run` gives values:
+    all of them for n = 0, a lazy iterator for None. `timeout` (seconds) stops the search
+    with `SearchTimeout`, whose `answers` are the `Answer`s found before it.
 
     >>> from logicpy.core import appendo, neq, var
     >>> x, y = var(), var()
     >>> answers(0, y, appendo([1], x, y), neq(x, [2]))
     [1|_0] :- dif(_0,[2])
     """
-    return Answers(answers_of_states(term, lall(*goals)({}), None if not n else n))
+    found = take_answers("answers", n, answers_of_states(term, query_states("answers", n, goals, timeout)), timeout)
+    return found if n is None else Answers(found)
 
 
 def answers_of_states(term: Term, states: Iterable[Any], n: int | None = None) -> Iterator[Answer]:

@@ -2,19 +2,22 @@
 and committed choice.
 
 These are combinators (they take goals), so their names carry no `-o`, except `onceo`,
-which keeps the name miniKanren gives it. Each wraps a kanren goal and returns one.
+which keeps the name miniKanren gives it. Each wraps a goal and returns one, and each
+runs inside the caller's search: `unique_by`'s goal is part of it, and a committed
+choice's condition is searched apart but stepped by it (`streams.stepped`), so an
+endless condition takes turns with the other branches and keeps the time limit.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from kanren.core import GoalType
+from kanren.core import GoalType, succeed
 from unification import reify
 
 from ..errors import InputError
 from ._spine import hashable_key
-from .streams import Scheduled, Search, conj
+from .streams import PAUSE, Call, Scheduled, Search, conj, stepped
 
 __all__ = ["onceo", "unique_by", "conda", "condu"]
 
@@ -32,7 +35,7 @@ def onceo(goal: GoalType) -> GoalType:
     >>> run(0, q, onceo(membero(q, [3, 1, 2])))
     (3,)
     """
-    return _Committed(((goal,),), _first_head_answer)
+    return _Committed(((goal, succeed),), every=False)
 
 
 def unique_by(key: Any, goal: GoalType, of: Any = _NO_TERM) -> GoalType:
@@ -68,57 +71,72 @@ def unique_by(key: Any, goal: GoalType, of: Any = _NO_TERM) -> GoalType:
         def key_of(S):
             return hashable_key(reify(key, S))
 
-    def unique_by_goal(S):
-        seen = set()
-        for S_answer in goal(S):
-            k = key_of(S_answer)
-            if k not in seen:
-                seen.add(k)
-                yield S_answer
+    def unique_by(*_: Any) -> GoalType:
+        seen: set = set()  # one per state the search reaches unique_by with
 
-    return unique_by_goal
+        def unseen(S):
+            k = key_of(S)
+            if k in seen:
+                return ()
+            seen.add(k)
+            return (S,)
+
+        return conj(goal, unseen)
+
+    return Call(unique_by, (key, goal))
 
 
 class _Committed(Scheduled):
-    """Run the first clause whose head succeeds, over `head_answers(first, head stream)`;
-    skip the rest. The head is searched apart; the body goes on in the caller's search."""
+    """Go on with the first clause whose head succeeds, with `every` answer of that head or
+    only its first; skip the rest. `clauses` are (head, body) pairs (body `succeed` when the
+    clause has none). The head is
+    searched apart, stepped by the caller's search; the body goes on in that search."""
 
-    __slots__ = ("clauses", "head_answers")
+    __slots__ = ("clauses", "every")
 
-    def __init__(self, clauses: tuple, head_answers: Callable):
+    def __init__(self, clauses: tuple, every: bool):
         self.clauses = clauses
-        self.head_answers = head_answers
+        self.every = every
 
     def schedule(self, S: Any, K: Any, search: Search):
-        for head, *body in self.clauses:
-            stream = iter(head(S))
-            first = next(stream, None)
-            if first is None:
-                continue
-            if body:
-                K = (conj(*body), K)
-            return self.head_answers(first, stream), K
-        return None
+        chosen: list = [succeed]
+        states = self._head_answers(S, search, chosen)
+        if all(body is succeed for _, body in self.clauses):
+            return states, K
+
+        def chosen_body() -> GoalType:
+            return chosen[0]
+
+        return states, (Call(chosen_body, ()), K)
+
+    def _head_answers(self, S: Any, search: Search, chosen: list):
+        """The answers of the first head that has one; `chosen[0]` is then its clause's body."""
+        for head, body in self.clauses:
+            answers = stepped(head, S, search)
+            found = False
+            for S_head in answers:
+                if S_head is PAUSE:
+                    yield PAUSE
+                    continue
+                chosen[0], found = body, True
+                if not self.every:
+                    answers.close()
+                    yield S_head
+                    return
+                yield S_head
+            if found:
+                return
 
 
-def _committed(clauses: Sequence[Iterable[GoalType]], head_answers: Callable) -> GoalType:
+def _committed(clauses: Sequence[Iterable[GoalType]], every: bool) -> GoalType:
     """The committed choice over `clauses` (each a non-empty list: head goal, then body goals)."""
     checked = []
     for i, clause in enumerate(clauses, start=1):
         goals = tuple(clause) if not callable(clause) and isinstance(clause, Iterable) else None
         if not goals:
             raise InputError(f"clause {i} must be a non-empty list of goals [head, body...], got {clause!r}")
-        checked.append(goals)
-    return _Committed(tuple(checked), head_answers)
-
-
-def _all_head_answers(first, stream):
-    yield first
-    yield from stream
-
-
-def _first_head_answer(first, stream):
-    yield first
+        checked.append((goals[0], conj(*goals[1:])))
+    return _Committed(tuple(checked), every)
 
 
 def conda(*clauses: Iterable[GoalType]) -> GoalType:
@@ -131,7 +149,7 @@ def conda(*clauses: Iterable[GoalType]) -> GoalType:
     >>> run(0, q, conda([membero(q, []), eq(q, 0)], [membero(q, [1, 2])]))
     (1, 2)
     """
-    return _committed(clauses, _all_head_answers)
+    return _committed(clauses, every=True)
 
 
 def condu(*clauses: Iterable[GoalType]) -> GoalType:
@@ -143,4 +161,4 @@ def condu(*clauses: Iterable[GoalType]) -> GoalType:
     >>> run(0, q, condu([membero(q, [1, 2])], [membero(q, [3])]))
     (1,)
     """
-    return _committed(clauses, _first_head_answer)
+    return _committed(clauses, every=False)

@@ -11,7 +11,7 @@ them, `count_by(items)` counts them grouped by the options chosen for some items
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Set
-from typing import Any
+from typing import Any, cast
 
 from kanren.core import GoalType
 from unification import isvar, reify, unify
@@ -19,7 +19,7 @@ from unification.core import isground
 
 from ..errors import InputError
 from ._spine import spine, walk
-from .streams import named
+from .streams import PAUSE, SLICE, named
 
 __all__ = ["ExactCover", "exact_covero"]
 
@@ -197,16 +197,27 @@ class ExactCover:
         >>> [[c for r, c in cover] for cover in queens4.covers()]
         [[1, 3, 0, 2], [2, 0, 3, 1]]
         """
+        return cast(Iterator[tuple], self._covers(include, allowed, 0))  # no Nones without `every`
+
+    def _covers(self, include: Iterable[Hashable], allowed: Iterable[Hashable] | None,
+                every: int) -> Iterator[tuple | None]:
+        """`covers`, with a None after each `every` nodes of the search (none for 0)."""
         start = self._start(include, allowed)
         if start is None:
             return
         free, alive, chosen = start
         names, items, conflicts, choose = self.names, self._items, self._conflicts, self._choose
+        budget = [every]
 
         def search(free: int, alive: int, chosen: int) -> Iterator[int]:
             if not free:
                 yield chosen
                 return
+            if every:
+                budget[0] -= 1
+                if not budget[0]:
+                    budget[0] = every
+                    yield -1
             options = choose(free, alive)
             while options:
                 low = options & -options
@@ -215,7 +226,7 @@ class ExactCover:
                 yield from search(free & ~items[o], alive & ~conflicts[o], chosen | low)
 
         for cover in search(free, alive & ~chosen, chosen):
-            yield tuple(names[o] for o in _bits(cover))
+            yield None if cover < 0 else tuple(names[o] for o in _bits(cover))
 
     def count(self, include: Iterable[Hashable] = (), allowed: Iterable[Hashable] | None = None) -> int:
         """The number of covers, without building them (subproblems met twice are counted once).
@@ -392,7 +403,10 @@ def exact_covero(chosen: Any, problem: ExactCover, at: Mapping[Hashable, Any] | 
                 allowed = narrowed if allowed is None else allowed & narrowed
         if any(n not in problem._option for n in include if isinstance(n, Hashable)):
             return
-        for cover in problem.covers(include, allowed):
+        for cover in problem._covers(include, allowed, SLICE):
+            if cover is None:  # no cover yet: the search's other tasks get their turn
+                yield PAUSE
+                continue
             S_cover = unify(chosen, list(cover), S)
             for item, term in at.items():
                 if S_cover is False:

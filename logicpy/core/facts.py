@@ -6,6 +6,7 @@ still returns 2), and picks its index from the arguments as written, before walk
 so a variable bound by an earlier goal never uses the index. A `Table` goal walks its
 arguments in the current state, looks up the most selective index among the ground ones,
 and unifies each candidate row against the real state, so every constraint store checks it.
+A long scan without a hit gives the search's other tasks their turn (`streams.PAUSE`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from unification.core import isground
 from ..errors import InputError
 from ._spine import hashable_key, walk
 from .equality import unify_state
+from .streams import PAUSE, SLICE, Named
 
 __all__ = ["Table"]
 
@@ -99,13 +101,19 @@ class Table:
             candidates = self._candidates(args, S)
             if candidates is None:
                 candidates = range(len(self._rows))
+            misses = 0
             for number in candidates:
                 self.rows_visited += 1
                 S_hit = unify_state(self._rows[number], args, S)
                 if S_hit is not False:
                     yield S_hit
+                else:
+                    misses += 1
+                    if misses == SLICE:  # a long scan without a hit gives the other tasks their turn
+                        misses = 0
+                        yield PAUSE
 
-        return table_goal
+        return Named(table_goal, self.name, args)
 
     def _candidates(self, args: tuple, S: Any) -> list[int] | None:
         """Row numbers from the smallest index hit of the ground arguments; None if none is ground."""

@@ -33,7 +33,6 @@ from itertools import islice
 from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
-from kanren import lall  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
 from unification import Var, reify, unify  # type: ignore[import-untyped]
@@ -41,6 +40,7 @@ from unification import Var, reify, unify  # type: ignore[import-untyped]
 from .constraints import DisequalityStore, disequalities
 from .fd import propagators as P
 from .fd.store import FDStore, Propagator
+from .streams import SearchTimeout, query_states
 from .terms import Term, format_term
 
 __all__ = ["Residual", "answers_with_constraints", "reify_with_constraints", "residual_from_goals",
@@ -83,17 +83,32 @@ class Residual:
 # ---------------------------------------------------------------- reading a kanren state
 
 
-def answers_with_constraints(term: Term, *goals: GoalType, n: int | None = None) -> Iterator[Residual]:
-    """The answers of `goals` (as `run(n, term, *goals)`), each with its residual constraints, lazily.
+def answers_with_constraints(term: Term, *goals: GoalType, n: int | None = None,
+                             timeout: float | None = None) -> Iterator[Residual]:
+    """The answers of `goals` (as `run(n, term, *goals)`: the first `n`, all for None or 0),
+    each with its residual constraints, lazily. `timeout` (seconds) stops the search with
+    `SearchTimeout`, whose `answers` are the residuals given before it.
 
     >>> from logicpy.core import domo, neq, var
     >>> x = var()
     >>> [str(r) for r in answers_with_constraints([x], neq(x, 1), domo(x, range(4)))]
     ['[_0] :- _0 in 0..3, dif(_0,1)']
     """
-    states = lall(*goals)({})
-    for state in states if n is None else islice(states, n):
-        yield reify_with_constraints(term, state)
+    return _residuals(term, query_states("answers_with_constraints", n, goals, timeout), n, timeout)
+
+
+def _residuals(term: Term, states: Iterator[Any], n: int | None, timeout: float | None) -> Iterator[Residual]:
+    """The residual of `term` in each of the first `n` of `states` (all for None or 0)."""
+    found: list[Residual] = []
+    try:
+        for state in states if not n else islice(states, n):
+            residual = reify_with_constraints(term, state)
+            if timeout is not None:
+                found.append(residual)
+            yield residual
+    except SearchTimeout:
+        raise SearchTimeout(f"answers_with_constraints: no more answers within {timeout} s ({len(found)} found); "
+                            "exc.answers holds them", tuple(found)) from None
 
 
 def reify_with_constraints(term: Term, state: Any) -> Residual:

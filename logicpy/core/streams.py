@@ -17,13 +17,24 @@ with the continuation each of its answers goes on with, and a *task* is a stack 
 expanded in place, so user recursion of any depth costs heap, never Python stack, and each
 answer of a leaf passes to the next goal in O(1) (kanren's `bind` re-nests an `interleave`
 per answer, which is quadratic). A `Disj` keeps its first branch in the running task and
-queues one new task per other branch; tasks take turns, each running until it finds an
-answer or has taken `SLICE` steps, so one endless branch cannot starve the others
-(miniKanren's interleaving; answer order across `conde` branches is round-robin, as
-kanren's). A `Scheduled` goal (a tabled call, `onceo`/`conda`/`condu`) is handed the
-state, its continuation and the `Search`, and decides itself how the search goes on.
-Calling an interpreted goal as a function runs its own `solve`, so these goals still work
-inside any combinator that calls goals.
+queues one new task per other branch (a disjunction over an iterator queues the rest of it
+as one task, pulling one goal per turn, so it may be endless).
+
+Tasks take turns (miniKanren's interleaving; answer order across `conde` branches is
+round-robin, as kanren's). A *step* is one `next` on a frame or one goal taken off a
+continuation (a `Call` expanded, a `Conj` or `Disj` opened); a turn ends after `SLICE`
+steps, at an answer, or when a leaf yields `PAUSE`, and the task keeps its place (a turn
+that ends inside a continuation leaves the state and the goals still to prove as a frame).
+So no branch starves the others, however it recurses, provided each leaf goal returns or
+yields `PAUSE` at a bounded interval (the library's leaves do). The clock is read at the
+end of every turn and before every answer: a time limit holds within a turn's work.
+
+A `Scheduled` goal (a tabled call, `onceo`/`conda`/`condu`) is handed the state, its
+continuation and the `Search`, and decides itself how the search goes on; a condition it
+searches apart runs `stepped` by the caller's search (its own tasks, a `PAUSE` per turn
+given back, the caller's deadline). Calling an interpreted goal as a function runs its own
+`solve` (with the deadline of the search running at the time, never yielding `PAUSE`), so
+these goals still work inside any combinator that calls goals.
 
 `run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`).
 """
@@ -32,11 +43,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 import time
 from collections import deque
 from fractions import Fraction
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 from cons.core import ConsPair
 from immutables import Map
@@ -49,13 +61,14 @@ from .terms import String, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
-    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE",
+    "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE", "stepped", "query_states",
+    "take_answers",
 ]
 
-#: Steps a task takes before the next task gets its turn (a step: one answer of a frame).
+#: Steps a task takes before the next task gets its turn (a step: one `next` on a leaf
+#: goal's answers, or one goal taken off a continuation: a `Call` expanded, a `Conj` or
+#: `Disj` opened).
 SLICE = 64
-#: Steps between two looks at the clock when a run has a time limit.
-_CLOCK_EVERY = 256
 
 
 class _Pause:
@@ -87,7 +100,7 @@ class _Interpreted:
 
     __slots__ = ()
 
-    def __call__(self, S: Any) -> Iterator[Any]:
+    def __call__(self, S: Any) -> Iterable[Any]:
         return solve(self, S)
 
 
@@ -140,11 +153,19 @@ class Named(_Interpreted):
     def __init__(self, goal: Any, name: str, args: tuple):
         self.goal, self.name, self.args = goal, name, args
 
-    def __call__(self, S: Any) -> Iterator[Any]:
-        return self.goal(S)
+    def __call__(self, S: Any) -> Iterable[Any]:
+        answers = self.goal(S)
+        return answers if type(answers) is tuple else _without_pauses(answers)
 
     def __repr__(self) -> str:
         return goal_text(self.name, self.args)
+
+
+def _without_pauses(states: Iterable[Any]) -> Iterator[Any]:
+    """`states` without the `PAUSE`s, for a caller that is not the search."""
+    for S in states:
+        if S is not PAUSE:
+            yield S
 
 
 def named(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -181,8 +202,12 @@ def _check_goal(g: Any, where: str) -> Any:
 
 def _combined(goals: tuple, kind: type[_Goals], empty: Any) -> Any:
     """`goals` (or the one iterable of goals given) combined as `kind`: `empty` for none, the
-    goal itself for one; each is checked to be a goal, errors naming `kind.functor`."""
+    goal itself for one; each is checked to be a goal, errors naming `kind.functor`. An
+    iterator (a generator, say) is taken lazily, one goal when the search reaches it, so it
+    may be endless."""
     if len(goals) == 1 and not callable(goals[0]) and isinstance(goals[0], Iterable):
+        if isinstance(goals[0], Iterator):
+            return _Lazy(_Pulled(goals[0], lambda g, i: _check_goal(g, f"{kind.functor} goal {i}")), 0, kind)
         goals = tuple(goals[0])
     for g in goals:
         _check_goal(g, kind.functor)
@@ -193,6 +218,7 @@ def _combined(goals: tuple, kind: type[_Goals], empty: Any) -> Any:
 
 def conj(*goals: Any) -> Any:
     """All of `goals`, left to right (logical and; kanren's `lall`). No goals: `succeed`.
+    One iterator of goals is taken lazily, as `disj` takes it.
 
     >>> from logicpy.core import var, membero
     >>> x = var()
@@ -204,11 +230,16 @@ def conj(*goals: Any) -> Any:
 
 def disj(*goals: Any) -> Any:
     """Any of `goals`, answers interleaved (logical or; kanren's `lany`). No goals: `fail`.
+    One iterator of goals (a generator, say) is taken lazily, each goal when the search
+    reaches it, so it may be endless; the goals pulled are kept for the goal's next use.
 
+    >>> from itertools import count
     >>> from logicpy.core import var
     >>> x = var()
     >>> run(0, x, disj(eq(x, 1), eq(x, 2)))
     (1, 2)
+    >>> run(3, x, disj(eq(x, i) for i in count()))
+    (0, 1, 2)
     """
     return _combined(goals, Disj, fail)
 
@@ -219,6 +250,7 @@ lany = disj
 
 def conde(*clauses: Iterable[Any]) -> Any:
     """Any of the clauses, each a list of goals that must all hold (miniKanren's conde).
+    One iterator of clauses is taken lazily, as `disj` takes it (kanren's form).
 
     >>> from logicpy.core import var, membero
     >>> x = var()
@@ -229,19 +261,52 @@ def conde(*clauses: Iterable[Any]) -> Any:
     ...
     logicpy.errors.InputError: conde: clause 1 is a goal, not a list of goals; write conde([goal, ...], [goal, ...])
     """
-    branches = []
-    for i, clause in enumerate(clauses, start=1):
-        if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
-            what = "a goal" if callable(clause) else repr(clause)
-            raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
-                             "write conde([goal, ...], [goal, ...])")
-        goals = tuple(clause)
-        for g in goals:
-            _check_goal(g, f"conde clause {i}")
-        branches.append(goals[0] if len(goals) == 1 else Conj(goals) if goals else succeed)
+    if len(clauses) == 1 and isinstance(clauses[0], Iterator):
+        return _Lazy(_Pulled(clauses[0], _clause), 0, Disj)
+    branches = [_clause(clause, i) for i, clause in enumerate(clauses, start=1)]
     if not branches:
         return fail
     return branches[0] if len(branches) == 1 else Disj(tuple(branches))
+
+
+def _clause(clause: Any, i: int) -> Any:
+    """The goal of conde's clause number `i`: all its goals."""
+    if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
+        what = "a goal" if callable(clause) else repr(clause)
+        raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
+                         "write conde([goal, ...], [goal, ...])")
+    goals = tuple(clause)
+    for g in goals:
+        _check_goal(g, f"conde clause {i}")
+    return goals[0] if len(goals) == 1 else Conj(goals) if goals else succeed
+
+
+_END = object()
+
+
+class _Pulled:
+    """The goals of an iterator, each pulled (and made a goal by `make(item, number)`) when
+    first needed and kept, so the goal holding them can run again."""
+
+    __slots__ = ("source", "goals", "make")
+
+    def __init__(self, source: Iterator[Any], make: Callable[[Any, int], Any]):
+        self.source: Iterator[Any] | None = source
+        self.goals: list = []
+        self.make = make
+
+    def get(self, i: int) -> Any:
+        """The `i`-th goal (from 0), or None past the end."""
+        goals = self.goals
+        while len(goals) <= i:
+            if self.source is None:
+                return None
+            item = next(self.source, _END)
+            if item is _END:
+                self.source = None
+                return None
+            goals.append(self.make(item, len(goals) + 1))
+        return goals[i]
 
 
 #: Types accepted without a closer look: atoms, numbers, variables, lists, partial lists, tuples.
@@ -367,7 +432,8 @@ class Scheduled(_Interpreted):
     """A goal that takes part in the scheduling itself (tabled calls, committed choice): on
     reaching it, `solve` calls `schedule(S, K, search)`, which may queue tasks with
     `search.spawn` and returns None or (states, K2): the states to go on with from here,
-    each with continuation K2 (K, or K with goals pushed in front)."""
+    each with continuation K2 (K, or K with goals pushed in front). `states` may yield
+    `PAUSE` (see `stepped`)."""
 
     __slots__ = ()
 
@@ -379,17 +445,45 @@ class Scheduled(_Interpreted):
         raise NotImplementedError
 
 
+class _Lazy(Scheduled):
+    """The goals of an iterator from the `index`-th on, combined as `kind` (`Conj` or
+    `Disj`), each pulled when the search reaches it: a disjunction runs the goal and queues
+    the rest as a task, a conjunction runs the goal then the rest."""
+
+    __slots__ = ("pulled", "index", "kind")
+
+    def __init__(self, pulled: _Pulled, index: int, kind: type[_Goals]):
+        self.pulled, self.index, self.kind = pulled, index, kind
+
+    def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
+        g = self.pulled.get(self.index)
+        if g is None:
+            return ((S,), K) if self.kind is Conj else None
+        rest = _Lazy(self.pulled, self.index + 1, self.kind)
+        if self.kind is Conj:
+            return (S,), (g, (rest, K))
+        search.spawn((S,), (rest, K))
+        return (S,), (g, K)
+
+    def __repr__(self) -> str:
+        pulled = self.pulled.goals[self.index:]
+        return f"{self.kind.functor}({', '.join([*map(_goal_name, pulled), '...'])})"
+
+
 class Search:
-    """One run of `solve`: its queue of tasks, and what `Scheduled` goals keep per run.
+    """One run of `solve`: its queue of tasks, its deadline, the search stepping it
+    (`parent`, see `stepped`; else None), and what `Scheduled` goals keep per run.
 
     `on_finish` and `on_abandon` hold callables run when the search has explored
     everything, or is dropped before that (a `run(n)` that has its n answers, an error).
     """
 
-    __slots__ = ("tasks", "on_finish", "on_abandon")
+    __slots__ = ("tasks", "deadline", "parent", "on_finish", "on_abandon")
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float | None = None, parent: "Search | None" = None) -> None:
         self.tasks: deque = deque()
+        self.deadline = deadline
+        self.parent = parent
         self.on_finish: list[Callable[[], None]] = []
         self.on_abandon: list[Callable[[], None]] = []
 
@@ -398,83 +492,157 @@ class Search:
         self.tasks.append([(iter(states), K)])
 
 
+class _Running(threading.local):
+    """The search with a deadline whose steps this thread is running (None between steps
+    of any such search): where a search started inside one of its steps finds its deadline."""
+
+    search: Search | None = None
+
+
+_running = _Running()
+
+
 def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
     """The answer states of `goal` from state `S`, searched as the module describes.
 
     With `deadline` (a `time.monotonic()` value), raises `SearchTimeout` once it passes.
+    Called while another search runs a step (a goal calling a goal as a function), it
+    keeps that search's deadline when it has none of its own; it never yields `PAUSE`.
     """
-    search = Search()
-    tasks = search.tasks
-    tasks.append([(iter((S,)), (goal, None))])
+    if deadline is None and _running.search is not None:
+        deadline = _running.search.deadline
+    return _search(Search(deadline), goal, S, pausing=False)
+
+
+def stepped(goal: Any, S: Any, outer: Search) -> Generator[Any, None, None]:
+    """The answer states of `goal` from `S`, searched apart from `outer` (its own tasks)
+    but stepped by it: `PAUSE` after each `SLICE` steps without an answer, so an endless
+    `goal` costs the outer search one turn at a time, never a hang; `outer`'s deadline
+    holds. What `Scheduled` goals return to search a condition (`onceo`, `conda`, ...)."""
+    return _search(Search(outer.deadline, outer), goal, S, pausing=True)
+
+
+def _search(search: Search, goal: Any, S: Any, pausing: bool) -> Generator[Any, None, None]:
+    search.tasks.append([(iter((S,)), (goal, None))])
     finished = False
     try:
-        yield from _explore(search, deadline)
+        yield from _explore(search, pausing)
         finished = True
     finally:
         for hook in (search.on_finish if finished else search.on_abandon):
             hook()
 
 
-def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
-    """The loop of `solve`: run the tasks of `search` in turns until none is left."""
+def _explore(search: Search, pausing: bool) -> Iterator[Any]:
+    """The loop of `solve`: run the tasks of `search` in turns until none is left.
+
+    A step is one `next` on a frame's iterator or one goal taken off a continuation; a
+    task's turn ends after `SLICE` steps, at a `PAUSE`, or at an answer (when other tasks
+    wait). The clock is read at the end of every full turn, once per `SLICE` steps of
+    shorter turns, and before every answer. With `pausing`, the end of a turn yields
+    `PAUSE` (the caller is a search stepping this one). A leaf goal that returns a tuple of
+    at most one state (as `eq` does) is deterministic: the task goes straight on with that
+    state, leaving no frame behind.
+    """
     tasks = search.tasks
-    clock = _CLOCK_EVERY
-    while tasks:
-        stack = tasks.popleft()
-        steps = SLICE
-        while stack:
-            if steps == 0:
-                tasks.append(stack)
-                break
-            steps -= 1
-            if deadline is not None:
-                clock -= 1
-                if clock == 0:
-                    clock = _CLOCK_EVERY
-                    if time.monotonic() > deadline:
+    deadline = search.deadline
+    timed = deadline is not None  # only a search with a deadline has one to pass on
+    outer = _running.search
+    if timed:
+        _running.search = search
+    clock = SLICE  # steps of short turns left before the clock is read
+    try:
+        while tasks:
+            stack = tasks.popleft()
+            steps = SLICE
+            while stack:
+                if steps <= 0:  # the turn is over
+                    if timed and time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
-            frame = stack[-1]
-            S = next(frame[0], None)
-            if S is None:
-                stack.pop()
-                continue
-            if S is PAUSE:
-                continue
-            K = frame[1]
-            while K is not None:
-                g, K = K
-                kind = type(g)
-                if kind is Conj:
-                    for sub in reversed(g.goals):
-                        K = (sub, K)
-                elif kind is Named:
-                    K = (g.goal, K)
-                elif kind is Call:
-                    K = (g.fn(*g.args), K)
-                    if deadline is not None:
-                        clock -= 1
-                        if clock == 0:
-                            clock = _CLOCK_EVERY
-                            if time.monotonic() > deadline:
-                                raise SearchTimeout("the search ran past its time limit")
-                elif kind is Disj:
-                    first, *others = g.goals
-                    for other in others:
-                        tasks.append([(iter((S,)), (other, K))])
-                    K = (first, K)
-                elif kind in _SCHEDULED:
-                    went_on = g.schedule(S, K, search)
-                    if went_on is not None:
-                        stack.append((iter(went_on[0]), went_on[1]))
-                    break
+                    if pausing:
+                        tasks.append(stack)
+                        if timed:
+                            _running.search = outer
+                        yield PAUSE
+                        if timed:
+                            _running.search = search
+                        break
+                    if tasks:
+                        tasks.append(stack)
+                        break
+                    steps = SLICE
+                steps -= 1
+                frame = stack[-1]
+                S = next(frame[0], None)
+                if S is None:
+                    stack.pop()
+                    continue
+                if S is PAUSE:
+                    steps = 0
+                    continue
+                K = frame[1]
+                while K is not None:
+                    if steps <= 0:  # keep the place: this state, the goals still to prove
+                        stack.append((iter((S,)), K))
+                        break
+                    steps -= 1
+                    g, K = K
+                    kind = type(g)
+                    if kind is Conj:
+                        for sub in reversed(g.goals):
+                            K = (sub, K)
+                    elif kind is Named:
+                        K = (g.goal, K)
+                    elif kind is Call:
+                        K = (g.fn(*g.args), K)
+                    elif kind is Disj:
+                        first, *others = g.goals
+                        for other in others:
+                            tasks.append([(iter((S,)), (other, K))])
+                        K = (first, K)
+                    elif kind in _SCHEDULED:
+                        went_on = g.schedule(S, K, search)
+                        if went_on is None:
+                            break
+                        states, K = went_on
+                        if type(states) is tuple and len(states) < 2:
+                            if not states:
+                                break
+                            S = states[0]
+                        else:
+                            stack.append((iter(states), K))
+                            break
+                    elif g is succeed:
+                        pass
+                    else:
+                        states = g(S)
+                        if type(states) is tuple and len(states) < 2:
+                            if not states:
+                                break
+                            S = states[0]
+                        else:
+                            stack.append((iter(states), K))
+                            break
                 else:
-                    stack.append((iter(g(S)), K))
-                    break
-            else:
-                yield S
-                if tasks:  # let the other tasks have their turn
-                    tasks.append(stack)
-                    break
+                    if timed and time.monotonic() > deadline:  # type: ignore[operator]
+                        raise SearchTimeout("the search ran past its time limit")
+                    if timed:
+                        _running.search = outer
+                    yield S
+                    if timed:
+                        _running.search = search
+                    if tasks:  # let the other tasks have their turn
+                        tasks.append(stack)
+                        break
+            if timed:  # a turn that ended early counts its steps towards the next look at the clock
+                clock -= SLICE - steps
+                if clock <= 0:
+                    clock = SLICE
+                    if time.monotonic() > deadline:  # type: ignore[operator]
+                        raise SearchTimeout("the search ran past its time limit")
+    finally:
+        if timed and _running.search is search:  # stopped by an error, not closed while suspended
+            _running.search = outer
 
 
 def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
@@ -495,27 +663,38 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
     ...
     logicpy.errors.InputError: run: the number of answers must be None (lazy), 0 (all) or a positive integer, got -1
     """
-    if n is not None and (type(n) is not int or n < 0):
-        raise InputError("run: the number of answers must be None (lazy), 0 (all) or a positive integer, "
-                         f"got {n!r}")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise InputError(f"run: timeout must be a positive number of seconds, got {timeout!r}")
-    goal = conj(*goals)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    states = solve(goal, Map(), deadline)
+    states = query_states("run", n, goals, timeout)
     if occurs_check:
         states = _with_occurs_check(states)
     results = (_reify_answer(x, s) for s in states)
     if results_filter is not None:
         results = results_filter(results)
+    return take_answers("run", n, results, timeout)
+
+
+def query_states(who: str, n: int | None, goals: tuple, timeout: float | None) -> Iterator[Any]:
+    """The answer states of a query's `goals` (a search from the empty state), after
+    checking the `n` and `timeout` given to `who` (`run`, `answers`, ...) as `run` takes them."""
+    if n is not None and (type(n) is not int or n < 0):
+        raise InputError(f"{who}: the number of answers must be None (lazy), 0 (all) or a positive integer, "
+                         f"got {n!r}")
+    if timeout is not None and (type(timeout) is bool or not (isinstance(timeout, (int, float)) and timeout > 0)):
+        raise InputError(f"{who}: timeout must be a positive number of seconds, got {timeout!r}")
+    deadline = None if timeout is None else time.monotonic() + timeout
+    return solve(conj(*goals), Map(), deadline)
+
+
+def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float | None) -> Any:
+    """The first `n` of `results` as a tuple (all for 0), or `results` itself for None; a
+    `SearchTimeout` names `who` and carries the answers found before it."""
     if n is None:
         return results
     found: list = []
     try:
         for answer in (results if n == 0 else islice(results, n)):
             found.append(answer)
-    except SearchTimeout as exc:
-        raise SearchTimeout(f"run: no more answers within {timeout} s ({len(found)} found); "
+    except SearchTimeout:
+        raise SearchTimeout(f"{who}: no more answers within {timeout} s ({len(found)} found); "
                             "exc.answers holds them", tuple(found)) from None
     return tuple(found)
 

@@ -139,7 +139,7 @@ def domo(x: Any, values: Iterable[int]) -> GoalType:
     An unlabelled x shows its residual domain when reified.
 
     >>> from logicpy.core.fd import domo, lto
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x = var()
     >>> run(0, x, domo(x, range(1, 10)), lto(x, 4))[0].domain
     {1..3}
@@ -178,7 +178,7 @@ def all_differento(xs: Sequence[Any]) -> GoalType:
     Domain consistent (Régin's matching): a value no complete assignment can use is removed.
 
     >>> from logicpy.core.fd import all_differento, domo
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x, y, z = var(), var(), var()
     >>> run(0, z, domo(x, [1, 2]), domo(y, [1, 2]), domo(z, [1, 2, 3]), all_differento([x, y, z]))
     (3,)
@@ -191,7 +191,7 @@ def lto(x: Any, y: Any, c: int = 0) -> GoalType:
     """lto(?x, ?y, +c=0): True iff x < y + c. Bounds consistent.
 
     >>> from logicpy.core.fd import domo, lto
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x, y = var(), var()
     >>> run(0, y, domo(x, range(5, 9)), domo(y, range(0, 10)), lto(x, y))[0].domain
     {6..9}
@@ -212,7 +212,7 @@ def eq_offseto(x: Any, y: Any, c: int) -> GoalType:
     """eq_offseto(?x, ?y, +c): True iff x = y + c. Domain consistent.
 
     >>> from logicpy.core.fd import domo, eq_offseto
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x, y = var(), var()
     >>> run(0, y, domo(x, [3, 5, 9]), eq_offseto(x, y, 2))[0].domain
     {1, 3, 7}
@@ -233,7 +233,7 @@ def abs_diffo(x: Any, y: Any, d: Any) -> GoalType:
     """abs_diffo(?x, ?y, ?d): True iff |x − y| = d (adjacency: d = 1). Domain consistent.
 
     >>> from logicpy.core.fd import abs_diffo, domo
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x = var()
     >>> run(0, x, domo(x, range(1, 6)), abs_diffo(x, 3, 1))[0].domain
     {2, 4}
@@ -254,7 +254,7 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
     Bounds consistent. A total without a domain gets the interval the sum allows.
 
     >>> from logicpy.core.fd import domo, sumo
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x, y = var(), var()
     >>> run(0, x, domo(x, range(0, 10)), domo(y, range(0, 10)), sumo([x, y], 15, [2, 1]))[0].domain
     {3..7}
@@ -282,7 +282,7 @@ def elemento(i: Any, xs: Sequence[Any], v: Any) -> GoalType:
     Domain consistent on i and v.
 
     >>> from logicpy.core.fd import elemento
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> i = var()
     >>> run(0, i, elemento(i, [7, 3, 7], 7))[0].domain
     {1, 3}
@@ -301,7 +301,7 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
     """tableo(?xs, +rows): True iff the tuple xs equals one of `rows`. Domain consistent.
 
     >>> from logicpy.core.fd import tableo
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x, y = var(), var()
     >>> run(0, (x, y), tableo([x, y], [(1, 2), (2, 3), (1, 4)]), tableo([x], [(2,), (3,)]))
     ((2, 3),)
@@ -503,7 +503,7 @@ def labelo(xs: Sequence[Any], strategy: str = "ff") -> GoalType:
     Raises ModeError for a variable without a finite domain.
 
     >>> from logicpy.core.fd import domo, labelo, lto
-    >>> from kanren import run, var
+    >>> from logicpy.core import run, var
     >>> x, y = var(), var()
     >>> run(0, (x, y), domo(x, range(1, 4)), domo(y, range(1, 4)), lto(x, y), labelo([x, y]))
     ((1, 2), (1, 3), (2, 3))

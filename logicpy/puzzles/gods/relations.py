@@ -1,6 +1,6 @@
-"""The gods' world as kanren relations, derived from the grammar rules and the semantics.
+"""The gods' world as relations of logicpy's core, derived from the grammar rules and the semantics.
 
-Each relation is a plain kanren goal, usable from a REPL in every direction that
+Each relation is a goal of the core, usable from a REPL in every direction that
 terminates. A concrete world is the term ("world", [type, ...], "da_yes" | "da_no",
 [Random's free answer or "none", ...]); truths are Python booleans.
 
@@ -21,11 +21,10 @@ import itertools
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
-from kanren.core import GoalType, Zzz
-
+from kanren.core import GoalType
 from unification import isvar, reify, unify
 
-from ...core import Table, conde, eq, lall, var
+from ...core import Table, conde, conj, eq, relation, var
 from ...errors import InputError, ModeError
 from .grammar import Grammar, evaluate
 from .model import WORDS, Puzzle
@@ -219,6 +218,7 @@ def _terms(grammar: Grammar, n_positions: int, types: tuple[str, ...]) -> _Terms
     return _Terms(grammar, n_positions, types)
 
 
+@relation
 def _evalo(q: Any, world: Any, truth: Any, tables: _Tables, grammar: Grammar) -> GoalType:
     clauses = []
     for rule in grammar.rules:
@@ -230,7 +230,7 @@ def _evalo(q: Any, world: Any, truth: Any, tables: _Tables, grammar: Grammar) ->
             truths = [var("t") for _ in args]
             clauses.append(
                 [eq(q, (rule.name, *args))]
-                + [Zzz(_evalo, a, world, t, tables, grammar) for a, t in zip(args, truths)]
+                + [_evalo(a, world, t, tables, grammar) for a, t in zip(args, truths)]
                 + [table(*truths, truth)]
             )
         else:
@@ -238,7 +238,7 @@ def _evalo(q: Any, world: Any, truth: Any, tables: _Tables, grammar: Grammar) ->
             inner = var("t")
             clauses.append([
                 eq(q, ("ask", position, sub)),
-                Zzz(_evalo, sub, world, inner, tables, grammar),
+                _evalo(sub, world, inner, tables, grammar),
                 table(position, inner, world, truth),
             ])
     return conde(*clauses)
@@ -272,7 +272,7 @@ def evaluateo(q: Any, world: Any, truth: Any, puzzle: Puzzle | None = None) -> G
                                  f"{p.name or '?'} ({p.n_positions} gods, types {', '.join(p.types)})")
             worlds = [tables.terms[tables.index[key]]]
         if not _ground(q_now):
-            yield from lall(tables.worlds(world), _evalo(q, world, truth, tables, p.grammar))(S)
+            yield from conj(tables.worlds(world), _evalo(q, world, truth, tables, p.grammar))(S)
             return
         for term in worlds:
             value = evaluate(q_now, tables.concrete[tables.index[_key(term)]], p.grammar, p)
@@ -329,4 +329,4 @@ def replyo(position: Any, q: Any, world: Any, word: Any, puzzle: Puzzle | None =
                          "relations do not model; use verify.utterances")
     tables = _tables(p)
     inner = var("t")
-    return lall(evaluateo(q, world, inner, p), tables.replies(position, inner, world, word))
+    return conj(evaluateo(q, world, inner, p), tables.replies(position, inner, world, word))

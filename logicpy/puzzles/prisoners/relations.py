@@ -15,10 +15,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from kanren import lall
 from kanren.core import GoalType
 
-from ...core import var
+from ...core import conj, var
 from ...core.fd import all_differento, domo, labelo, lto, tableo
 from ...errors import InputError
 from .model import PRISONERS, Design, Symmetry
@@ -67,4 +66,4 @@ def arrangemento(days: Any, design: Design = PRISONERS, symmetry: Symmetry | str
             elif n > r:
                 goals += [lto(day[0], day[r]), lto(day[r - 1], day[2 * r - 1])]
     goals.append(labelo([x for day in days for x in day]))
-    return lall(*goals)
+    return conj(*goals)
