@@ -24,7 +24,7 @@ from kanren.core import GoalType
 from unification import Var, isvar, reify, unify
 
 from ._spine import bindings
-from .streams import named
+from .streams import check_goal_term, named
 
 __all__ = ["neq", "disequalities", "Disequality", "DisequalityStore"]
 
@@ -155,6 +155,8 @@ def neq(u: Any, v: Any) -> GoalType:
     >>> sorted(run(0, (x, y), neq([x, y], [2, 1]), membero(x, [1, 2]), membero(y, [1, 2])))
     [(1, 1), (1, 2), (2, 2)]
     """
+    check_goal_term(u, "neq: left")
+    check_goal_term(v, "neq: right")
 
     def neq_goal(S):
         smap = bindings(S)

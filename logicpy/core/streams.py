@@ -171,8 +171,18 @@ def _without_pauses(states: Iterable[Any]) -> Iterator[Any]:
 def named(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a function that builds a goal so the goal shows the call that made it."""
 
+    signature = inspect.signature(fn)
+    params = signature.parameters.values()
+    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+    arity = len(params) if plain else -1
+
     @functools.wraps(fn)
     def build(*args: Any, **options: Any) -> Named:
+        if options or len(args) != arity:  # the common call is checked by its length alone
+            try:
+                signature.bind(*args, **options)
+            except TypeError as exc:
+                raise InputError(f"{fn.__name__}({', '.join(signature.parameters)}): {exc}") from None
         return Named(fn(*args, **options), fn.__name__, args)
 
     return build
@@ -313,21 +323,21 @@ class _Pulled:
 _SHALLOW_OK = frozenset({str, int, bool, Var, list, ConsPair, String, Fraction, tuple})
 
 
-def _check_eq_term(value: Any, side: str) -> None:
-    """Refuse a value that is not a logicpy term (None, dicts, sets, other objects),
-    looking at the value and at a tuple's elements: O(1) per goal as written (a list's
-    elements are not walked, so recursion over a long list never pays for it again).
-    Tuples are not held to the compound-term form here: kanren code uses them as pairs."""
+def check_goal_term(value: Any, where: str) -> None:
+    """Refuse a value that is not a logicpy term (None, dicts, sets, other objects), naming
+    `where` ("eq: left"), looking at the value and at a tuple's elements: O(1) per goal as
+    written (a list's elements are not walked, so recursion over a long list never pays for
+    it again). Tuples are not held to the compound-term form here: kanren code uses them as pairs."""
     kind = type(value)
     if kind is str or kind is int or kind is Var or kind is list:
         return
     if kind is tuple:
         for i, item in enumerate(value):
             if type(item) not in _SHALLOW_OK:
-                check_term(item, f"eq: {side}[{i}]")
+                check_term(item, f"{where}[{i}]")
         return
     if kind not in _SHALLOW_OK:
-        check_term(value, f"eq: {side}")
+        check_term(value, where)
 
 
 class Eq:
@@ -360,8 +370,8 @@ def eq(u: Any, v: Any) -> Eq:
     ...
     logicpy.errors.TermError: eq: right: None is not a logicpy term (atoms are str, compounds are tuples ("f", arg, ...))
     """
-    _check_eq_term(u, "left")
-    _check_eq_term(v, "right")
+    check_goal_term(u, "eq: left")
+    check_goal_term(v, "eq: right")
     return Eq(u, v)
 
 
@@ -374,8 +384,8 @@ def eq_oc(u: Any, v: Any) -> Any:
     >>> run(0, x, eq_oc(x, ("f", x))), run(0, x, eq_oc(x, ("f", 1)))
     ((), (('f', 1),))
     """
-    _check_eq_term(u, "left")
-    _check_eq_term(v, "right")
+    check_goal_term(u, "eq: left")
+    check_goal_term(v, "eq: right")
 
     def eq_oc_goal(S):
         with equality.occurs_check(True):
