@@ -23,6 +23,7 @@ from itertools import islice
 from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
+from immutables import Map
 from kanren import lall  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
@@ -99,7 +100,7 @@ def answers(n: int | None, term: Term, *goals: GoalType) -> Answers:
     >>> answers(0, y, appendo([1], x, y), neq(x, [2]))
     [1|_0] :- dif(_0,[2])
     """
-    return Answers(answers_of_states(term, lall(*goals)({}), None if not n else n))
+    return Answers(answers_of_states(term, lall(*goals)(Map()), None if not n else n))
 
 
 def answers_of_states(term: Term, states: Iterable[Any], n: int | None = None) -> Iterator[Answer]:

@@ -18,7 +18,7 @@ from unification.core import isground
 
 from ..errors import InputError
 from ._spine import hashable_key, walk
-from .equality import unify_state
+from .equality import unify
 
 __all__ = ["Table"]
 
@@ -101,7 +101,7 @@ class Table:
                 candidates = range(len(self._rows))
             for number in candidates:
                 self.rows_visited += 1
-                S_hit = unify_state(self._rows[number], args, S)
+                S_hit = unify(self._rows[number], args, S)
                 if S_hit is not False:
                     yield S_hit
 

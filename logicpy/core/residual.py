@@ -33,12 +33,14 @@ from itertools import islice
 from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
+from immutables import Map
 from kanren import lall  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
-from unification import Var, reify, unify  # type: ignore[import-untyped]
+from unification import Var, reify  # type: ignore[import-untyped]
 
 from .constraints import DisequalityStore, disequalities
+from .equality import unify
 from .fd import propagators as P
 from .fd.store import FDStore, Propagator
 from .terms import Term, format_term
@@ -91,7 +93,7 @@ def answers_with_constraints(term: Term, *goals: GoalType, n: int | None = None)
     >>> [str(r) for r in answers_with_constraints([x], neq(x, 1), domo(x, range(4)))]
     ['[_0] :- _0 in 0..3, dif(_0,1)']
     """
-    states = lall(*goals)({})
+    states = lall(*goals)(Map())
     for state in states if n is None else islice(states, n):
         yield reify_with_constraints(term, state)
 

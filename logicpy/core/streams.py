@@ -25,7 +25,8 @@ state, its continuation and the `Search`, and decides itself how the search goes
 Calling an interpreted goal as a function runs its own `solve`, so these goals still work
 inside any combinator that calls goals.
 
-`run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`).
+`run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`), or
+with `occurs_check=True` from an empty `equality.State` that checks occurs.
 """
 
 from __future__ import annotations
@@ -41,11 +42,12 @@ from typing import Any, Callable, Iterable, Iterator
 from cons.core import ConsPair
 from immutables import Map
 from kanren.core import fail, succeed
-from unification import Var, reify, unify
+from unification import Var
 
 from ..errors import InputError, LogicpyError
 from . import equality
-from .terms import String, check_term
+from .equality import State, reify, unify
+from .terms import String, Variable, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
@@ -245,7 +247,7 @@ def conde(*clauses: Iterable[Any]) -> Any:
 
 
 #: Types accepted without a closer look: atoms, numbers, variables, lists, partial lists, tuples.
-_SHALLOW_OK = frozenset({str, int, bool, Var, list, ConsPair, String, Fraction, tuple})
+_SHALLOW_OK = frozenset({str, int, bool, Variable, Var, list, ConsPair, String, Fraction, tuple})
 
 
 def _check_eq_term(value: Any, side: str) -> None:
@@ -254,7 +256,7 @@ def _check_eq_term(value: Any, side: str) -> None:
     elements are not walked, so recursion over a long list never pays for it again).
     Tuples are not held to the compound-term form here: kanren code uses them as pairs."""
     kind = type(value)
-    if kind is str or kind is int or kind is Var or kind is list:
+    if kind is str or kind is int or kind is Variable or kind is list:
         return
     if kind is tuple:
         for i, item in enumerate(value):
@@ -313,8 +315,7 @@ def eq_oc(u: Any, v: Any) -> Any:
     _check_eq_term(v, "right")
 
     def eq_oc_goal(S):
-        with equality.occurs_check(True):
-            S = unify(u, v, S)
+        S = unify(u, v, S, occurs_check=True)
         return () if S is False else (S,)
 
     return eq_oc_goal
@@ -502,9 +503,7 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
         raise InputError(f"run: timeout must be a positive number of seconds, got {timeout!r}")
     goal = conj(*goals)
     deadline = None if timeout is None else time.monotonic() + timeout
-    states = solve(goal, Map(), deadline)
-    if occurs_check:
-        states = _with_occurs_check(states)
+    states = solve(goal, State(occurs_check=True) if occurs_check else Map(), deadline)
     results = (_reify_answer(x, s) for s in states)
     if results_filter is not None:
         results = results_filter(results)
@@ -518,16 +517,6 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
         raise SearchTimeout(f"run: no more answers within {timeout} s ({len(found)} found); "
                             "exc.answers holds them", tuple(found)) from None
     return tuple(found)
-
-
-def _with_occurs_check(states: Iterator[Any]) -> Iterator[Any]:
-    """`states`, with the occurs check on while each is being searched for."""
-    while True:
-        with equality.occurs_check(True):
-            S = next(states, None)
-        if S is None:
-            return
-        yield S
 
 
 def _reify_answer(x: Any, S: Any) -> Any:
