@@ -448,18 +448,21 @@ def reify_dict(term: Any, s: dict) -> Any:
         return stream_eval(_reify(term, s))
 
 
-def unify(u: Any, v: Any, s: Any, occurs_check: bool | None = None) -> Any:
+def unify(u: Any, v: Any, s: Any = None, occurs_check: bool | None = None) -> Any:
     """u and v unified in `s` with Prolog's term identity: the new state, or False.
 
-    `s` is a logicpy state (a `Map` or a `State`), a plain dict (the result is a dict), or a
-    state kanren made (a `ConstrainedState`: the result is a `State`). `occurs_check` True
-    checks occurs in this unification; None keeps the state's own setting (off for a `Map`).
+    `s` is a logicpy state (a `Map` or a `State`), a plain dict (the result is a dict; none
+    given: an empty one), or a state kanren made (a `ConstrainedState`: the result is a
+    `State`). `occurs_check` True checks occurs in this unification; None keeps the state's
+    own setting (off for a `Map`).
 
     >>> from logicpy.core import var
     >>> x = var()
-    >>> unify((x, 1), (2, 1.0), {}), unify(x, 1, {}) == {x: 1}
+    >>> unify((x, 1), (2, 1.0)), unify(x, 1) == {x: 1}
     (False, True)
     """
+    if s is None:
+        s = {}
     kind = s.__class__
     if kind is Map or kind is dict:
         return _unify_subst(u, v, s, bool(occurs_check))

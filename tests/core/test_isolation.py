@@ -216,6 +216,15 @@ def _together(*queries, times: int = 30) -> list[set]:
     return seen
 
 
+def test_the_occurs_check_is_kept_by_every_state_made_from_the_first():
+    x, y = var(), var()
+    for post in (neq(y, 1), domo(y, [1, 2]), typeo(y, int)):
+        assert run(0, y, post, eq(x, ("f", x)), occurs_check=True) == ()
+        assert run(0, y, post, eq(x, ("f", y)), occurs_check=True)
+    (S,) = neq(y, 1)(Map())
+    assert unify(x, ("f", x), S, occurs_check=True) is False and unify(x, ("f", x), S) is not False
+
+
 def _cyclic(occurs_check: bool) -> tuple:
     q, x = var(), var()
     return run(0, q, membero(q, list(range(40))), eq(x, ("f", x)), occurs_check=occurs_check)
