@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 import re
-from itertools import count
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import count
 from typing import Any, Iterator, Mapping, MutableMapping, NoReturn
 
 from cons import cons
