@@ -526,10 +526,14 @@ _EMPTY: Map = Map()
 
 def _unify_state(u: Any, v: Any, S: State, occurs_check: bool | None = None) -> Any:
     """`unify` in a `State`: kanren's protocol (every store checks before and after) around
-    the unification of its bindings."""
+    the unification of its bindings; with no store, only the bindings."""
+    occurs_on = S.occurs_check if occurs_check is None else occurs_check
+    if not S.constraints:
+        s = _unify_subst(u, v, S.data, occurs_on)
+        return S if s is S.data else s if s is False else type(S)(s, None, S.occurs_check)
     if not S.pre_unify_checks(u, v):
         return False
-    s = _unify_subst(u, v, S.data, S.occurs_check if occurs_check is None else occurs_check)
+    s = _unify_subst(u, v, S.data, occurs_on)
     if s is False:
         return False
     return S.post_unify_checks(s, u, v)

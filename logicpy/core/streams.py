@@ -522,7 +522,7 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
 def _reify_answer(x: Any, S: Any) -> Any:
     """`x` reified in `S`; a cyclic answer (possible without the occurs check) is an error."""
     s = getattr(S, "data", S)
-    if type(S) is Map or type(S) is dict:
+    if type(S) is Map or type(S) is State or type(S) is dict:  # (an FDState shows domains)
         try:
             return equality._reify_fast(x, s, 0)
         except equality._NotFast:
