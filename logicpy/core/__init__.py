@@ -8,7 +8,8 @@
 logicpy's `var`/`vars` (always fresh) replace kanren's interned ones, its `neq` is dif/2 on
 its own store (kanren's splits a unifier into one disequality per binding and mutates the
 state a `conde` hands to every branch), unification is Prolog's term identity (1, 1.0 and
-True are three terms; see `equality`), and logicpy's `membero`, `appendo`, `rembero`,
+True are three terms) in logicpy's states only (`unify`, `reify` and the states are
+`equality`'s; plain kanren keeps its own), and logicpy's `membero`, `appendo`, `rembero`,
 `permuteo` replace kanren's (iterative, relational in every mode); kanren's stay reachable as `kanren.membero` etc.
 `run`, `eq`, `conde`, `lall`/`conj`, `lany`/`disj` and `Zzz` are logicpy's search
 (`streams`): kanren's meaning, with no Python recursion per level of a user's recursion,
@@ -16,14 +17,14 @@ conjunction linear in its answers, `@relation`, `eq_oc`, time limits and checked
 re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
 """
 
-from . import equality  # noqa: F401  first: installs Prolog term identity into unification
+from . import equality  # noqa: F401  first: registers logicpy's state types with unification
 from kanren import conso, heado, itero, nullo, tailo
-from kanren.constraints import typeo
 from kanren.core import fail, ifa, succeed
-from unification import Var, isvar, reify, unify
+from unification import Var, isvar
 
 from .answers import Answer, answers, show
-from .constraints import disequalities, neq
+from .constraints import disequalities, neq, typeo
+from .equality import reify, unify
 from .control import conda, condu, onceo, unique_by
 from .cover import ExactCover, exact_covero
 from .facts import Table

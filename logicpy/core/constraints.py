@@ -8,7 +8,7 @@ variable, each as its own disequality, which turns `not (x = 2 and y = 1)` into
 place, so a `neq` in one `conde` branch leaked into the next. Here each disequality is
 one `Disequality` (the whole unifier), a `neq` goal posts on a copy of the state, and the
 store is a kanren `ConstraintStore`, so kanren checks it after every unification and it
-sits beside the finite-domain store (`logicpy.core.fd`) in the same `ConstrainedState`.
+sits beside the finite-domain store (`logicpy.core.fd`) in the same `equality.State`.
 
 After a unification only the disequalities watching a newly bound variable are looked at
 again: each is re-unified under the new bindings and dropped (can no longer hold),
@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from kanren.constraints import ConstrainedState, ConstraintStore
+from kanren.constraints import ConstraintStore
+from kanren.constraints import typeo as _kanren_typeo
 from kanren.core import GoalType
-from unification import Var, isvar, reify, unify
+from unification import Var, isvar
 
 from ._spine import bindings
+from .equality import State, reify, unify
 from .streams import check_goal_term, named
 
-__all__ = ["neq", "disequalities", "Disequality", "DisequalityStore"]
+__all__ = ["neq", "typeo", "disequalities", "Disequality", "DisequalityStore"]
 
 
 class Disequality:
@@ -166,7 +168,7 @@ def neq(u: Any, v: Any) -> GoalType:
             return
         if not s:
             return
-        S = S.copy() if isinstance(S, ConstrainedState) else ConstrainedState(S)
+        S = S.copy() if isinstance(S, State) else State.of(S)
         store = S.constraints.get(DisequalityStore)
         if store is None:
             store = S.constraints[DisequalityStore] = DisequalityStore()
@@ -208,3 +210,20 @@ def disequalities(state: Any) -> list[tuple[Any, Any]]:
         if rest is not None and rest.pairs:
             residual.append(rest.as_dif())
     return residual
+
+
+def typeo(u: Any, u_type: Any) -> GoalType:
+    """typeo(?u, ?type): `type(u)` is `type`, checked once both are bound: kanren's `typeo`,
+    posted on a copy of the state (kanren's writes into the state it is given).
+
+    >>> from logicpy.core import conde, eq, run, var
+    >>> x = var()
+    >>> run(0, x, typeo(x, int), conde([eq(x, "a")], [eq(x, 2)], [eq(x, 2.0)]))
+    (2,)
+    """
+    goal = _kanren_typeo(u, u_type)
+
+    def typeo_goal(S):
+        return goal(State.of(S))
+
+    return typeo_goal

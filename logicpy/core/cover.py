@@ -14,11 +14,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Set
 from typing import Any, cast
 
 from kanren.core import GoalType
-from unification import isvar, reify, unify
+from unification import isvar
 from unification.core import isground
 
 from ..errors import InputError
 from ._spine import spine, walk
+from .equality import reify, unify
 from .streams import PAUSE, SLICE, named
 
 __all__ = ["ExactCover", "exact_covero"]

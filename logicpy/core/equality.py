@@ -1,11 +1,11 @@
-"""Prolog's term identity for unification, installed into the `unification` package.
+"""Prolog's term identity for unification in logicpy's states, and those states.
 
 kanren unifies through `unification`'s multipledispatch `_unify`, whose fallback for two
 non-variable leaves is Python's `u == v`, and whose variable case also compares walked
 terms with `==`. Python equality is not Prolog's: `1 == 1.0 == True`, `0.0 == -0.0`,
 `(1,) == (1.0,)`, `Fraction(1, 2) == 0.5`. In Prolog, 1 and 1.0 are different terms, the
-two zeros are different floats, and `true` is an atom. Importing this module (which
-`logicpy.core` does first) re-registers those two dispatches with `same_atomic`:
+two zeros are different floats, and `true` is an atom. logicpy's unifier (`unify`)
+compares leaves with `same_atomic`:
 
 - numbers are equal when they have the same type and value (int, float, Fraction; a
   Fraction with denominator 1 is the integer, as in Prolog); floats compare bit for
@@ -17,41 +17,50 @@ two zeros are different floats, and `true` is an atom. Importing this module (wh
 `atomic_key` is the matching hashable form, for tables, indexes and tabling keys: two
 atomic terms have equal keys exactly when `same_atomic` holds.
 
-The occurs check (refusing to bind a variable to a term that contains it) is off by
-default, as in Prolog, and turned on by the `occurs_check` context (what `eq_oc` and
-`run(..., occurs_check=True)` use). Without it a binding can make a cyclic term; the
-unifier then treats a pair of variables it is already unifying further up as unified
-(rational-tree unification), so it never loops, and `check_acyclic` lets `run` refuse
-to print such an answer.
+This identity belongs to logicpy's states, not to the process: kanren and `unification`
+keep Python's `==` for everyone else (their dicts, their `ConstrainedState`, their `Var`).
+A search state of logicpy is an `immutables.Map` (the substitution; `run` starts from an
+empty one) or, once a constraint is posted, a `State`: kanren's `ConstrainedState` with its
+bindings in a `Map`. `unification`'s `unify` and `reify` dispatch on those two types only,
+so kanren's own goals (`conso`, `heado`, ...) get Prolog identity inside a logicpy search
+and nowhere else. logicpy's code calls `unify` and `reify` from here, which also accept a
+plain dict (the substitution of a single unification, as `neq` builds).
 
-A variable hashes by its token alone (`unification` builds a tuple per hash; 11 % of an FD
-search's time). Fast paths (measured in docs/architecture.md): on a plain substitution, a dict or the
-persistent `immutables.Map` that `run` uses, `unify` and `reify` dispatch to one loop over
-logicpy's term types (`_unify_dict_fast`, `reify_dict`), with the same results as the
-dispatching versions, which they fall back to for any other type.
+The occurs check (refusing to bind a variable to a term that contains it) is off by
+default, as in Prolog. It is a property of a `State` (`run(..., occurs_check=True)` starts
+from one that checks, and every state made from it checks) or of one call
+(`unify(..., occurs_check=True)`, what `eq_oc` does); there is no global switch, so
+searches in different threads never share it. Without it a binding can make a cyclic term;
+the unifier then treats a pair of terms it is already unifying through variables as
+unified (rational-tree unification), so it never loops, and `check_acyclic` lets `run`
+refuse to print such an answer.
+
+Fast paths (measured in docs/architecture.md): one loop over logicpy's term types
+(`_unify_dict_fast`, `reify_dict`), without `unification`'s per-node dispatch and
+generators; any other type (a `Fraction`, a `String`, a set, ...) goes through
+`_unify_general`, which compares leaves the same way and hands structures it does not know
+(sets, mappings, iterators, expression tuples) to `unification`'s dispatch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import contextmanager
 from fractions import Fraction
 from math import copysign
-from typing import Any, Iterator
+from typing import Any
 
 from cons.core import ConsPair, cons
 from immutables import Map
-from kanren.constraints import ConstrainedVar
-from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
+from kanren.constraints import ConstrainedState
+from unification.core import _reify, _unify, assoc, stream_eval
+from unification.core import reify as _reify_dispatch
+from unification.core import unify as _unify_dispatch
 from unification.utils import transitive_get
-from unification.variable import Var, isvar
+from unification.variable import Var, _glv, isvar
 
-__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict", "unify_state"]
+from .terms import Variable
 
-#: [on]: whether unification checks occurs now (set only through `occurs_check`).
-_OCCURS_CHECK = [False]
-#: Pairs of terms (by id) being unified through variables on the current unification path.
-_UNIFYING: set = set()
+__all__ = ["same_atomic", "atomic_key", "unify", "reify", "State", "occurs", "check_acyclic", "reify_dict"]
 
 
 def atomic_key(x: Any) -> Any:
@@ -88,25 +97,6 @@ def same_atomic(u: Any, v: Any) -> bool:
             return u == v and (u != 0.0 or copysign(1.0, u) == copysign(1.0, v))
         return bool(u == v)
     return bool(atomic_key(u) == atomic_key(v))
-
-
-def _unify_atomic(u: Any, v: Any, s: Mapping) -> Any:
-    """`_unify` for two leaves that no other dispatch claims: Prolog identity."""
-    kind = u.__class__
-    if kind is v.__class__ and kind is not float:  # the common case, inlined
-        return s if u == v else False
-    return s if same_atomic(u, v) else False
-
-
-@contextmanager
-def occurs_check(on: bool = True) -> Iterator[None]:
-    """Unifications inside the `with` block check occurs (`on`) or do not."""
-    previous = _OCCURS_CHECK[0]
-    _OCCURS_CHECK[0] = on
-    try:
-        yield
-    finally:
-        _OCCURS_CHECK[0] = previous
 
 
 def occurs(v: Var, term: Any, s: Mapping) -> bool:
@@ -171,58 +161,22 @@ class _Leave:
         self.var = var
 
 
-def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
-    """`_unify` when either side is a logic variable: bind it, or compare what both walk to.
-
-    `unification`'s own version tests `u_w == v_w` first, which lets `1` meet `1.0`
-    through a bound variable; here only identical terms or the same variable short-cut.
-    With the occurs check on, a variable is not bound to a term containing it. Two bound
-    sides already being unified further up this path count as unified (see module).
-    """
-    u_w = transitive_get(u, s)
-    v_w = transitive_get(v, s) if isvar(v) else v
-    if u_w is v_w:
-        yield s
-    elif isvar(u_w):
-        if u_w == v_w:  # a Var equals only the same Var
-            yield s
-        elif _OCCURS_CHECK[0] and not isvar(v_w) and occurs(u_w, v_w, s):
-            yield False
-        else:
-            yield assoc(s, u_w, v_w)
-    elif isvar(v_w):
-        if _OCCURS_CHECK[0] and occurs(v_w, u_w, s):
-            yield False
-        else:
-            yield assoc(s, v_w, u_w)
-    else:
-        pair = (id(u_w), id(v_w))
-        if pair in _UNIFYING:
-            yield s
-            return
-        _UNIFYING.add(pair)
-        try:
-            result = yield _unify(u_w, v_w, s)
-        finally:
-            _UNIFYING.discard(pair)
-        yield result
-
-
 #: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
 _FAST_ATOMIC = frozenset({str, int, float, bool})
 _FALL_BACK = object()
 _UNBOUND = object()
+#: `unification`'s rule for two terms no other rule claims (Python's `==`).
+_UNIFY_LEAVES = _unify.dispatch(object, object, Mapping)
 
 
-def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
-    """`unify(u, v, s)` for a plain dict `s` and the term types logicpy uses (variables,
-    tuples, lists, cons pairs, str, int, float, bool): the same result as the dispatching
-    unifier, without its per-node dispatch and generator, and copying `s` once instead of
-    once per binding. Returns `_FALL_BACK` on any other type (the caller then uses the
-    dispatching unifier from the original `s`)."""
+def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
+    """`unify(u, v, s)` for a plain substitution `s` (a dict or a `Map`) and the term types
+    logicpy uses (its variables, tuples, lists, cons pairs, str, int, float, bool), checking
+    occurs if `occurs_on`: the same result as `_unify_general`, without its per-node tests,
+    and copying `s` once instead of once per binding. Returns `_FALL_BACK` on any other type
+    (the caller then uses `_unify_general` from the original `s`)."""
     out = None  # the copy of s, made at the first binding
     d = s
-    occurs_on = _OCCURS_CHECK[0]
     through_vars: set = set()
     stack = [(u, v)]
     pop = stack.pop
@@ -234,28 +188,28 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
             continue
         via_var = False
         ka = a.__class__
-        if ka is Var:  # walk, hashing each variable once (transitive_get hashes twice)
+        if ka is Variable:  # walk, hashing each variable once (transitive_get hashes twice)
             nxt = get(a, _UNBOUND)
             while nxt is not _UNBOUND:
                 a = nxt
-                nxt = get(a, _UNBOUND) if a.__class__ is Var else _UNBOUND
+                nxt = get(a, _UNBOUND) if a.__class__ is Variable else _UNBOUND
             ka = a.__class__
             via_var = True
         kb = b.__class__
-        if kb is Var:
+        if kb is Variable:
             nxt = get(b, _UNBOUND)
             while nxt is not _UNBOUND:
                 b = nxt
-                nxt = get(b, _UNBOUND) if b.__class__ is Var else _UNBOUND
+                nxt = get(b, _UNBOUND) if b.__class__ is Variable else _UNBOUND
             kb = b.__class__
             via_var = True
         if a is b:
             continue
-        if ka is Var or kb is Var:
-            if ka is not Var:
+        if ka is Variable or kb is Variable:
+            if ka is not Variable:
                 a, b = b, a
                 kb = ka
-            if occurs_on and kb is not Var and occurs(a, b, d):
+            if occurs_on and kb is not Variable and occurs(a, b, d):
                 return False
             if out is None:
                 out = d = s.mutate() if s.__class__ is Map else dict(s)
@@ -315,14 +269,109 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
     return out.finish() if s.__class__ is Map else out
 
 
-def _unify_dict(u: Any, v: Any, s: dict) -> Any:
-    """`unify` on a plain dict substitution: the fast path, else the dispatching unifier."""
+def _unify_subst(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
+    """`unify` in a plain substitution (a `Map` or a dict): the fast path, else the general one."""
     if u is v:
         return s
-    result = _unify_dict_fast(u, v, s)
+    result = _unify_dict_fast(u, v, s, occurs_on)
     if result is _FALL_BACK:
-        return stream_eval(_unify(u, v, s))
+        return _unify_general(u, v, s, occurs_on)
     return result
+
+
+def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
+    """u and v unified in the plain substitution `s` (a `Map` or a dict; the result is of its
+    type), or False: any terms, any variables, leaves compared by `same_atomic`.
+
+    A cons pair meets a cons pair or a non-empty list or tuple (as the `cons` package has
+    it). A pair of terms that `unification` unifies by a rule of its own (sets, mappings,
+    iterators, expression tuples, types registered by other packages) is handed to its
+    dispatch, whose `==` decides the leaves inside. No Python recursion: an explicit stack.
+    """
+    d = s
+    through_vars: set = set()
+    stack = [(u, v)]
+    while stack:
+        a, b = stack.pop()
+        if a is b:
+            continue
+        via_var = False
+        if _is_var(a):
+            a = transitive_get(a, d)
+            via_var = True
+        if _is_var(b):
+            b = transitive_get(b, d)
+            via_var = True
+        if a is b:
+            continue
+        a_var, b_var = _is_var(a), _is_var(b)
+        if a_var or b_var:
+            if not a_var:
+                a, b = b, a
+            elif b_var and a == b:  # two objects for one variable (kanren's ConstrainedVar)
+                continue
+            if occurs_on and not _is_var(b) and occurs(a, b, d):
+                return False
+            d = d.set(a, b) if d.__class__ is Map else {**d, a: b}
+            continue
+        ka, kb = a.__class__, b.__class__
+        if ka is kb and (ka is tuple or ka is list):
+            if len(a) != len(b):
+                return False
+            if via_var:
+                if (id(a), id(b)) in through_vars:
+                    continue
+                through_vars.add((id(a), id(b)))
+            stack.extend(zip(reversed(a), reversed(b)))
+            continue
+        if ka is ConsPair or kb is ConsPair:
+            if ka is kb or (ka is ConsPair and (kb is list or kb is tuple)) or (ka is list or ka is tuple):
+                if (ka is not ConsPair and not a) or (kb is not ConsPair and not b):
+                    return False  # the empty list or tuple is no cons pair
+                if via_var:
+                    if (id(a), id(b)) in through_vars:
+                        continue
+                    through_vars.add((id(a), id(b)))
+                stack.append((a.cdr if ka is ConsPair else a[1:], b.cdr if kb is ConsPair else b[1:]))
+                stack.append((a.car if ka is ConsPair else a[0], b.car if kb is ConsPair else b[0]))
+                continue
+        if _are_leaves(ka, kb):
+            if not same_atomic(a, b):
+                return False
+            continue
+        d = stream_eval(_unify(a, b, d))
+        if d is False:
+            return False
+    return d
+
+
+#: type -> whether it is a subclass of `Var` (asked of kanren's metaclass once per type).
+_VAR_TYPES: dict = {Variable: True, Var: True}
+
+
+def _is_var(t: Any) -> bool:
+    """`isvar(t)`, without its per-call context manager and hashing for the usual cases."""
+    k = t.__class__
+    known = _VAR_TYPES.get(k)
+    if known is None:
+        known = _VAR_TYPES[k] = issubclass(k, Var)
+    return known or (bool(_glv) and isvar(t))  # unification's `variables()` makes any object one
+
+
+#: (type, type) -> whether `unification` has no rule of its own for the pair (then two
+#: leaves); remembered for as many rules as it had when asked.
+_LEAF_PAIRS: dict = {}
+
+
+def _are_leaves(ka: type, kb: type) -> bool:
+    """True iff `unification` would compare values of types ka and kb with `==` (no rule)."""
+    if _LEAF_PAIRS.get(None) != len(_unify.funcs):
+        _LEAF_PAIRS.clear()
+        _LEAF_PAIRS[None] = len(_unify.funcs)
+    leaves = _LEAF_PAIRS.get((ka, kb))
+    if leaves is None:
+        leaves = _LEAF_PAIRS[ka, kb] = _unify.dispatch(ka, kb, Mapping) is _UNIFY_LEAVES
+    return leaves
 
 
 class _NotFast(Exception):
@@ -337,19 +386,19 @@ _REIFY_LEAVES = frozenset({str, int, float, bool})
 def _reify_fast(t: Any, d: dict, depth: int) -> Any:
     """`t` with its bound variables replaced, for logicpy's term types (see `reify_dict`)."""
     k = t.__class__
-    if k is Var:
+    if k is Variable:
         nxt = d.get(t, _UNBOUND)
         if nxt is _UNBOUND:
             return t
         steps = 0
         while nxt is not _UNBOUND:
             t = nxt
-            nxt = d.get(t, _UNBOUND) if t.__class__ is Var else _UNBOUND
+            nxt = d.get(t, _UNBOUND) if t.__class__ is Variable else _UNBOUND
             steps += 1
             if steps > len(d):
                 raise _NotFast
         k = t.__class__
-        if k is Var:
+        if k is Variable:
             return t
     if k in _REIFY_LEAVES:
         return t
@@ -368,7 +417,7 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
         while k is ConsPair:
             items.append(_reify_fast(t.car, d, depth + 1))
             t = t.cdr
-            while t.__class__ is Var:
+            while t.__class__ is Variable:
                 nxt = d.get(t, _UNBOUND)
                 if nxt is _UNBOUND:
                     break
@@ -399,13 +448,114 @@ def reify_dict(term: Any, s: dict) -> Any:
         return stream_eval(_reify(term, s))
 
 
-def unify_state(u: Any, v: Any, S: Any) -> Any:
-    """`unify(u, v, S)`, calling the fast path directly for a plain substitution (a dict or
-    `Map`) instead of through `unify`'s dispatch: for the innermost loops (fact tables)."""
-    kind = S.__class__
+def unify(u: Any, v: Any, s: Any = None, occurs_check: bool | None = None) -> Any:
+    """u and v unified in `s` with Prolog's term identity: the new state, or False.
+
+    `s` is a logicpy state (a `Map` or a `State`), a plain dict (the result is a dict; none
+    given: an empty one), or a state kanren made (a `ConstrainedState`: the result is a
+    `State`). `occurs_check` True checks occurs in this unification; None keeps the state's
+    own setting (off for a `Map`).
+
+    >>> from logicpy.core import var
+    >>> x = var()
+    >>> unify((x, 1), (2, 1.0)), unify(x, 1) == {x: 1}
+    (False, True)
+    """
+    if s is None:
+        s = {}
+    kind = s.__class__
     if kind is Map or kind is dict:
-        return _unify_dict(u, v, S)
-    return unify(u, v, S)
+        return _unify_subst(u, v, s, bool(occurs_check))
+    if isinstance(s, State):
+        return _unify_state(u, v, s, occurs_check)
+    if isinstance(s, ConstrainedState):
+        return _unify_state(u, v, State.of(s), occurs_check)
+    return _unify_subst(u, v, dict(s), bool(occurs_check))
+
+
+def reify(term: Any, s: Any) -> Any:
+    """`term` with the bindings of `s` (a logicpy state or a plain dict) put in its variables;
+    in a state with finite domains, an unbound variable with a domain shows it (`FDVar`)."""
+    kind = s.__class__
+    if kind is Map or kind is dict:
+        return reify_dict(term, s)
+    return _reify_dispatch(term, s)
+
+
+class State(ConstrainedState):
+    """A search state of logicpy with constraints: kanren's `ConstrainedState` (the stores in
+    `constraints`, each checked after every unification) with its bindings always in a
+    persistent `Map`, and whether its unifications check occurs. Every constrained state
+    logicpy makes is one (the finite-domain `FDState` is a subclass).
+    """
+
+    data: Any  # a Map
+    constraints: Any  # {store type: store}
+    occurs_check: bool
+
+    def __init__(self, data: Any = None, constraints: Any = None, occurs_check: bool = False):
+        self.data = _EMPTY if data is None else data if data.__class__ is Map else Map(data)
+        self.constraints = dict(constraints or ())
+        self.occurs_check = occurs_check
+
+    @classmethod
+    def of(cls, S: Any) -> Any:
+        """A new state of this class with the bindings of `S` (any state), copies of its
+        constraint stores, and its occurs check."""
+        if isinstance(S, ConstrainedState):
+            return cls(S.data, {k: c.copy() for k, c in S.constraints.items()}, getattr(S, "occurs_check", False))
+        return cls(S)
+
+    def copy(self, data: Any = None) -> Any:
+        """This state with copies of its stores (and `data` for its bindings, if given)."""
+        return type(self)(self.data if data is None else data,
+                          {k: c.copy() for k, c in self.constraints.items()}, self.occurs_check)
+
+    def __setitem__(self, key: Any, value: Any) -> None:  # kanren's goals write states in place
+        self.data = self.data.set(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        self.data = self.data.delete(key)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self.data)!r}, {self.constraints})"
+
+
+_EMPTY: Map = Map()
+
+
+def _unify_state(u: Any, v: Any, S: State, occurs_check: bool | None = None) -> Any:
+    """`unify` in a `State`: kanren's protocol (every store checks before and after) around
+    the unification of its bindings; with no store, only the bindings."""
+    occurs_on = S.occurs_check if occurs_check is None else occurs_check
+    if not S.constraints:
+        s = _unify_subst(u, v, S.data, occurs_on)
+        return S if s is S.data else s if s is False else type(S)(s, None, S.occurs_check)
+    if not S.pre_unify_checks(u, v):
+        return False
+    s = _unify_subst(u, v, S.data, occurs_on)
+    if s is False:
+        return False
+    return S.post_unify_checks(s, u, v)
+
+
+def _reify_state(term: Any, S: State) -> Any:
+    """`reify` in a `State`: an unbound variable stays itself (kanren would show a
+    `ConstrainedVar`); a subclass (`FDState`) shows its own."""
+    if S.__class__ is State:
+        return reify_dict(term, S.data)
+    if not len(S):
+        return term
+    return stream_eval(_reify(term, S))
+
+
+def _reify_var_in_state(v: Var, S: State) -> Any:
+    """`_reify` of a variable in a `State`, for `unification`'s generic walks (`isground`)."""
+    w = transitive_get(v, S.data)
+    if w is v:
+        yield v
+    else:
+        yield _reify(w, S)
 
 
 def _assoc_map(s: Map, u: Any, v: Any) -> Map:
@@ -413,24 +563,11 @@ def _assoc_map(s: Map, u: Any, v: Any) -> Map:
     return s.set(u, v)
 
 
-_unify.add((object, object, Mapping), _unify_atomic)
-unify.add((object, object, dict), _unify_dict)
-unify.add((object, object, Map), _unify_dict)
-reify.add((object, dict), reify_dict)
-reify.add((object, Map), reify_dict)
+# Dispatch on logicpy's own state types (and `Map`, which kanren and `unification` never
+# use), never on theirs: plain kanren keeps its own behaviour in the same process.
+_unify_dispatch.add((object, object, Map), _unify_subst)
+_unify_dispatch.add((object, object, State), _unify_state)
+_reify_dispatch.add((object, Map), reify_dict)
+_reify_dispatch.add((object, State), _reify_state)
+_reify.add((Var, State), _reify_var_in_state)
 assoc.add((Map, object, object), _assoc_map)
-_unify.add((Var, Var, Mapping), _unify_variable)
-_unify.add((Var, object, Mapping), _unify_variable)
-_unify.add((object, Var, Mapping), _unify_variable)
-
-
-def _var_hash(v: Var) -> int:
-    """A logic variable's hash: its token's. `unification` hashes the tuple (type, token),
-    built anew on every dict lookup of a variable, the commonest operation of the FD store
-    and of walking; kanren's `ConstrainedVar` (and logicpy's `FDVar`), equal to the variable
-    they show, must hash alike, so they get the same."""
-    return hash(v.token)
-
-
-Var.__hash__ = _var_hash  # type: ignore[method-assign]
-ConstrainedVar.__hash__ = _var_hash  # type: ignore[method-assign]

@@ -19,7 +19,7 @@ from unification.core import isground
 
 from ..errors import InputError
 from ._spine import hashable_key, walk
-from .equality import unify_state
+from .equality import unify
 from .streams import PAUSE, SLICE, Named
 
 __all__ = ["Table"]
@@ -104,7 +104,7 @@ class Table:
             misses = 0
             for number in candidates:
                 self.rows_visited += 1
-                S_hit = unify_state(self._rows[number], args, S)
+                S_hit = unify(self._rows[number], args, S)
                 if S_hit is not False:
                     yield S_hit
                 else:

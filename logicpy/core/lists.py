@@ -13,12 +13,13 @@ from itertools import count
 from typing import Any, Iterator
 
 from kanren.core import GoalType
-from unification import isvar, reify, unify
+from unification import isvar
 from unification.core import isground
 
 from ..errors import ModeError, TermError
 from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
+from .equality import reify, unify
 from .streams import named
 from .terms import var, vars
 

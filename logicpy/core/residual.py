@@ -35,9 +35,10 @@ from typing import Any
 from cons.core import ConsPair  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
-from unification import Var, reify, unify  # type: ignore[import-untyped]
+from unification import Var, reify  # type: ignore[import-untyped]
 
 from .constraints import DisequalityStore, disequalities
+from .equality import unify
 from .fd import propagators as P
 from .fd.store import FDStore, Propagator
 from .streams import SearchTimeout, query_states

@@ -36,7 +36,8 @@ given back, the caller's deadline). Calling an interpreted goal as a function ru
 `solve` (with the deadline of the search running at the time, never yielding `PAUSE`), so
 these goals still work inside any combinator that calls goals.
 
-`run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`).
+`run` starts from an empty `immutables.Map` (a persistent substitution, see `equality`), or
+with `occurs_check=True` from an empty `equality.State` that checks occurs.
 """
 
 from __future__ import annotations
@@ -53,11 +54,12 @@ from typing import Any, Callable, Generator, Iterable, Iterator
 from cons.core import ConsPair
 from immutables import Map
 from kanren.core import fail, succeed
-from unification import Var, reify, unify
+from unification import Var
 
 from ..errors import InputError, LogicpyError
 from . import equality
-from .terms import String, check_term
+from .equality import State, reify, unify
+from .terms import String, Variable, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
@@ -320,7 +322,7 @@ class _Pulled:
 
 
 #: Types accepted without a closer look: atoms, numbers, variables, lists, partial lists, tuples.
-_SHALLOW_OK = frozenset({str, int, bool, Var, list, ConsPair, String, Fraction, tuple})
+_SHALLOW_OK = frozenset({str, int, bool, Variable, Var, list, ConsPair, String, Fraction, tuple})
 
 
 def check_goal_term(value: Any, where: str) -> None:
@@ -329,7 +331,7 @@ def check_goal_term(value: Any, where: str) -> None:
     written (a list's elements are not walked, so recursion over a long list never pays for
     it again). Tuples are not held to the compound-term form here: kanren code uses them as pairs."""
     kind = type(value)
-    if kind is str or kind is int or kind is Var or kind is list:
+    if kind is str or kind is int or kind is Variable or kind is list:
         return
     if kind is tuple:
         for i, item in enumerate(value):
@@ -388,8 +390,7 @@ def eq_oc(u: Any, v: Any) -> Any:
     check_goal_term(v, "eq: right")
 
     def eq_oc_goal(S):
-        with equality.occurs_check(True):
-            S = unify(u, v, S)
+        S = unify(u, v, S, occurs_check=True)
         return () if S is False else (S,)
 
     return eq_oc_goal
@@ -673,25 +674,25 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
     ...
     logicpy.errors.InputError: run: the number of answers must be None (lazy), 0 (all) or a positive integer, got -1
     """
-    states = query_states("run", n, goals, timeout)
-    if occurs_check:
-        states = _with_occurs_check(states)
+    states = query_states("run", n, goals, timeout, occurs_check)
     results = (_reify_answer(x, s) for s in states)
     if results_filter is not None:
         results = results_filter(results)
     return take_answers("run", n, results, timeout)
 
 
-def query_states(who: str, n: int | None, goals: tuple, timeout: float | None) -> Iterator[Any]:
-    """The answer states of a query's `goals` (a search from the empty state), after
-    checking the `n` and `timeout` given to `who` (`run`, `answers`, ...) as `run` takes them."""
+def query_states(who: str, n: int | None, goals: tuple, timeout: float | None,
+                 occurs_check: bool = False) -> Iterator[Any]:
+    """The answer states of a query's `goals` (a search from the empty state, one that checks
+    occurs if asked), after checking the `n` and `timeout` given to `who` (`run`, `answers`,
+    ...) as `run` takes them."""
     if n is not None and (type(n) is not int or n < 0):
         raise InputError(f"{who}: the number of answers must be None (lazy), 0 (all) or a positive integer, "
                          f"got {n!r}")
     if timeout is not None and (type(timeout) is bool or not (isinstance(timeout, (int, float)) and timeout > 0)):
         raise InputError(f"{who}: timeout must be a positive number of seconds, got {timeout!r}")
     deadline = None if timeout is None else time.monotonic() + timeout
-    return solve(conj(*goals), Map(), deadline)
+    return solve(conj(*goals), State(occurs_check=True) if occurs_check else Map(), deadline)
 
 
 def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float | None) -> Any:
@@ -709,20 +710,10 @@ def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float
     return tuple(found)
 
 
-def _with_occurs_check(states: Iterator[Any]) -> Iterator[Any]:
-    """`states`, with the occurs check on while each is being searched for."""
-    while True:
-        with equality.occurs_check(True):
-            S = next(states, None)
-        if S is None:
-            return
-        yield S
-
-
 def _reify_answer(x: Any, S: Any) -> Any:
     """`x` reified in `S`; a cyclic answer (possible without the occurs check) is an error."""
     s = getattr(S, "data", S)
-    if type(S) is Map or type(S) is dict:
+    if type(S) is Map or type(S) is State or type(S) is dict:  # (an FDState shows domains)
         try:
             return equality._reify_fast(x, s, 0)
         except equality._NotFast:

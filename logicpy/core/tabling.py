@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from cons.core import ConsPair
-from unification import isvar, reify, unify
+from unification import isvar
 
 from ..errors import ModeError
 from ._spine import hashable_key
+from .equality import reify, unify
 from .streams import Scheduled, Search
 from .terms import var
 

@@ -9,7 +9,7 @@
     [a, b]                 list  ["a", "b"]                       ["a", "b"]
     [a | T] (partial)      cons("a", T)   (cons package, as kanren)  {"list": ["a"], "tail": {"var": "T"}}
     f(a, B)                tuple ("f", "a", B): the functor first {"functor": "f", "args": ["a", {"var": "B"}]}
-    variable               kanren logic variable (`var()`)        {"var": "B"}
+    variable               `var()`, a kanren `Var` (`Variable`)   {"var": "B"}
 
 Compound terms are tuples so that kanren unifies and reifies them without any
 extension, and they stay hashable for tabling and signatures. One-way conversions:
@@ -28,6 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import count
 from typing import Any, Iterator, Mapping, MutableMapping, NoReturn
 
 from cons import cons
@@ -39,6 +40,7 @@ from logicpy.errors import TermError
 __all__ = [
     "var",
     "vars",
+    "Variable",
     "cons",
     "String",
     "Term",
@@ -54,6 +56,37 @@ __all__ = [
 Term = Any
 
 
+#: Numbers the tokens of logicpy's variables (`next` on it is atomic: threads may share it).
+_TOKENS = count(1)
+
+
+class Variable(Var):
+    """logicpy's logic variable: a `unification.Var` (every kanren goal and `isvar` accept
+    it) that is equal only to itself and hashes by identity, so a lookup in a substitution
+    costs no Python call. Its token (`x_12`) is for display. Copies are the variable itself;
+    unpickling makes a fresh variable of the same name.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, prefix: str = "") -> Variable:
+        obj = object.__new__(cls)
+        obj.token = f"{prefix}_{next(_TOKENS)}"
+        return obj
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __copy__(self) -> Variable:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Variable:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return Variable, (variable_name(self),)
+
+
 def var(name: str | None = None) -> Var:
     """A fresh logic variable; `name` is only for display, never shared.
 
@@ -63,7 +96,7 @@ def var(name: str | None = None) -> Var:
     >>> var("x") is var("x")
     False
     """
-    return Var(prefix=name or "")
+    return Variable(name or "")
 
 
 def vars(n: int, name: str | None = None) -> list[Var]:

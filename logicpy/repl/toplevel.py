@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, TextIO
 
+from immutables import Map
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from ..core.answers import Answer, answer_in, answer_of
@@ -111,7 +112,7 @@ class Toplevel:
         query_vars = [v for _, v in shown]
 
         def answers() -> Iterator[Answer]:
-            for state in goal({}):
+            for state in goal(Map()):  # a logicpy state: Prolog identity
                 data = getattr(state, "data", state)
                 fixed: dict[Var, str] = {}
                 for name, v in shown:

@@ -214,13 +214,13 @@ _VARS = [var(f"v{i}") for i in range(4)]
 
 @settings(max_examples=300, deadline=None)
 @given(_terms(_VARS), _terms(_VARS), st.lists(st.tuples(st.sampled_from(_VARS[:2]), _terms(_VARS[2:])), max_size=2))
-def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
+def test_the_fast_path_agrees_with_the_general_unifier(u, v, bindings):
     from unification.core import _reify as _reify_dispatching
-    from unification.core import _unify, stream_eval
+    from unification.core import stream_eval
 
     from logicpy.core.equality import reify_dict
 
-    from logicpy.core.equality import _FALL_BACK, _unify_dict_fast, check_acyclic
+    from logicpy.core.equality import _FALL_BACK, _unify_dict_fast, _unify_general, check_acyclic
     from logicpy.errors import TermError
 
     s: dict = {}
@@ -228,7 +228,7 @@ def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
         if x not in s:
             s[x] = t
     fast = _unify_dict_fast(u, v, s)
-    slow = stream_eval(_unify(u, v, s))
+    slow = _unify_general(u, v, s)
     if fast is _FALL_BACK:
         return
     from immutables import Map
@@ -254,15 +254,23 @@ def test_the_fast_path_agrees_with_the_dispatching_unifier(u, v, bindings):
 
 
 def test_a_variable_hashes_like_what_shows_it():
-    """Variables hash by token (a fast path); a reified variable with a residual domain
-    (`FDVar`) and kanren's `ConstrainedVar` stay equal to it and find it in a dict."""
-    from kanren.constraints import ConstrainedState, ConstrainedVar
+    """A variable is equal only to itself and hashes by identity; a reified variable with a
+    residual domain (`FDVar`) stays equal to it and finds it in a dict; an unbound variable
+    of a state with other constraints (`neq`) is shown as itself."""
+    import copy
+    import pickle
 
-    from logicpy.core import domo, run, var
+    from logicpy.core import domo, neq, run, var
+    from logicpy.core.terms import Variable
 
-    x, y = var("x"), var("y")
+    x, y, z = var("x"), var("y"), var("z")
+    assert type(x) is Variable and hash(x) == object.__hash__(x)
     (shown,) = run(0, x, domo(x, [1, 2]))
-    assert shown == x and hash(shown) == hash(x) and {x: 1}[shown] == 1
-    state = ConstrainedState()
-    assert {x: 1, y: 2}[ConstrainedVar(y, state)] == 2
+    assert shown == x and x == shown and hash(shown) == hash(x) and {x: 1}[shown] == 1
+    assert shown != y and y != shown
+    ((a, (_, b)),) = run(0, (x, y), neq(x, 1), eq(y, ("f", z)))
+    assert a is x and b is z
     assert len({x, y, var("x")}) == 3  # names are for display: fresh variables stay apart
+    assert copy.copy(x) is x and copy.deepcopy([x, x])[0] is x
+    back = pickle.loads(pickle.dumps(("f", x, x)))
+    assert back[1] is back[2] and back[1] is not x and str(back[1]).startswith("~x_")

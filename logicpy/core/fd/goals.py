@@ -16,14 +16,14 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from kanren.constraints import ConstrainedState
 from kanren.core import GoalType, fail, succeed
-from unification import isvar, reify, unify  # type: ignore[import-untyped]
+from unification import isvar, reify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError
 from .._spine import is_open, spine
 from ..terms import var
 from ..streams import Named, named
 from . import propagators as P
-from .store import FAILED, Domain, FDStore, Propagator, fd_state, is_fd_term, walk
+from .store import Domain, FDStore, Propagator, bind, fd_state, is_fd_term, walk
 
 __all__ = [
     "STRATEGIES",
@@ -530,7 +530,7 @@ def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> 
     """Depth-first labelling of xs in state S (a generator of states), values ascending.
 
     With `weights` (dom/wdeg), each failed choice adds one to the weight of the propagator
-    that failed (`store.FAILED`), and a variable's domain size is divided by 1 + the weights
+    that failed (as `bind` and `FDStore.narrow` report it), and a variable's domain size is divided by 1 + the weights
     of the propagators watching it: search turns to where it has been failing.
 
     Fails when an element is bound to anything but an int; raises ModeError for an unbound
@@ -569,18 +569,16 @@ def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> 
     if d.__class__ is not int and d.size > SPLIT:  # a wide domain: its low half, then its high half
         middle = (d.min + d.max) // 2
         for lo, hi in ((None, middle), (middle + 1, None)):
-            FAILED[0] = None
             S2, store2 = fd_state(S)
-            S3 = S2.settle() if store2.narrow(best, lo, hi, S2.data) else False
+            S3, blame = S2._settled() if store2.narrow(best, lo, hi, S2.data) else (False, store2.failed)
             if S3 is not False:
                 yield from _label(S3, xs, first_fail, weights)
-            elif weights is not None and FAILED[0] is not None:
-                weights[FAILED[0]] = weights.get(FAILED[0], 0) + 1
+            elif weights is not None and blame is not None:
+                weights[blame] = weights.get(blame, 0) + 1
         return
     for value in store.values(d):
-        FAILED[0] = None
-        S2 = unify(best, value, S)
-        if S2 is not False:
-            yield from _label(S2, xs, first_fail, weights)
-        elif weights is not None and FAILED[0] is not None:
-            weights[FAILED[0]] = weights.get(FAILED[0], 0) + 1
+        S_bound, blame = bind(S, [(best, value)])
+        if S_bound is not False:
+            yield from _label(S_bound, xs, first_fail, weights)
+        elif weights is not None and blame is not None:
+            weights[blame] = weights.get(blame, 0) + 1

@@ -27,11 +27,14 @@ from collections.abc import Iterable, Iterator, Set
 from math import inf
 from typing import Any, Literal, Union
 
-from kanren.constraints import ConstrainedState, ConstrainedVar, ConstraintStore
-from unification import Var, unify  # type: ignore[import-untyped]
+from kanren.constraints import ConstrainedVar, ConstraintStore
+from unification import Var  # type: ignore[import-untyped]
 from unification.core import _reify  # type: ignore[import-untyped]
 
-__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "WIDE"]
+from ..equality import State
+from ..terms import Variable
+
+__all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "bind", "WIDE"]
 
 #: The widest bitset domain, in values: a domain that would need more bits (its values
 #: spread wider, or far from the store's base) is kept as a `Domain` of intervals instead.
@@ -43,7 +46,7 @@ def walk(t: Any, smap: dict) -> Any:
 
     Any term may come back (an int, an unbound variable, or a float, atom, list, compound...).
     """
-    while t.__class__ is Var or (t.__class__ is not int and isinstance(t, Var)):
+    while t.__class__ is Variable or (t.__class__ is not int and isinstance(t, Var)):
         nxt = smap.get(t, t)
         if nxt is t:
             return t
@@ -53,7 +56,7 @@ def walk(t: Any, smap: dict) -> Any:
 
 def is_fd_term(t: Any) -> bool:
     """True iff the walked term `t` can be an FD value: an int (not a bool) or an unbound variable."""
-    return t.__class__ is int or t.__class__ is Var or isinstance(t, Var)
+    return t.__class__ is int or t.__class__ is Variable or isinstance(t, Var)
 
 
 def iter_bits(bits: int) -> Iterator[int]:
@@ -284,11 +287,6 @@ class Propagator:
         return f"{type(self).__name__}({', '.join(map(repr, self.terms()))})"
 
 
-#: [the propagator whose failure ended the latest failed propagation]: what `labelo`'s "wdeg"
-#: strategy weighs after a failed choice (it clears it before each choice). One per process,
-#: like the search that reads it.
-FAILED: list = [None]
-
 _EVENTS = {"domain": 0, "bounds": 1, "value": 2}
 Watchers = tuple[tuple[Propagator, ...], tuple[Propagator, ...], tuple[Propagator, ...]]
 """The propagators woken by any change of a variable, by a change of its bounds, by its coming down to one value."""
@@ -307,7 +305,7 @@ class FDStore(ConstraintStore):
     a domain is unbounded: it is checked, not pruned, until it gets one.
     """
 
-    __slots__ = ("domains", "watch", "base", "_smap", "_queue", "_queued")
+    __slots__ = ("domains", "watch", "base", "failed", "_smap", "_queue", "_queued")
     op_str = "in"
     _smap: dict  # the substitution, the queue and its set: only while propagating
     _queue: deque[Propagator]
@@ -317,6 +315,8 @@ class FDStore(ConstraintStore):
         self.domains: dict[Var, Dom] = {} if domains is None else domains
         self.watch: dict[Var, Watchers] = {} if watch is None else watch
         self.base = base
+        #: The propagator that ended this store's failed propagation (what dom/wdeg weighs).
+        self.failed: Propagator | None = None
         self.lvar_constraints = self.domains  # type: ignore[misc]  # the slot is kanren ConstraintStore's
 
     def copy(self) -> FDStore:
@@ -343,7 +343,7 @@ class FDStore(ConstraintStore):
         compound): an FD argument stands for an int, so the constraint cannot hold.
         """
         smap = self._smap
-        while t.__class__ is Var or (t.__class__ is not int and isinstance(t, Var)):  # `walk`, inlined: it is hot
+        while t.__class__ is Variable or (t.__class__ is not int and isinstance(t, Var)):  # `walk`, inlined
             nxt = smap.get(t, t)
             if nxt is t:
                 return t
@@ -689,7 +689,7 @@ class FDStore(ConstraintStore):
                 queued.discard(p)
                 p.propagate(self)
         except Inconsistent:
-            FAILED[0] = p
+            self.failed = p
             return False
         finally:
             del self._smap, self._queue, self._queued
@@ -804,8 +804,8 @@ def _single(store: FDStore, d: Dom) -> int | None:
     return lo if lo == hi and not more else None
 
 
-class FDState(ConstrainedState):
-    """A kanren `ConstrainedState` that holds an `FDStore`.
+class FDState(State):
+    """A logicpy `State` that holds an `FDStore`.
 
     It reifies a variable with a one-value domain to that value and one with a larger
     domain to an `FDVar` showing it, and it never reports itself empty while it holds
@@ -830,24 +830,45 @@ class FDState(ConstrainedState):
         propagation leave x only 1 (clpfd likewise binds such a variable). With the FD store
         alone nothing else looks, and reification shows the value anyway.
         """
+        return self._settled()[0]
+
+    def _settled(self) -> tuple[FDState | Literal[False], Propagator | None]:
+        """`settle`, and the propagator to blame when it fails (see `bind`)."""
         store = self.constraints.get(FDStore)
         if store is None or len(self.constraints) == 1:
-            return self
+            return self, None
         fixed = [(v, value) for v, d in store.domains.items() if (value := _single(store, d)) is not None]
         if not fixed:
-            return self
-        # one unification of all of them: its post_unify_checks settles again what they fix in turn
-        return unify(tuple(v for v, _ in fixed), tuple(value for _, value in fixed), self)
+            return self, None
+        # all of them at once: the checks that follow settle again what they fix in turn
+        return bind(self, fixed)
+
+
+def bind(S: FDState, pairs: list[tuple[Var, int]]) -> tuple[FDState | Literal[False], Propagator | None]:
+    """`S` with each variable of `pairs` (distinct and unbound, each with a domain) bound to
+    its int, as `unify` would make it, and settled; or False, with the propagator whose failure
+    refused it (None when no propagator did: a value outside a domain, another store).
+
+    Labelling binds through this to learn whom to blame (dom/wdeg); the blame is returned,
+    never kept anywhere the next search could see it.
+    """
+    lvars = tuple(v for v, _ in pairs)
+    values = tuple(value for _, value in pairs)
+    if not S.pre_unify_checks(lvars, values):
+        return False, None
+    data = S.data
+    for v, value in pairs:
+        data = data.set(v, value)
+    S2 = S.copy(data=data)
+    for store in S2.constraints.values():
+        if not store.post_unify_check(data, lvars, values, old_state=S2):
+            return False, getattr(store, "failed", None)
+    return S2._settled()
 
 
 def fd_state(S: Any) -> tuple[FDState, FDStore]:
     """A copy of state `S` as an `FDState`, and its own `FDStore`, ready to be written."""
-    if isinstance(S, FDState):
-        S2 = S.copy()
-    elif isinstance(S, ConstrainedState):
-        S2 = FDState(S.data, constraints={k: c.copy() for k, c in S.constraints.items()})
-    else:
-        S2 = FDState(S)
+    S2 = S.copy() if isinstance(S, FDState) else FDState.of(S)
     store = S2.constraints.get(FDStore)
     if store is None:
         store = S2.constraints[FDStore] = FDStore()
@@ -858,14 +879,15 @@ class FDVar(ConstrainedVar):
     """A reified unbound variable with its residual domain (and other stores' constraints).
 
     `domain` is a `Domain`; `others` the text of the other constraints (e.g. `neq {5}`).
-    It compares and hashes like the variable it stands for.
+    It compares and hashes like the variable it stands for (`shown`).
     """
 
-    __slots__ = ("domain", "others")
+    __slots__ = ("domain", "others", "shown")
 
     def __new__(cls, var: Var, domain: Domain, others: str = ""):
         obj = object.__new__(cls)
         obj.token = var.token
+        obj.shown = var
         obj.domain = domain
         obj.others = others
         return obj
@@ -878,11 +900,14 @@ class FDVar(ConstrainedVar):
         return f"~{self.token} in {self.domain!r}{extra}"
 
     def __eq__(self, other: object) -> bool:
+        if other.__class__ is FDVar:  # isinstance would be true of any variable (kanren's metaclass)
+            other = other.shown  # type: ignore[attr-defined]
         if isinstance(other, Var):
-            return self.token == other.token
+            return bool(self.shown == other)
         return NotImplemented
 
-    __hash__ = ConstrainedVar.__hash__
+    def __hash__(self) -> int:
+        return hash(self.shown)
 
 
 def _reify_fd_state(u: Var, S: FDState):
@@ -893,7 +918,7 @@ def _reify_fd_state(u: Var, S: FDState):
     store = S.constraints.get(FDStore)
     d = None if store is None else store.domains.get(u)
     if d is None:
-        yield ConstrainedVar(u, S)
+        yield u
         return
     value = _single(store, d)
     if value is not None:
