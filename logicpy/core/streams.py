@@ -398,27 +398,30 @@ class Search:
         self.tasks.append([(iter(states), K)])
 
 
-def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
+def solve(goal: Any, S: Any, deadline: float | None = None, pauses: bool = False) -> Iterator[Any]:
     """The answer states of `goal` from state `S`, searched as the module describes.
 
     With `deadline` (a `time.monotonic()` value), raises `SearchTimeout` once it passes.
+    With `pauses`, `PAUSE` is also yielded every `SLICE` steps, so a caller stepping this
+    search from inside another gets control back at a bounded interval.
     """
     search = Search()
     tasks = search.tasks
     tasks.append([(iter((S,)), (goal, None))])
     finished = False
     try:
-        yield from _explore(search, deadline)
+        yield from _explore(search, deadline, pauses)
         finished = True
     finally:
         for hook in (search.on_finish if finished else search.on_abandon):
             hook()
 
 
-def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
+def _explore(search: Search, deadline: float | None, pauses: bool = False) -> Iterator[Any]:
     """The loop of `solve`: run the tasks of `search` in turns until none is left."""
     tasks = search.tasks
     clock = _CLOCK_EVERY
+    budget = SLICE
     while tasks:
         stack = tasks.popleft()
         steps = SLICE
@@ -427,6 +430,11 @@ def _explore(search: Search, deadline: float | None) -> Iterator[Any]:
                 tasks.append(stack)
                 break
             steps -= 1
+            if pauses:
+                budget -= 1
+                if budget == 0:
+                    budget = SLICE
+                    yield PAUSE
             if deadline is not None:
                 clock -= 1
                 if clock == 0:
