@@ -43,7 +43,7 @@ from immutables import Map
 from kanren.core import fail, succeed
 from unification import Var, reify, unify
 
-from ..errors import InputError, LogicpyError
+from ..errors import InputError, LogicpyError, shown
 from . import equality
 from .terms import String, check_term
 
@@ -174,7 +174,7 @@ def _goal_name(g: Any) -> str:
 
 def _check_goal(g: Any, where: str) -> Any:
     if not callable(g):
-        raise InputError(f"{where}: {g!r} is not a goal (a goal is a function from a state to states, "
+        raise InputError(f"{where}: {shown(g)} is not a goal (a goal is a function from a state to states, "
                          "such as eq(x, 1) or membero(x, xs))")
     return g
 
