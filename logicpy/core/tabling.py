@@ -298,10 +298,15 @@ class _Tabling:
 
     def _completed(self, entry: _Entry, args_rf: tuple, args: tuple, S: Any) -> Iterator[Any]:
         """The answers of a call made outside the entry's evaluation: the evaluation is run to
-        completion first (a slice of its steps per turn of the caller's search), then the table replayed."""
+        completion first (a slice of its steps per turn of the caller's search), then the
+        table replayed. The caller counts as waiting from now on, not from its first turn."""
         evaluation = entry.evaluation
         assert evaluation is not None
         evaluation.waiting += 1
+        return self._awaited(entry, evaluation, args_rf, args, S)
+
+    def _awaited(self, entry: _Entry, evaluation: _Evaluation, args_rf: tuple, args: tuple,
+                 S: Any) -> Iterator[Any]:
         try:
             while entry.evaluation is not None:
                 evaluation.step(self, args_rf)

@@ -336,6 +336,20 @@ def test_a_table_negating_itself_is_refused_in_one_line():
         run(0, var(), selfo(var()))
 
 
+def test_two_callers_outside_one_evaluation_share_it():
+    """Both branches call the variant being filled: they step the same evaluation, which is
+    made once, and each reads the complete table."""
+    patho = left_recursive_path(G_EDGES)
+    x, tag = vars(2)
+    got = run(0, (x, tag), conde([patho("a", x), eq(tag, 1)], [patho("a", x), eq(tag, 2)]))
+    assert sorted(got) == sorted((n, t) for n in "abcd" for t in (1, 2))
+    assert patho.stats.misses == 1
+    # a condition dropped after its first answer leaves only complete tables behind
+    patho.clear()
+    assert len(run(0, x, onceo(conde([patho("b", x)], [patho("c", x)])))) == 1
+    assert sorted(run(0, x, patho("b", x))) == ["a", "b", "c", "d"]
+
+
 @tabled
 def nato(n):
     """An endless table: every natural number."""
