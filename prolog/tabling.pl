@@ -34,3 +34,8 @@ chain_path(X, Y) :- chain_path(X, Z), chain(Z, Y).
 chain_path(X, Y) :- chain(X, Y).
 g_path(X, Y) :- g_path(X, Z), g(Z, Y).
 g_path(X, Y) :- g(X, Y).
+
+% stratified negation inside a tabled relation, of the table its own evaluation is filling
+:- table twice/1, farthest/1.
+twice(X) :- chain_path(a, X), \+ chain_path(a, X).
+farthest(X) :- chain_path(a, X), \+ (chain_path(a, Y), chain(X, Y)).

@@ -19,12 +19,15 @@ complete, and every later call replays them without search. A call made outside 
 evaluation (from the query, or from a goal run apart such as the condition of `onceo`,
 `conda`, `condu` or a negation) first runs that evaluation to completion, a slice of its
 steps per turn of the caller's search (so the caller's other branches and time limit keep
-their turns), and only then reads the table. Negation and committed choice therefore see
-complete tables and answer as SWI-Prolog does for stratified programs. A relation that
-needs its own table through such a goal (`p :- \\+ p`, not stratified) is refused with
-`ModeError`, as are answers that carry constraints (`neq`, domains), which a table cannot
-replay. An evaluation left unfinished (every caller gone, or an error inside it) discards
-its entries.
+their turns), and only then reads the table. When that evaluation is the very one the
+call runs inside (a negation in a tabled body of a table the body is still filling), the
+variant is evaluated afresh, apart, as a *copy* (with the unfinished variants it needs),
+and the complete copy then completes the table. Negation and committed choice therefore
+see complete tables and answer as SWI-Prolog does for stratified programs. A variant
+needed again while its copy is being evaluated depends on itself through such a goal
+(`p :- \\+ p`, not stratified) and is refused with `ModeError`, as are answers that carry
+constraints (`neq`, domains), which a table cannot replay. An evaluation left unfinished
+(every caller gone, or an error inside it) discards its entries.
 """
 
 from __future__ import annotations
@@ -181,30 +184,38 @@ class _Evaluation:
     made inside them are its tasks (one strongly connected set of calls, or more).
 
     It is driven from outside a slice of steps at a time (`step`) and is complete when
-    nothing is left to explore; an evaluation abandoned before that (an error inside it, or every
-    caller gone) discards its entries. The first of its search's `on_finish` hooks is the
-    evaluation itself, which is how a call made inside it is recognised (`of`).
+    nothing is left to explore; an evaluation abandoned before that (an error inside it, or
+    every caller gone) discards its entries. `copies` are its entries that are not the
+    relation's own: variants it needed while another evaluation it runs inside was still
+    filling them, evaluated here afresh and handed to the relation when complete. The first
+    of its search's `on_finish` hooks is the evaluation itself, which is how a call made
+    inside it is recognised (`of`).
     """
 
-    __slots__ = ("states", "search", "members", "running", "waiting", "lost")
+    __slots__ = ("states", "search", "members", "copies", "running", "waiting", "lost", "done")
 
     def __init__(self) -> None:
         self.states = cast(Generator[Any, None, None], solve(_Evaluate(self), {}, pauses=True))
         self.search: Search | None = None
         self.members: list[tuple[_Tabling, Any, _Entry, tuple]] = []
+        self.copies: dict[tuple[_Tabling, Any], _Entry] = {}
         self.running = False
         self.waiting = 0
         self.lost = False
+        self.done = False
 
     @staticmethod
     def of(search: Search) -> "_Evaluation | None":
         hooks = search.on_finish
         return hooks[0] if hooks and type(hooks[0]) is _Evaluation else None
 
-    def add(self, tabling: "_Tabling", key: Any, entry: _Entry, fresh_args: tuple) -> None:
+    def add(self, tabling: "_Tabling", key: Any, entry: _Entry, fresh_args: tuple, copy: bool = False) -> None:
         """Evaluate `entry` here: its producer runs the relation's body on `fresh_args`."""
         entry.evaluation = self
         self.members.append((tabling, key, entry, fresh_args))
+        if copy:
+            self.copies[(tabling, key)] = entry
+            tabling.copies.setdefault(key, []).append(entry)
         if self.search is not None:
             self._produce(tabling, entry, fresh_args)
 
@@ -223,10 +234,7 @@ class _Evaluation:
     def step(self, needed: "_Tabling", args: tuple) -> None:
         """A slice of the evaluation's steps, for a call of `needed` on `args` made outside it."""
         if self.running:
-            raise ModeError(f"tabled {needed.name}: {shown((needed.name, *args))} is needed by a negation, "
-                            "once or if-then-else (\\+, onceo, conda, condu) inside its own evaluation; tabling "
-                            "completes a table before such a goal reads it, so the relation must not depend on "
-                            "itself through one")
+            raise _loop(needed, args)
         self.running = True
         try:
             next(self.states, None)
@@ -235,21 +243,33 @@ class _Evaluation:
 
     def __call__(self) -> None:
         """The search has explored everything: every member is complete."""
-        for _, _, entry, _ in self.members:
+        self.done = True
+        for tabling, key, entry, _ in self.members:
             entry.evaluation = None
             entry.consumers.clear()
+            if self.copies.get((tabling, key)) is entry:
+                tabling.copies[key].remove(entry)
+                tabling.adopt(key, entry)
 
     def abandon(self) -> None:
-        self.lost = True
+        self.lost = self.done = True
         for tabling, key, entry, _ in self.members:
-            if tabling.entries.get(key) is entry:
+            if self.copies.get((tabling, key)) is entry:
+                tabling.copies[key].remove(entry)
+            elif tabling.entries.get(key) is entry:
                 del tabling.entries[key]
 
     def release(self) -> None:
         """One caller waiting outside fewer; the last one gone ends an unfinished evaluation."""
         self.waiting -= 1
-        if self.waiting == 0 and not self.running and self.members[0][2].evaluation is self:
+        if self.waiting == 0 and not self.running and not self.done:
             self.states.close()
+
+
+def _loop(tabling: "_Tabling", args: tuple) -> ModeError:
+    return ModeError(f"tabled {tabling.name}: {shown((tabling.name, *args))} depends on itself through a "
+                     "negation, once or if-then-else (\\+, onceo, conda, condu), so its table cannot be "
+                     "complete before that goal reads it (the program is not stratified)")
 
 
 class _Evaluate(Scheduled):
@@ -272,22 +292,33 @@ class _Tabling:
         self.relation = relation
         self.name = relation.__name__
         self.entries: dict[Any, _Entry] = {}
+        self.copies: dict[Any, list[_Entry]] = {}
         self.stats = TableStats()
 
     def call(self, args: tuple, S: Any, K: Any, search: Search):
         args_rf = reify(args, S)
         arg_variables = _variables(args_rf)
         key = _variant_key(args_rf, arg_variables)
+        here = _Evaluation.of(search)
         entry = self.entries.get(key)
+        if here is not None:
+            entry = here.copies.get((self, key), entry)
         if entry is not None and entry.evaluation is None:
             self.stats.hits += 1
             return _answers_for(args, entry.answers, S), K
-        here = _Evaluation.of(search)
-        if entry is None:
+        filling = None if entry is None else entry.evaluation
+        if entry is None or (filling is not None and filling is not here and filling.running):
+            # new; or being filled by an evaluation this call runs inside, past a negation,
+            # once or if-then-else that must not wait for it: evaluated afresh as a copy
+            copy = entry is not None
+            if copy and any(c.evaluation is not None and c.evaluation.running for c in self.copies.get(key, ())):
+                raise _loop(self, args_rf)
             self.stats.misses += 1
-            entry = self.entries[key] = _Entry()
+            entry = _Entry()
+            if not copy:
+                self.entries[key] = entry
             fresh_args = _renamed(args_rf, arg_variables, lambda _: var())
-            (here or _Evaluation()).add(self, key, entry, fresh_args)
+            (here or _Evaluation()).add(self, key, entry, fresh_args, copy)
         else:
             self.stats.hits += 1
         assert entry.evaluation is not None
@@ -295,6 +326,27 @@ class _Tabling:
             entry.consumers.append((args, S, K))
             return _answers_for(args, entry.answers, S, stop=len(entry.answers)), K
         return self._completed(entry, args_rf, args, S), K
+
+    def adopt(self, key: Any, copy: _Entry) -> None:
+        """A complete copy of variant `key`: its answers complete the relation's own entry (its
+        waiting consumers get the ones they lack), or it becomes that entry."""
+        entry = self.entries.get(key)
+        if entry is None:
+            self.entries[key] = copy
+            return
+        if entry.evaluation is None:
+            return
+        search = entry.evaluation.search
+        for answer, variables in copy.answers:
+            answer_key = _variant_key(answer, variables)
+            if answer_key not in entry.keys:
+                entry.keys.add(answer_key)
+                entry.answers.append((answer, variables))
+                if search is not None:
+                    for args, S_consumer, K in entry.consumers:
+                        search.spawn(_answers_for(args, [(answer, variables)], S_consumer), K)
+        entry.evaluation = None
+        entry.consumers.clear()
 
     def _completed(self, entry: _Entry, args_rf: tuple, args: tuple, S: Any) -> Iterator[Any]:
         """The answers of a call made outside the entry's evaluation: the evaluation is run to
@@ -336,4 +388,5 @@ class _Tabling:
 
     def clear(self) -> None:
         self.entries.clear()
+        self.copies.clear()
         self.stats.misses = self.stats.hits = 0
