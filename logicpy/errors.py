@@ -22,6 +22,7 @@ __all__ = [
     "PrologTimeout",
     "PrologBusy",
     "NoSolution",
+    "shown",
 ]
 
 
@@ -67,6 +68,25 @@ class PrologTimeout(PrologError):
 
 class PrologBusy(PrologError):
     """A second Prolog query was started while one was still open."""
+
+
+#: The longest term text a message shows; a longer one is cut with "...".
+SHOWN_LENGTH = 200
+
+
+def shown(value: object) -> str:
+    """`value` as a message shows it: Prolog text, each variable by the name it was given
+    (`var("x")` and the toplevel's `X` as `X`, an unnamed one as `_G0`, ...), a value that is
+    no term by its Python repr; cut to `SHOWN_LENGTH` characters."""
+    from .core.terms import format_term
+
+    try:
+        text = format_term(value)
+    except LogicpyError:
+        text = repr(value)
+    except RecursionError:  # a value that is no term, nested past Python's limit
+        text = object.__repr__(value)
+    return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH - 3] + "..."
 
 
 def read_input_file(path: str | Path) -> str:

@@ -26,3 +26,16 @@ g(a, b). g(b, c). g(c, a). g(c, d).
 even_path(X, X) :- g(X, _) ; g(_, X).
 even_path(X, Y) :- odd_path(X, Z), g(Z, Y).
 odd_path(X, Y) :- even_path(X, Z), g(Z, Y).
+
+% negation over tabled left-recursive closures: a chain a -> b -> c -> d, and g's graph
+:- table chain_path/2, g_path/2.
+chain(a, b). chain(b, c). chain(c, d).
+chain_path(X, Y) :- chain_path(X, Z), chain(Z, Y).
+chain_path(X, Y) :- chain(X, Y).
+g_path(X, Y) :- g_path(X, Z), g(Z, Y).
+g_path(X, Y) :- g(X, Y).
+
+% stratified negation inside a tabled relation, of the table its own evaluation is filling
+:- table twice/1, farthest/1.
+twice(X) :- chain_path(a, X), \+ chain_path(a, X).
+farthest(X) :- chain_path(a, X), \+ (chain_path(a, Y), chain(X, Y)).

@@ -13,7 +13,7 @@ from cons.core import ConsPair
 from unification import isvar
 from unification.utils import transitive_get
 
-from ..errors import TermError
+from ..errors import TermError, shown
 from .equality import atomic_key
 
 EMPTY: list = []
@@ -78,7 +78,7 @@ def check_list_argument(relation: str, name: str, term: Any) -> None:
     if isvar(term) or type(term) is list or issubclass(type(term), ConsPair):
         return
     hint = " (a tuple is a compound term in logicpy; write lists as Python lists)" if isinstance(term, tuple) else ""
-    raise TermError(f"{relation}: argument {name} must be a list, a partial list or a variable, got {term!r}{hint}")
+    raise TermError(f"{relation}: argument {name} must be a list, a partial list or a variable, got {shown(term)}{hint}")
 
 
 def hashable_key(term: Any) -> Any:

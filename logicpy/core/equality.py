@@ -137,8 +137,8 @@ def check_acyclic(term: Any, state: Any) -> None:
             if t in done or t not in s:
                 continue
             if t in path:
-                from ..errors import TermError
-                raise TermError(f"the answer is a cyclic term: {t} is bound to a term containing itself "
+                from ..errors import TermError, shown
+                raise TermError(f"the answer is a cyclic term: {shown(t)} is bound to a term containing itself "
                                 "(use eq_oc or run(..., occurs_check=True) to fail such bindings instead)")
             path.add(t)
             stack.append(_Leave(t))

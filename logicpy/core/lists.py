@@ -16,7 +16,7 @@ from kanren.core import GoalType
 from unification import isvar
 from unification.core import isground
 
-from ..errors import ModeError, TermError
+from ..errors import ModeError, TermError, shown
 from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
 from .equality import reify, unify
@@ -176,7 +176,7 @@ def lengtho(xs: Any, n: Any) -> GoalType:
         items, tail = spine(xs, S)
         n_rf = walk(n, S)
         if not isvar(n_rf) and (type(n_rf) is not int):
-            raise TermError(f"lengtho: the length must be an integer or a variable, got {n_rf!r}")
+            raise TermError(f"lengtho: the length must be an integer or a variable, got {shown(n_rf)}")
         if not is_open(tail):
             if _proper(tail):
                 S_done = unify(n_rf, len(items), S)
@@ -401,7 +401,7 @@ def distincto(xs: Any) -> GoalType:
     def distincto_goal(S):
         items, tail = spine(xs, S)
         if is_open(tail):
-            raise ModeError(f"distincto needs a proper list, got a partial list ending in the unbound {tail!r}")
+            raise ModeError(f"distincto needs a proper list, got a partial list ending in the unbound {shown(tail)}")
         if not _proper(tail):
             return
         items_rf = reify(items, S)
@@ -453,7 +453,7 @@ def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
                         yield S_hit
             return
         if type(n_rf) is not int:
-            raise TermError(f"nth1o: the index must be an integer or a variable, got {n_rf!r}")
+            raise TermError(f"nth1o: the index must be an integer or a variable, got {shown(n_rf)}")
         if 1 <= n_rf <= len(items):
             S_hit = unify(x, items[n_rf - 1], S)
         elif n_rf > len(items) and is_open(tail):

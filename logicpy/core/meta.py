@@ -8,14 +8,17 @@ hand bound values to Python.
 
 from __future__ import annotations
 
+import inspect
+import os
 from fractions import Fraction
 from typing import Any, Callable
 
 from unification import isvar, reify
 from unification.core import isground
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ._spine import bindings, walk
+from .streams import Scheduled, Search, goal_text
 from .terms import String
 
 __all__ = ["project", "varo", "nonvaro", "groundo", "atomico", "numbero"]
@@ -25,6 +28,9 @@ def project(*variables: Any) -> Callable[[Callable[..., Any]], Any]:
     """project(v1, ..., vn)(fn): the goal `fn(t1, ..., tn)`, where ti is vi reified in the
     current state (core.logic's `project`; what is still unbound stays a variable).
 
+    `fn` is called when the search reaches the goal, and must return a goal, which then
+    runs in the same search.
+
     >>> from logicpy.core import run, var, eq, membero
     >>> x, y = var(), var()
     >>> run(0, y, membero(x, [1, 2, 3]), project(x)(lambda v: eq(y, v * v)))
@@ -33,14 +39,46 @@ def project(*variables: Any) -> Callable[[Callable[..., Any]], Any]:
 
     def projecting(fn: Callable[..., Any]) -> Any:
         if not callable(fn):
-            raise InputError(f"project: {fn!r} is not a function of the projected values returning a goal")
-
-        def project_goal(S):
-            return fn(*reify(variables, S))(S)
-
-        return project_goal
+            raise InputError(f"project: {shown(fn)} is not a function of the projected values returning a goal")
+        try:
+            inspect.signature(fn).bind(*variables)
+        except TypeError:
+            raise InputError(f"project: {_function_name(fn)} cannot take the {len(variables)} projected "
+                             f"value{'s' if len(variables) != 1 else ''} ({shown(list(variables))[1:-1]})") from None
+        except ValueError:  # a builtin without a signature: called as it is
+            pass
+        return _Project(variables, fn)
 
     return projecting
+
+
+class _Project(Scheduled):
+    """The goal `fn(*variables reified)`, built when the search reaches it."""
+
+    __slots__ = ("variables", "fn")
+
+    def __init__(self, variables: tuple, fn: Callable[..., Any]):
+        self.variables, self.fn = variables, fn
+
+    def schedule(self, S: Any, K: Any, search: Search):
+        values = reify(self.variables, S)
+        goal = self.fn(*values)
+        if not callable(goal):
+            raise InputError(f"project: {_function_name(self.fn)} returned {shown(goal)} for "
+                             f"{shown(list(values))[1:-1]}, not a goal (a goal is, e.g., eq(y, v))")
+        return (S,), (goal, K)
+
+    def __repr__(self) -> str:
+        return goal_text("project", self.variables)
+
+
+def _function_name(fn: Callable[..., Any]) -> str:
+    """`fn` as a message names it: its name, a lambda by where it is written."""
+    name = getattr(fn, "__name__", None) or repr(fn)
+    code = getattr(fn, "__code__", None)
+    if name == "<lambda>" and code is not None:
+        return f"the lambda at {os.path.basename(code.co_filename)}:{code.co_firstlineno}"
+    return name
 
 
 def _test(name: str, holds: Callable[[Any, Any], bool], doc: str) -> Callable[[Any], Any]:

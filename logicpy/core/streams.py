@@ -56,7 +56,7 @@ from immutables import Map
 from kanren.core import fail, succeed
 from unification import Var
 
-from ..errors import InputError, LogicpyError
+from ..errors import InputError, LogicpyError, shown
 from . import equality
 from .equality import State, reify, unify
 from .terms import String, Variable, check_term
@@ -207,7 +207,7 @@ def _goal_name(g: Any) -> str:
 
 def _check_goal(g: Any, where: str) -> Any:
     if not callable(g):
-        raise InputError(f"{where}: {g!r} is not a goal (a goal is a function from a state to states, "
+        raise InputError(f"{where}: {shown(g)} is not a goal (a goal is a function from a state to states, "
                          "such as eq(x, 1) or membero(x, xs))")
     return g
 
@@ -513,16 +513,18 @@ class _Running(threading.local):
 _running = _Running()
 
 
-def solve(goal: Any, S: Any, deadline: float | None = None) -> Iterator[Any]:
+def solve(goal: Any, S: Any, deadline: float | None = None, pauses: bool = False) -> Iterator[Any]:
     """The answer states of `goal` from state `S`, searched as the module describes.
 
     With `deadline` (a `time.monotonic()` value), raises `SearchTimeout` once it passes.
     Called while another search runs a step (a goal calling a goal as a function), it
-    keeps that search's deadline when it has none of its own; it never yields `PAUSE`.
+    keeps that search's deadline when it has none of its own. With `pauses`, it yields
+    `PAUSE` at the end of every turn, so a caller stepping it from inside another search
+    gets control back at a bounded interval; without, never.
     """
     if deadline is None and _running.search is not None:
         deadline = _running.search.deadline
-    return _search(Search(deadline), goal, S, pausing=False)
+    return _search(Search(deadline), goal, S, pausing=pauses)
 
 
 def stepped(goal: Any, S: Any, outer: Search) -> Generator[Any, None, None]:
@@ -551,7 +553,8 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     task's turn ends after `SLICE` steps, at a `PAUSE`, or at an answer (when other tasks
     wait). The clock is read at the end of every full turn, once per `SLICE` steps of
     shorter turns, and before every answer. With `pausing`, the end of a turn yields
-    `PAUSE` (the caller is a search stepping this one). A leaf goal that returns a tuple of
+    `PAUSE` (the caller is a search stepping this one), and short turns share one count of
+    `SLICE` steps between two pauses. A leaf goal that returns a tuple of
     at most one state (as `eq` does) is deterministic: the task goes straight on with that
     state, leaving no frame behind.
     """
@@ -562,10 +565,12 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     if timed:
         _running.search = search
     clock = SLICE  # steps of short turns left before the clock is read
+    steps = SLICE
     try:
         while tasks:
             stack = tasks.popleft()
-            steps = SLICE
+            if not pausing or steps <= 0:  # a stepped search pauses every SLICE steps, across its tasks
+                steps = SLICE
             while stack:
                 if steps <= 0:  # the turn is over
                     if timed and time.monotonic() > deadline:  # type: ignore[operator]

@@ -1,40 +1,49 @@
 """Tabled relations: each distinct call is solved once, to a fixpoint, and its answers
 are shared by every call of the same variant, recursive calls included (SLG resolution's
-answer tables, on logicpy's search).
+answer tables, on logicpy's search, with SWI-Prolog's local scheduling).
 
 A call is identified by its arguments up to variable renaming (a *variant*), so
-`patho(a, Y)` and `patho(a, Z)` share one table entry. The first call of a variant is its
-*producer*: it runs the relation's body from a fresh state as a task of the same search,
-and each answer that reaches the end of the body is added to the entry's answer table if
-it is new (up to renaming). Every call of the variant, the first included, is a
-*consumer*: it is kept as (state, continuation) -- logicpy's search holds continuations
-as data, so a suspended call is just that pair -- and goes on once with each answer
-already in the table, and with each new answer as it arrives (a new task per consumer and
-answer). A recursive call of an unfinished variant is simply one more consumer, so
-left-recursive and mutually recursive relations end with all their answers whenever the
-set of answers is finite (answers are a set, as in SWI-Prolog's tabling).
+`patho(a, Y)` and `patho(a, Z)` share one table entry. A variant's entry is filled by an
+*evaluation*: a search of its own whose tasks are the entry's *producer* (the relation's
+body run from a fresh state; each answer reaching its end is added to the table if it is
+new up to renaming) and everything the producer calls. Inside an evaluation, a call of a
+variant not yet tabled joins it (one more producer), and a call of a variant it is still
+filling is a *consumer*: kept as (state, continuation) -- logicpy's search holds
+continuations as data, so a suspended call is just that pair -- and resumed once with each
+answer already in the table and with each new answer as it arrives. So left-recursive and
+mutually recursive relations end with all their answers whenever the set of answers is
+finite (answers are a set, as in SWI-Prolog's tabling).
 
-An entry is *complete* when the search that made it has explored everything; later runs
-replay it without search. A search stopped early (`run(n)` with its n answers) discards
-the entries it left incomplete. A tabled call reached from a nested search (inside
-`onceo`, `conda`, ...) while another search is still filling its entry is refused with
-`ModeError`, as are answers that carry constraints (`neq`, domains), which a table
-cannot replay.
+An evaluation is *complete* when it has nothing left to explore; then all its entries are
+complete, and every later call replays them without search. A call made outside an
+evaluation (from the query, or from a goal run apart such as the condition of `onceo`,
+`conda`, `condu` or a negation) first runs that evaluation to completion, a slice of its
+steps per turn of the caller's search (so the caller's other branches and time limit keep
+their turns), and only then reads the table. When that evaluation is the very one the
+call runs inside (a negation in a tabled body of a table the body is still filling), the
+variant is evaluated afresh, apart, as a *copy* (with the unfinished variants it needs),
+and the complete copy then completes the table. Negation and committed choice therefore
+see complete tables and answer as SWI-Prolog does for stratified programs. A variant
+needed again while its copy is being evaluated depends on itself through such a goal
+(`p :- \\+ p`, not stratified) and is refused with `ModeError`, as are answers that carry
+constraints (`neq`, domains), which a table cannot replay. An evaluation left unfinished
+(every caller gone, or an error inside it) discards its entries.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Generator, Iterator, cast
 
 from cons.core import ConsPair
+from immutables import Map
 from unification import isvar
 
-from ..errors import ModeError
+from ..errors import ModeError, shown
 from ._spine import hashable_key
 from .equality import reify, unify
-from .streams import Scheduled, Search
+from .streams import PAUSE, Scheduled, Search, goal_text, solve
 from .terms import var
 
 __all__ = ["tabled", "TableStats"]
@@ -61,14 +70,15 @@ class _Entry:
     """The answer table of one call variant.
 
     Invariants: `answers` are the distinct answers (reified argument tuples, each with its
-    list of variables) in the order found, `keys` their variant keys; `consumers` are (args, state, continuation) of the
-    calls waiting for answers; `owner` is the search filling it, None once complete.
+    list of variables) in the order found, `keys` their variant keys; `consumers` are
+    (args, state, continuation) of the calls inside the evaluation waiting for answers;
+    `evaluation` is the one filling it, None once complete.
     """
 
     answers: list = field(default_factory=list)
     keys: set = field(default_factory=set)
     consumers: list = field(default_factory=list)
-    owner: Search | None = None
+    evaluation: "_Evaluation | None" = None
 
 
 def _variables(term: Any) -> list:
@@ -153,7 +163,7 @@ class _TabledCall(Scheduled):
         return self.tabling.call(self.args, S, K, search)
 
     def __repr__(self) -> str:
-        return f"{self.tabling.name}{self.args!r}"
+        return goal_text(self.tabling.name, self.args)
 
 
 class _NewAnswer(Scheduled):
@@ -171,6 +181,112 @@ class _NewAnswer(Scheduled):
         return None
 
 
+class _Evaluation:
+    """The search that fills a set of entries to completion: their producers and the calls
+    made inside them are its tasks (one strongly connected set of calls, or more).
+
+    It is driven from outside a slice of steps at a time (`step`) and is complete when
+    nothing is left to explore; an evaluation abandoned before that (an error inside it, or
+    every caller gone) discards its entries. `copies` are its entries that are not the
+    relation's own: variants it needed while another evaluation it runs inside was still
+    filling them, evaluated here afresh and handed to the relation when complete. The first
+    of its search's `on_finish` hooks is the evaluation itself, which is how a call made
+    inside it is recognised (`of`).
+    """
+
+    __slots__ = ("states", "search", "members", "copies", "running", "waiting", "lost", "done")
+
+    def __init__(self) -> None:
+        self.states = cast(Generator[Any, None, None], solve(_Evaluate(self), Map(), pauses=True))
+        self.search: Search | None = None
+        self.members: list[tuple[_Tabling, Any, _Entry, tuple]] = []
+        self.copies: dict[tuple[_Tabling, Any], _Entry] = {}
+        self.running = False
+        self.waiting = 0
+        self.lost = False
+        self.done = False
+
+    @staticmethod
+    def of(search: Search) -> "_Evaluation | None":
+        hooks = search.on_finish
+        return hooks[0] if hooks and type(hooks[0]) is _Evaluation else None
+
+    def add(self, tabling: "_Tabling", key: Any, entry: _Entry, fresh_args: tuple, copy: bool = False) -> None:
+        """Evaluate `entry` here: its producer runs the relation's body on `fresh_args`."""
+        entry.evaluation = self
+        self.members.append((tabling, key, entry, fresh_args))
+        if copy:
+            self.copies[(tabling, key)] = entry
+            tabling.copies.setdefault(key, []).append(entry)
+        if self.search is not None:
+            self._produce(tabling, entry, fresh_args)
+
+    def _produce(self, tabling: "_Tabling", entry: _Entry, fresh_args: tuple) -> None:
+        assert self.search is not None
+        body = tabling.relation(*fresh_args)
+        self.search.spawn((Map(),), (body, (_NewAnswer(tabling, entry, fresh_args), None)))
+
+    def start(self, search: Search) -> None:
+        self.search = search
+        search.on_finish.insert(0, self)
+        search.on_abandon.append(self.abandon)
+        for tabling, _, entry, fresh_args in self.members:
+            self._produce(tabling, entry, fresh_args)
+
+    def step(self, needed: "_Tabling", args: tuple) -> None:
+        """A slice of the evaluation's steps, for a call of `needed` on `args` made outside it."""
+        if self.running:
+            raise _loop(needed, args)
+        self.running = True
+        try:
+            next(self.states, None)
+        finally:
+            self.running = False
+
+    def __call__(self) -> None:
+        """The search has explored everything: every member is complete."""
+        self.done = True
+        for tabling, key, entry, _ in self.members:
+            entry.evaluation = None
+            entry.consumers.clear()
+            if self.copies.get((tabling, key)) is entry:
+                tabling.copies[key].remove(entry)
+                tabling.adopt(key, entry)
+
+    def abandon(self) -> None:
+        self.lost = self.done = True
+        for tabling, key, entry, _ in self.members:
+            if self.copies.get((tabling, key)) is entry:
+                tabling.copies[key].remove(entry)
+            elif tabling.entries.get(key) is entry:
+                del tabling.entries[key]
+
+    def release(self) -> None:
+        """One caller waiting outside fewer; the last one gone ends an unfinished evaluation."""
+        self.waiting -= 1
+        if self.waiting == 0 and not self.running and not self.done:
+            self.states.close()
+
+
+def _loop(tabling: "_Tabling", args: tuple) -> ModeError:
+    return ModeError(f"tabled {tabling.name}: {shown((tabling.name, *args))} depends on itself through a "
+                     "negation, once or if-then-else (\\+, onceo, conda, condu), so its table cannot be "
+                     "complete before that goal reads it (the program is not stratified)")
+
+
+class _Evaluate(Scheduled):
+    """The root goal of an evaluation's search: starts its producers (it has no answer)."""
+
+    __slots__ = ("evaluation",)
+
+    def __init__(self, evaluation: _Evaluation):
+        self.evaluation = evaluation
+
+    def schedule(self, S: Any, K: Any, search: Search):
+        self.evaluation.start(search)
+        return None
+
+
 class _Tabling:
     """The table of one tabled relation: entries by variant key, and the evaluation rules."""
 
@@ -178,36 +294,89 @@ class _Tabling:
         self.relation = relation
         self.name = relation.__name__
         self.entries: dict[Any, _Entry] = {}
+        self.copies: dict[Any, list[_Entry]] = {}
         self.stats = TableStats()
 
     def call(self, args: tuple, S: Any, K: Any, search: Search):
         args_rf = reify(args, S)
         arg_variables = _variables(args_rf)
         key = _variant_key(args_rf, arg_variables)
+        here = _Evaluation.of(search)
         entry = self.entries.get(key)
-        if entry is not None and entry.owner is None:
+        if here is not None:
+            entry = here.copies.get((self, key), entry)
+        if entry is not None and entry.evaluation is None:
             self.stats.hits += 1
             return _answers_for(args, entry.answers, S), K
-        if entry is None:
+        filling = None if entry is None else entry.evaluation
+        if entry is None or (filling is not None and filling is not here and filling.running):
+            # new; or being filled by an evaluation this call runs inside, past a negation,
+            # once or if-then-else that must not wait for it: evaluated afresh as a copy
+            copy = entry is not None
+            if copy and any(c.evaluation is not None and c.evaluation.running for c in self.copies.get(key, ())):
+                raise _loop(self, args_rf)
             self.stats.misses += 1
-            entry = self.entries[key] = _Entry(owner=search)
-            search.on_finish.append(functools.partial(self._complete, entry))
-            search.on_abandon.append(functools.partial(self._discard, key, entry))
+            entry = _Entry()
+            if not copy:
+                self.entries[key] = entry
             fresh_args = _renamed(args_rf, arg_variables, lambda _: var())
-            producer = (self.relation(*fresh_args), (_NewAnswer(self, entry, fresh_args), None))
-            search.spawn(({},), producer)
-        elif entry.owner is not search:
-            raise ModeError(f"tabled {self.name}: the variant {args_rf!r} is still being evaluated by another "
-                            "search (a tabled call inside onceo/conda/... of its own evaluation)")
+            (here or _Evaluation()).add(self, key, entry, fresh_args, copy)
         else:
             self.stats.hits += 1
-        entry.consumers.append((args, S, K))
-        return _answers_for(args, entry.answers, S, stop=len(entry.answers)), K
+        assert entry.evaluation is not None
+        if entry.evaluation is here:  # a call inside the evaluation: a consumer, fed as answers come
+            entry.consumers.append((args, S, K))
+            return _answers_for(args, entry.answers, S, stop=len(entry.answers)), K
+        return self._completed(entry, args_rf, args, S), K
+
+    def adopt(self, key: Any, copy: _Entry) -> None:
+        """A complete copy of variant `key`: its answers complete the relation's own entry (its
+        waiting consumers get the ones they lack), or it becomes that entry."""
+        entry = self.entries.get(key)
+        if entry is None:
+            self.entries[key] = copy
+            return
+        if entry.evaluation is None:
+            return
+        search = entry.evaluation.search
+        for answer, variables in copy.answers:
+            answer_key = _variant_key(answer, variables)
+            if answer_key not in entry.keys:
+                entry.keys.add(answer_key)
+                entry.answers.append((answer, variables))
+                if search is not None:
+                    for args, S_consumer, K in entry.consumers:
+                        search.spawn(_answers_for(args, [(answer, variables)], S_consumer), K)
+        entry.evaluation = None
+        entry.consumers.clear()
+
+    def _completed(self, entry: _Entry, args_rf: tuple, args: tuple, S: Any) -> Iterator[Any]:
+        """The answers of a call made outside the entry's evaluation: the evaluation is run to
+        completion first (a slice of its steps per turn of the caller's search), then the
+        table replayed. The caller counts as waiting from now on, not from its first turn."""
+        evaluation = entry.evaluation
+        assert evaluation is not None
+        evaluation.waiting += 1
+        return self._awaited(entry, evaluation, args_rf, args, S)
+
+    def _awaited(self, entry: _Entry, evaluation: _Evaluation, args_rf: tuple, args: tuple,
+                 S: Any) -> Iterator[Any]:
+        try:
+            while entry.evaluation is not None:
+                evaluation.step(self, args_rf)
+                if evaluation.lost:
+                    raise ModeError(f"tabled {self.name}: the evaluation of {shown((self.name, *args_rf))} "
+                                    "was stopped by an error")
+                if entry.evaluation is not None:
+                    yield PAUSE
+        finally:
+            evaluation.release()
+        yield from _answers_for(args, entry.answers, S)
 
     def add_answer(self, entry: _Entry, fresh_args: tuple, S: Any, search: Search) -> None:
         if any(getattr(store, "lvar_constraints", None) for store in getattr(S, "constraints", {}).values()):
-            raise ModeError(f"tabled {self.name}: an answer to {reify(fresh_args, {})!r} carries constraints, "
-                            "which a table cannot replay")
+            raise ModeError(f"tabled {self.name}: an answer to {shown((self.name, *fresh_args))} carries "
+                            "constraints (dif, domains), which a table cannot replay")
         answer = reify(fresh_args, S)
         variables = _variables(answer)
         key = _variant_key(answer, variables)
@@ -219,15 +388,7 @@ class _Tabling:
         for args, S_consumer, K in entry.consumers:
             search.spawn(_answers_for(args, answered, S_consumer), K)
 
-    @staticmethod
-    def _complete(entry: _Entry) -> None:
-        entry.owner = None
-        entry.consumers.clear()
-
-    def _discard(self, key: Any, entry: _Entry) -> None:
-        if self.entries.get(key) is entry and entry.owner is not None:
-            del self.entries[key]
-
     def clear(self) -> None:
         self.entries.clear()
+        self.copies.clear()
         self.stats.misses = self.stats.hits = 0

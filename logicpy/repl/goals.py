@@ -23,7 +23,7 @@ from .. import core
 from ..core import conda, conde, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
 from ..core.terms import Term, format_term
-from ..errors import InputError, ModeError
+from ..errors import InputError, ModeError, shown
 
 GoalType = Callable[[Any], Iterator[Any]]
 
@@ -39,7 +39,7 @@ _NOT_RELATIONS = {"run", "var", "vars", "reify", "unify", "isvar", "cons", "form
                   "from_json", "disequalities", "answers_with_constraints", "reify_with_constraints", "String",
                   "Residual", "Table", "tabled", "Var", "Domain", "FDVar", "FDStore", "FDState", "Propagator",
                   "Inconsistent", "post", "STRATEGIES", "Zzz", "fail", "succeed", "unique_by", "lall", "lany",
-                  "conde", "conda", "condu", "ifa", "onceo"}
+                  "conde", "conda", "condu", "ifa", "onceo", "project"}
 
 
 @dataclass
@@ -87,7 +87,7 @@ class Relations:
             pass
         goal = relation(*args)
         if not callable(goal):
-            raise InputError(f"{name}/{len(args)} is not a relation: it returned {goal!r}, not a goal")
+            raise InputError(f"{name}/{len(args)} is not a relation: it returned {shown(goal)}, not a goal")
         return goal
 
 

@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from logicpy.core import (
-    String, atomico, cons, domo, eq, groundo, membero, neq, nonvaro, numbero, project, run, var, varo, vars,
+    String, atomico, conde, cons, domo, eq, fail, groundo, membero, neq, nonvaro, numbero, project, relation, run, var,
+    varo, vars,
 )
 from logicpy.errors import InputError
 
@@ -43,3 +44,36 @@ def test_groundo_walks_the_whole_term():
     assert run(0, q, eq(x, ("f", [1, y])), eq(y, 2), groundo(x), eq(q, 1)) == (1,)
     # an FD variable with a domain is still a variable
     assert run(0, q, domo(y, range(3)), groundo(y), eq(q, 1)) == ()
+
+
+def test_project_whose_function_returns_no_goal_names_the_function_and_the_value():
+    """Was `TypeError: 'int' object is not callable` from inside the search."""
+    x, y = var("x"), var()
+
+    def double(v):
+        return v * 2
+
+    with pytest.raises(InputError, match=r"^project: double returned 2 for 1, not a goal"):
+        run(0, y, membero(x, [1, 2]), project(x)(double))
+    with pytest.raises(InputError, match=r"^project: the lambda at test_meta\.py:\d+ returned None for X, not a goal"):
+        run(0, y, project(x)(lambda v: None))
+    with pytest.raises(InputError, match=r"^project: double cannot take the 2 projected values \(X,"):
+        project(x, y)(double)
+
+
+def test_project_goes_on_in_the_same_search():
+    """The goal fn returns continues in the caller's search: a recursion through project
+    costs no Python stack, and a projected endless branch takes turns with the others."""
+    @relation
+    def countdowno(n, out):
+        return conde([eq(n, 0), eq(out, "done")],
+                     [project(n)(lambda k: countdowno(k - 1, out) if k > 0 else fail)])
+
+    q = var()
+    assert run(0, q, countdowno(20_000, q)) == ("done",)
+
+    @relation
+    def endlesso(n):
+        return project(n)(lambda k: endlesso(k + 1))
+
+    assert run(1, q, conde([endlesso(0)], [eq(q, "other")])) == ("other",)

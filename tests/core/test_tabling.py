@@ -258,3 +258,210 @@ def test_tabled_relations_agree_with_swi_tabling(relation_fn, goal, answers):
     assert report.agree, report.render_text()
     if answers is not None:
         assert report.common == answers
+
+
+# ---------------------------------------------------------------- negation and committed choice read complete tables
+
+import io  # noqa: E402
+import sys  # noqa: E402
+import textwrap  # noqa: E402
+
+from logicpy.core import SearchTimeout, conda, condu, fail, onceo, project, succeed  # noqa: E402
+from logicpy.repl import Toplevel, run_piped  # noqa: E402
+
+CHAIN = [("a", "b"), ("b", "c"), ("c", "d")]
+G_EDGES = [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]
+chain_path = left_recursive_path(CHAIN)
+g_path = left_recursive_path(G_EDGES)
+
+
+def nott(goal):
+    """Negation as failure (Prolog's \\+): the committed choice the toplevel builds for it."""
+    return conda([goal, fail], [succeed])
+
+
+def test_negation_of_a_table_still_being_filled_waits_for_its_completion():
+    """`path(a,X), \\+ path(a,X)`: the negated call needs path(a,_), whose table the query is
+    still consuming; it was refused ("still being evaluated by another search")."""
+    patho = left_recursive_path(CHAIN)
+    x, y = vars(2)
+    assert run(0, x, patho("a", x), nott(patho("a", x))) == ()
+    assert sorted(run(0, x, patho("a", x), nott(patho(x, "a")))) == ["b", "c", "d"]
+    assert run(0, x, patho("a", x), nott(patho(x, "d"))) == ("d",)
+    assert sorted(run(0, (x, y), patho(x, y), nott(patho(y, x)))) == sorted(closure(CHAIN))
+    # on a graph with a cycle only the pairs into d are one-way (SWI: a-d, b-d, c-d)
+    assert sorted(run(0, (x, y), g_path(x, y), nott(g_path(y, x)))) == [("a", "d"), ("b", "d"), ("c", "d")]
+
+
+def test_negation_first_evaluates_the_negated_table_to_completion():
+    """The negated call comes first: its evaluation completes inside the negation."""
+    patho = left_recursive_path(G_EDGES)
+    x = var()
+    assert run(0, x, membero(x, ["a", "b", "c", "d"]), nott(patho(x, "a"))) == ("d",)
+    # each node n: path(n,a), and path(n,_) its left recursion calls, each evaluated once
+    assert patho.stats.misses == 8
+    assert run(0, x, membero(x, ["a", "b", "c", "d"]), nott(patho(x, "a"))) == ("d",)
+    assert patho.stats.misses == 8  # complete tables, replayed
+
+
+def test_once_and_if_then_else_read_a_complete_table():
+    patho = left_recursive_path(CHAIN)
+    x, q = vars(2)
+    (first,) = run(0, x, onceo(patho("a", x)))
+    assert first in ("b", "c", "d")
+    assert run(0, q, condu([patho("d", x), eq(q, "out")], [eq(q, "none")])) == ("none",)
+    assert sorted(run(0, x, conda([patho("b", x)], [eq(x, "none")]))) == ["c", "d"]
+
+
+def test_a_stratified_negation_inside_a_tabled_relation():
+    """A tabled relation negating another tabled relation (a lower stratum)."""
+    patho = left_recursive_path(CHAIN)
+
+    @tabled
+    def unreachedo(x):
+        return lall(membero(x, ["a", "b", "c", "d"]), nott(patho("a", x)))
+
+    x = var()
+    assert run(0, x, unreachedo(x)) == ("a",)
+
+
+def twice_and_farthest():
+    """SWI: `twice(X) :- chain_path(a,X), \\+ chain_path(a,X).` and
+    `farthest(X) :- chain_path(a,X), \\+ (chain_path(a,Y), chain(X,Y)).`, tabled."""
+    patho = left_recursive_path(CHAIN)
+    chain = Table.from_rows("chain", CHAIN)
+
+    @tabled
+    def twiceo(x):
+        return lall(patho("a", x), nott(patho("a", x)))
+
+    @tabled
+    def farthesto(x):
+        return lall(patho("a", x), nott(lall(patho("a", var()), chain(x, var()))))
+
+    return patho, twiceo, farthesto
+
+
+def test_negation_inside_a_tabled_relation_of_a_table_its_evaluation_is_filling():
+    """The negated call needs path(a,_), which the same evaluation is still filling: it is
+    evaluated afresh apart, to completion, and that complete copy then completes the table."""
+    patho, twiceo, farthesto = twice_and_farthest()
+    x = var()
+    assert run(0, x, twiceo(x)) == ()
+    assert run(0, x, farthesto(x)) == ("d",)
+    assert sorted(run(0, x, patho("a", x))) == ["b", "c", "d"]
+
+
+@pytest.mark.swi
+def test_negation_inside_a_tabled_relation_agrees_with_swi():
+    _, twiceo, farthesto = twice_and_farthest()
+    x = var()
+    for name, relation_fn in (("twice", twiceo), ("farthest", farthesto)):
+        swi = sorted(a["X"] for a in _tabling_module().query(f"{name}(X)"))
+        assert sorted(run(0, x, relation_fn(x))) == swi
+
+
+def test_a_table_negating_itself_is_refused_in_one_line():
+    """p(X) :- member(X, [1,2]), \\+ p(X): not stratified (SWI needs well-founded semantics,
+    tnot/1, for it); the message names the call."""
+    @tabled
+    def selfo(x):
+        return lall(membero(x, [1, 2]), nott(selfo(x)))
+
+    with pytest.raises(ModeError, match=r"selfo\(1\) depends on itself through a negation.*not stratified"):
+        run(0, var(), selfo(var()))
+
+
+def test_two_callers_outside_one_evaluation_share_it():
+    """Both branches call the variant being filled: they step the same evaluation, which is
+    made once, and each reads the complete table."""
+    patho = left_recursive_path(G_EDGES)
+    x, tag = vars(2)
+    got = run(0, (x, tag), conde([patho("a", x), eq(tag, 1)], [patho("a", x), eq(tag, 2)]))
+    assert sorted(got) == sorted((n, t) for n in "abcd" for t in (1, 2))
+    assert patho.stats.misses == 1
+    # a condition dropped after its first answer leaves only complete tables behind
+    patho.clear()
+    assert len(run(0, x, onceo(conde([patho("b", x)], [patho("c", x)])))) == 1
+    assert sorted(run(0, x, patho("b", x))) == ["a", "b", "c", "d"]
+
+
+@tabled
+def nato(n):
+    """An endless table: every natural number."""
+    m = var()
+    return conde([eq(n, 0)], [nato(m), project(m)(lambda k: eq(n, k + 1))])
+
+
+def test_an_endless_table_takes_turns_with_the_other_branches_and_heeds_the_time_limit():
+    x, q = vars(2)
+    assert run(1, q, conde([nato(x), eq(q, "table")], [eq(q, "other")])) == ("other",)
+    with pytest.raises(SearchTimeout):
+        run(1, x, nato(x), timeout=0.3)
+    # the unfinished evaluations were dropped: a later call starts afresh
+    assert run(1, q, conde([nato(x), eq(q, "table")], [eq(q, "other")])) == ("other",)
+
+
+PATHS_MODULE = '''
+from logicpy.core import Table, conde, tabled, var
+
+chain = Table.from_rows("chain", {chain!r})
+g = Table.from_rows("g", {g!r})
+
+
+@tabled
+def chain_path(x, y):
+    z = var()
+    return conde([chain_path(x, z), chain(z, y)], [chain(x, y)])
+
+
+@tabled
+def g_path(x, y):
+    z = var()
+    return conde([g_path(x, z), g(z, y)], [g(x, y)])
+
+
+__all__ = ["chain_path", "g_path"]
+'''
+
+NEGATION_QUERIES = [
+    ("chain_path(a,X), \\+ chain_path(X,a)", ["X = b", "X = c", "X = d"]),
+    ("chain_path(a,X), \\+ chain_path(a,X)", []),
+    ("chain_path(a,X), \\+ chain_path(X,d)", ["X = d"]),
+    ("g_path(X,Y), \\+ g_path(Y,X)", ["X = a, Y = d", "X = b, Y = d", "X = c, Y = d"]),
+    ("g_path(a,X), ( g_path(X,a) -> Y = back ; Y = away )",
+     ["X = a, Y = back", "X = b, Y = back", "X = c, Y = back", "X = d, Y = away"]),
+]
+
+
+@pytest.fixture()
+def paths_toplevel(tmp_path, monkeypatch):
+    (tmp_path / "tabled_paths.py").write_text(textwrap.dedent(PATHS_MODULE.format(chain=CHAIN, g=G_EDGES)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "tabled_paths", raising=False)  # fresh tables for every query
+
+    def ask(query):
+        out, err = io.StringIO(), io.StringIO()
+        run_piped(Toplevel(out=out, err=err), io.StringIO(f"use_module('tabled_paths').\n{query}.\n"))
+        assert err.getvalue() == ""
+        lines = out.getvalue().splitlines()
+        assert lines[:2] == ["% 2 relations from tabled_paths: chain_path, g_path", "true."] and lines[-1] == "false."
+        return sorted(lines[2:-1])
+
+    return ask
+
+
+@pytest.mark.parametrize("query, expected", NEGATION_QUERIES)
+def test_the_toplevel_negates_and_tests_tabled_relations_as_swi_does(paths_toplevel, query, expected):
+    """The answers SWI-Prolog gives for the same tabled program (prolog/tabling.pl)."""
+    assert paths_toplevel(query) == expected
+
+
+@pytest.mark.swi
+@pytest.mark.parametrize("query", [q for q, _ in NEGATION_QUERIES])
+def test_the_negation_queries_agree_with_swi(paths_toplevel, query):
+    from logicpy.core import format_term
+
+    answers = _tabling_module().query(query)
+    swi_lines = sorted(", ".join(f"{name} = {format_term(value)}" for name, value in a.items()) for a in answers)
+    assert paths_toplevel(query) == swi_lines

@@ -18,7 +18,7 @@ from kanren.constraints import ConstrainedState
 from kanren.core import GoalType, fail, succeed
 from unification import isvar, reify  # type: ignore[import-untyped]
 
-from ...errors import InputError, ModeError, TermError
+from ...errors import InputError, ModeError, TermError, shown
 from .._spine import is_open, spine
 from ..terms import var
 from ..streams import Named, named
@@ -74,7 +74,7 @@ def _on_list(relation: str, xs: Any, make_goal: Callable[[tuple], GoalType]) -> 
     if isinstance(xs, (list, tuple)):
         return make_goal(tuple(xs))
     if not (isvar(xs) or isinstance(xs, ConsPair)):
-        raise TermError(f"{relation}: argument xs must be a list of terms or a logic variable, got {xs!r}")
+        raise TermError(f"{relation}: argument xs must be a list of terms or a logic variable, got {shown(xs)}")
 
     def list_goal(S):
         items, tail = spine(xs, S)
@@ -82,7 +82,7 @@ def _on_list(relation: str, xs: Any, make_goal: Callable[[tuple], GoalType]) -> 
             what = "unbound" if not items else "a partial list"
             raise ModeError(f"{relation}: argument xs is {what} when the goal runs; its length must be known")
         if type(tail) is not list:
-            raise TermError(f"{relation}: argument xs is bound to {reify(xs, S)!r}, not a list")
+            raise TermError(f"{relation}: argument xs is bound to {shown(reify(xs, S))}, not a list")
         yield from make_goal(tuple(items))(S)
 
     return list_goal
@@ -90,7 +90,7 @@ def _on_list(relation: str, xs: Any, make_goal: Callable[[tuple], GoalType]) -> 
 
 def _int(relation: str, name: str, a: Any) -> int:
     if not _is_int(a):
-        raise TermError(f"{relation}: argument {name} must be an int, got {a!r}")
+        raise TermError(f"{relation}: argument {name} must be an int, got {shown(a)}")
     return a
 
 
@@ -128,7 +128,7 @@ def _value_set(relation: str, values: Iterable[int]) -> Domain:
         raise InputError(f"{relation}: argument values is empty")
     for v in values:
         if not _is_int(v):
-            raise TermError(f"{relation}: argument values must hold only ints, got {v!r}")
+            raise TermError(f"{relation}: argument values must hold only ints, got {shown(v)}")
     return Domain.of(values)
 
 
@@ -385,7 +385,7 @@ def _linear(e: Any, aux: list, where: str) -> tuple[dict, int]:
     if isinstance(e, tuple) and e and e[0] in ("+", "-", "*") and len(e) in (2, 3):
         if len(e) == 2:
             if e[0] != "-":
-                raise TermError(f"{where}: {e!r} is not an expression (unary operator must be '-')")
+                raise TermError(f"{where}: {shown(e)} is not an expression (unary operator must be '-')")
             c, k = _linear(e[1], aux, where)
             return {v: -a for v, a in c.items()}, -k
         (ca, ka), (cb, kb) = _linear(e[1], aux, where), _linear(e[2], aux, where)
@@ -402,7 +402,7 @@ def _linear(e: Any, aux: list, where: str) -> tuple[dict, int]:
         z = var()
         aux.append(producto(_as_var(ca, ka, aux), _as_var(cb, kb, aux), z))
         return {z: 1}, 0
-    raise TermError(f"{where}: {e!r} is not an expression (an int, a variable, or ('+'|'-'|'*', a, b))")
+    raise TermError(f"{where}: {shown(e)} is not an expression (an int, a variable, or ('+'|'-'|'*', a, b))")
 
 
 def _as_var(coeffs: dict, const: int, aux: list) -> Any:
@@ -549,7 +549,7 @@ def _label(S: Any, xs: tuple, first_fail: bool, weights: dict | None = None) -> 
             return  # a float, a bool, an atom, a list...: not an int, so no labelling
         d = domains.get(t)
         if d is None:
-            raise ModeError(f"labelo: variable {x} has no finite domain; give it one with domo")
+            raise ModeError(f"labelo: variable {shown(x)} has no finite domain; give it one with domo")
         if not first_fail:
             best = t
             break
