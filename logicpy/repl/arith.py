@@ -8,8 +8,9 @@ toward zero, `div` floors; `mod` takes the divisor's sign, `rem` the dividend's.
 stay finite: a result that would be infinite is a `float_overflow` evaluation error, an
 undefined one (sqrt(-1), 0.0/0) an `undefined` one. Errors are `PrologError`s carrying
 ISO's error term (`error(evaluation_error(zero_divisor), Culprit)`), worded as SWI's
-toplevel words them. Arguments are evaluated left to right before their function is
-looked up, so the first failing subterm decides the error, as in SWI.
+toplevel words them. As in SWI, arguments are evaluated right to left before their
+function is looked up, and the first failure decides the error: `foo + 1/0` is a
+zero_divisor error.
 
 An integer result estimated at more than `MAX_INTEGER_BITS` bits is refused before it
 is computed, at once, with a resource error (`2^(2^40)` would need 128 GiB).
@@ -134,7 +135,7 @@ def _divide(a: Number, b: Number, culprit: Term) -> Number:
             return a // b
     x, y = _float(a, culprit), _float(b, culprit)
     if y == 0:
-        _evaluation("undefined" if x == 0 and isinstance(a, float) else "zero_divisor", culprit)
+        _evaluation("undefined" if x == 0 else "zero_divisor", culprit)
     return _finite(x / y, culprit)
 
 
@@ -281,10 +282,7 @@ def _log(a: Number, culprit: Term) -> float:
 
 
 def _atan2(a: Number, b: Number, culprit: Term) -> float:
-    x, y = _float(a, culprit), _float(b, culprit)
-    if x == 0 and y == 0:
-        _evaluation("undefined", culprit)
-    return math.atan2(x, y)
+    return math.atan2(_float(a, culprit), _float(b, culprit))
 
 
 def _sqrt(a: Number, culprit: Term) -> float:
@@ -360,7 +358,7 @@ def evaluate(expr: Term) -> Number:
         done, term = todo.pop()
         if done:
             n = len(term) - 1
-            args = values[len(values) - n:]
+            args = values[len(values) - n:][::-1]  # evaluated last to first
             del values[len(values) - n:]
             fn = FUNCTIONS.get((term[0], n))
             if fn is None:
@@ -380,7 +378,7 @@ def evaluate(expr: Term) -> Number:
             values.append(constant())
         elif isinstance(term, tuple) and term and isinstance(term[0], str):
             todo.append((True, term))
-            todo.extend((False, arg) for arg in reversed(term[1:]))
+            todo.extend((False, arg) for arg in term[1:])
         elif isinstance(term, list) and len(term) == 1:  # "a" as [a]: its character code
             item = term[0]
             values.append(ord(item) if isinstance(item, str) and len(item) == 1 else evaluate(item))

@@ -153,7 +153,7 @@ def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
 
 def _disjunction(rel: Relations, a: Term, b: Term) -> GoalType:
     if _is_if(a):  # (If -> Then ; Else), (If *-> Then ; Else)
-        return _IF[a[0]]([to_goal(a[1], rel), to_goal(a[2], rel)], [to_goal(b, rel)])
+        return _IF[a[0]]([to_goal(a[1], rel), to_goal(a[2], rel)], [succeed, to_goal(b, rel)])
     return conde(*([to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
 
 
