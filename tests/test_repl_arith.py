@@ -13,7 +13,6 @@ import math
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -169,11 +168,8 @@ def test_integers_exact_at_any_size_and_printed_whole():
 
 
 def test_a_result_too_large_is_refused_at_once():
-    start = time.process_time()
-    for text in ("2^(2^40)", "1 << (2^70)", "(10^100)^(10^6)", "7 ** (2^30)"):
-        formal = value(text)
-        assert formal == ("resource_error", "memory"), text
-    assert time.process_time() - start < 1
+    for text in ("2^(2^40)", "1 << (2^70)", "(10^100)^(10^6)", "7 ** (2^30)", "2^(2^19) * 2^(2^20)"):
+        assert value(text) == ("resource_error", "memory"), text  # (computing any of them would hang the test)
     out, err = repl("X is 2^(2^40).")
     assert out == [] and "resource error" in err[0] and str(MAX_INTEGER_BITS) in err[0]
     assert value(f"msb(2^{MAX_INTEGER_BITS - 1})") == MAX_INTEGER_BITS - 1  # the largest allowed
@@ -282,7 +278,7 @@ _batch = st.tuples(st.lists(_expressions(), min_size=30, max_size=30),
 
 
 @pytest.mark.swi
-@settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(_batch)
 def test_random_expressions_as_swi(batch):
     _check_batch(*batch)
