@@ -22,7 +22,7 @@ import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NoReturn, Union
+from typing import NoReturn, Union
 
 from unification import Var  # type: ignore[import-untyped]
 
