@@ -184,13 +184,15 @@ _UNARY = ["-", "+", "\\", "abs", "sign", "msb", "sqrt", "truncate", "integer", "
           "float_integer_part", "float_fractional_part", "exp", "log", "sin", "cos", "atan"]
 
 _small = st.integers(-20, 20)
-_big = st.one_of(st.integers(-(10**40), 10**40), st.sampled_from([2**53 + 1, -(2**63), 2**64 - 1, 10**308, 2**1024]))
+_big = st.one_of(st.integers(-(10**40), 10**40), st.integers(2**52, 2**80),  # the latter where floats get sparse
+                 st.sampled_from([2**53 + 1, -(2**63), 2**64 - 1, 10**308, 2**1024]))
 #: Not 2.0**63: SWI 9.0.4 rounds it to 2^63-1 in integer/1 and round/1 (2.0**62 and 2.0**64 exactly); logicpy to 2^63.
 _float = st.one_of(st.sampled_from([0.0, -0.0, 0.5, -2.5, 1.5, 3.0, 1e20, -1e300, 1e-310, 2.0**53, 2.0**64,
                                     1.7976931348623157e308, 0.49999999999999994]),
-                   st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+                   st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False), st.floats(2.0**52, 2.0**80),
                    st.floats(allow_nan=False, allow_infinity=False))
-_leaf = st.one_of(_small, _small, _big, _float, st.sampled_from(["pi", "e", "foo"]), st.just(None))
+_leaf = st.one_of(_small, _small, _small, _big, _big, _big, _float, _float, _float, st.sampled_from(["pi", "e"]),
+                  st.sampled_from(["foo", None]))  # None: an unbound variable
 _exponent = st.one_of(st.integers(-8, 40), st.sampled_from([0.5, -1.0, 2.0, 0.0]))
 
 
