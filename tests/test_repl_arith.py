@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import math
 import subprocess
-import sys
 import tempfile
 
 import pytest
@@ -24,6 +23,7 @@ from logicpy.errors import PrologError
 from logicpy.repl import Toplevel, run_piped
 from logicpy.repl.arith import MAX_INTEGER_BITS, compare, evaluate
 from logicpy.repl.reader import read_query
+from logicpy.repl.toplevel import _integers_of_any_length
 
 
 def repl(*queries: str) -> tuple[list[str], list[str]]:
@@ -165,6 +165,11 @@ def test_integers_exact_at_any_size_and_printed_whole():
     assert out == ["X = 7, Y = 10, Z = 10", "false."]
     out, _ = repl("X is 10^5000.")  # beyond Python's default of 4,300 digits
     assert out[0] == "X = 1" + "0" * 5000
+    import json
+    stream = io.StringIO()
+    run_piped(Toplevel(out=stream, err=io.StringIO(), json=True), io.StringIO("X is 10^5000 + 1."))
+    with _integers_of_any_length():
+        assert json.loads(stream.getvalue())["answers"][0]["bindings"]["X"] == 10**5000 + 1
 
 
 def test_a_result_too_large_is_refused_at_once():
@@ -233,13 +238,8 @@ def _swi_results(items: list[str]) -> list[object]:
         done = subprocess.run(["swipl", "-q", "-g", f"main('{data.name}')", "-t", "halt", program.name],
                               capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and not done.stderr, done.stderr
-    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    setter = getattr(sys, "set_int_max_str_digits", lambda n: None)
-    setter(0)  # SWI's integers can have more than Python's default 4,300 digits
-    try:
+    with _integers_of_any_length():  # SWI's can have more than Python's default 4,300 digits
         return [parse_term(line) for line in done.stdout.splitlines()]
-    finally:
-        setter(limit)
 
 
 def _logicpy_result(item: tuple) -> object:

@@ -87,6 +87,11 @@ class Toplevel:
             self._error("the query nested deeper than Python's recursion limit")
         except Exception as exc:  # a user's relation failing: one line, never a traceback
             self._error(f"{type(exc).__name__}: {exc}")
+        with _integers_of_any_length():
+            self._write_record()
+
+    def _write_record(self) -> None:
+        """In JSON mode, print the query's object (once)."""
         if self._record is not None:
             record, self._record = self._record, None
             self.out.write(json.dumps(record) + "\n")
