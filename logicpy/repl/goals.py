@@ -2,8 +2,9 @@
 Python relations called by name.
 
 The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `condu` for
-`->`, `conda` for `*->`, the FD goals; arithmetic in `arith`); a name the table below does not know is looked up in the toplevel's
-`Relations` and called with the query's arguments.
+`->`, `conda` for `*->`, the FD goals; arithmetic is `arith`'s); a name the table below
+does not know is looked up in the toplevel's `Relations` and called with the query's
+arguments.
 """
 
 from __future__ import annotations
