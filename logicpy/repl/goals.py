@@ -1,29 +1,29 @@
 """A query term as a kanren goal: Prolog's control and built-ins, clpfd's operators, and
 Python relations called by name.
 
-The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `conda`,
-the FD goals); a name the table below does not know is looked up in the toplevel's
-`Relations` and called with the query's arguments.
+The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `condu` for
+`->`, `conda` for `*->`, the FD goals; arithmetic is `arith`'s); a name the table below
+does not know is looked up in the toplevel's `Relations` and called with the query's
+arguments.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
-import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from .. import core
-from ..core import conda, conde, eq, fail, lall, neq, succeed
+from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
 from ..core.terms import Term, format_term
 from ..errors import InputError, ModeError, shown
+from . import arith
 
 GoalType = Callable[[Any], Iterator[Any]]
 
@@ -153,9 +153,18 @@ def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
 
 
 def _disjunction(rel: Relations, a: Term, b: Term) -> GoalType:
-    if isinstance(a, tuple) and len(a) == 3 and a[0] == "->":  # (If -> Then ; Else)
-        return conda([to_goal(a[1], rel), to_goal(a[2], rel)], [to_goal(b, rel)])
+    if _is_if(a):  # (If -> Then ; Else), (If *-> Then ; Else)
+        return _IF[a[0]]([to_goal(a[1], rel), to_goal(a[2], rel)], [succeed, to_goal(b, rel)])
     return conde(*([to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
+
+
+#: If-then-else: `->` commits to the condition's first answer, `*->` (soft cut) keeps them all.
+_IF = {"->": condu, "*->": conda}
+
+
+def _if_then(rel: Relations, condition: Term, then: Term, soft: bool = False) -> GoalType:
+    """(If -> Then) and (If *-> Then) without an else: they fail when If fails."""
+    return _IF["*->" if soft else "->"]([to_goal(condition, rel), to_goal(then, rel)])
 
 
 def _flatten(op: str, term: Term) -> list[Term]:
@@ -170,7 +179,7 @@ def _flatten(op: str, term: Term) -> list[Term]:
 
 
 def _is_if(t: Term) -> bool:
-    return isinstance(t, tuple) and len(t) == 3 and t[0] == "->"
+    return isinstance(t, tuple) and len(t) == 3 and t[0] in _IF
 
 
 def _not(rel: Relations, g: Term) -> GoalType:
@@ -205,46 +214,15 @@ def _same_vars(x: Term, y: Term) -> bool:
     return format_term(x, names) == format_term(y, names)
 
 
-_ARITH: dict[str, Callable[..., Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "mod": operator.mod,
-    "rem": lambda a, b: a - b * int(a / b), "**": operator.pow, "^": operator.pow, "min": min, "max": max,
-    "abs": abs,
-}
-
-
-def evaluate(e: Term) -> Any:
-    """The value of a ground arithmetic expression (is/2); `ModeError` if a variable is left."""
-    if isinstance(e, Var):
-        raise ModeError("arguments are not sufficiently instantiated (is/2 needs a bound expression)")
-    if isinstance(e, (int, float, Fraction)) and not isinstance(e, bool):
-        return e
-    if isinstance(e, tuple) and len(e) == 2 and e[0] == "-":
-        return -evaluate(e[1])
-    if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
-        return abs(evaluate(e[1]))
-    if isinstance(e, tuple) and len(e) == 3 and e[0] == "/":
-        a, b = evaluate(e[1]), evaluate(e[2])
-        if b == 0:
-            raise InputError(f"division by zero in {format_term(e)}")
-        q = Fraction(a) / Fraction(b)
-        return int(q) if q.denominator == 1 and isinstance(a, int) and isinstance(b, int) else a / b
-    if isinstance(e, tuple) and len(e) == 3 and e[0] in _ARITH:
-        a, b = evaluate(e[1]), evaluate(e[2])
-        if e[0] in ("//", "mod", "rem") and b == 0:
-            raise InputError(f"division by zero in {format_term(e)}")
-        return _ARITH[e[0]](a, b)
-    raise InputError(f"{format_term(e)} is not an arithmetic expression")
-
-
 def _is(rel: Relations, x: Term, e: Term) -> GoalType:
     def goal(state: Any) -> Iterator[Any]:
-        yield from eq(x, evaluate(reify(e, _data(state))))(state)
+        yield from eq(x, arith.evaluate(reify(e, _data(state))))(state)
     return goal
 
 
-def _compare(op: Callable[[Any, Any], bool]) -> Callable[..., GoalType]:
+def _compare(op: str) -> Callable[..., GoalType]:
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
-        return _checked(lambda s: op(evaluate(reify(a, _data(s))), evaluate(reify(b, _data(s)))))
+        return _checked(lambda s: arith.compare(op, reify(a, _data(s)), reify(b, _data(s))))
     return build
 
 
@@ -389,7 +367,8 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     (",", 2): _conjunction,
     (";", 2): _disjunction,
     ("|", 2): _disjunction,
-    ("->", 2): lambda rel, c, t: conda([to_goal(c, rel), to_goal(t, rel)]),
+    ("->", 2): _if_then,
+    ("*->", 2): lambda rel, c, t: _if_then(rel, c, t, soft=True),
     ("\\+", 1): _not,
     ("call", 1): lambda rel, g: to_goal(g, rel),
     ("=", 2): lambda rel, a, b: eq(a, b),
@@ -398,9 +377,7 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("==", 2): _identical,
     ("\\==", 2): lambda rel, a, b: _identical(rel, a, b, negated=True),
     ("is", 2): _is,
-    ("=:=", 2): _compare(operator.eq), ("=\\=", 2): _compare(operator.ne),
-    ("<", 2): _compare(operator.lt), (">", 2): _compare(operator.gt),
-    ("=<", 2): _compare(operator.le), (">=", 2): _compare(operator.ge),
+    **{(op, 2): _compare(op) for op in arith.COMPARISONS},
     ("#=", 2): _fd_equal, ("#\\=", 2): _fd_differ,
     ("#<", 2): _fd_relation("<"), ("#>", 2): _fd_relation(">"),
     ("#=<", 2): _fd_relation("=<"), ("#>=", 2): _fd_relation(">="),

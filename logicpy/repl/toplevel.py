@@ -74,7 +74,7 @@ class Toplevel:
         if self.json:
             self._record = {"query": text.strip()}
         try:
-            with _sigint_flag():
+            with _sigint_flag(), _integers_of_any_length():
                 self._query(text.strip())
         except Halt:
             self._record = None
@@ -88,6 +88,11 @@ class Toplevel:
             self._error("the query nested deeper than Python's recursion limit")
         except Exception as exc:  # a user's relation failing: one line, never a traceback
             self._error(f"{type(exc).__name__}: {exc}")
+        with _integers_of_any_length():
+            self._write_record()
+
+    def _write_record(self) -> None:
+        """In JSON mode, print the query's object (once)."""
         if self._record is not None:
             record, self._record = self._record, None
             self.out.write(json.dumps(record) + "\n")
@@ -280,6 +285,22 @@ def _sigint_flag() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = previous_hook
+
+
+@contextmanager
+def _integers_of_any_length() -> Iterator[None]:
+    """While a query runs, integers of any length are read and written (as SWI does);
+    Python's default stops at 4,300 digits."""
+    get, set_ = getattr(sys, "get_int_max_str_digits", None), getattr(sys, "set_int_max_str_digits", None)
+    if get is None or set_ is None:  # a Python without the limit
+        yield
+        return
+    previous = get()
+    set_(0)
+    try:
+        yield
+    finally:
+        set_(previous)
 
 
 def raise_input(message: str) -> NoReturn:
