@@ -25,6 +25,7 @@ from unification import Var, isvar, reify, unify
 
 from ._spine import bindings
 from .streams import named
+from .terms import is_var
 
 __all__ = ["neq", "disequalities", "Disequality", "DisequalityStore"]
 
@@ -47,7 +48,7 @@ class Disequality:
         once y is bound to x)."""
         for v, t in self.pairs:
             yield v
-            if isvar(t):
+            if is_var(t):
                 yield t
 
     def simplified(self, smap: Any) -> Disequality | None:

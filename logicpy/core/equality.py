@@ -46,7 +46,9 @@ from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
-__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict", "unify_state"]
+from .terms import String, Suffix, is_var, rest_of
+
+__all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict", "unify_state", "walk"]
 
 #: [on]: whether unification checks occurs now (set only through `occurs_check`).
 _OCCURS_CHECK = [False]
@@ -109,19 +111,35 @@ def occurs_check(on: bool = True) -> Iterator[None]:
         _OCCURS_CHECK[0] = previous
 
 
+_UNBOUND = object()
+
+
+def walk(t: Any, s: Mapping) -> Any:
+    """What `t` is bound to in the substitution `s`: only variables are looked up, so a
+    term is never hashed (a cons pair's hash recurses along the list)."""
+    while is_var(t):
+        nxt = s.get(t, _UNBOUND)
+        if nxt is _UNBOUND:
+            return t
+        t = nxt
+    return t
+
+
 def occurs(v: Var, term: Any, s: Mapping) -> bool:
     """True iff the unbound variable `v` occurs in `term` under the substitution `s`."""
     stack = [term]
-    seen: set = set()
+    seen: dict = {}  # id of a list or tuple -> the least start already scanned
     while stack:
-        t = transitive_get(stack.pop(), s)
+        t = walk(stack.pop(), s)
         if t is v:
             return True
         kind = t.__class__
-        if kind is tuple or kind is list:
-            if id(t) not in seen:
-                seen.add(id(t))
-                stack.extend(t)
+        if kind is tuple or kind is list or kind is Suffix:
+            items, start = (t.items, t.start) if kind is Suffix else (t, 0)
+            scanned = seen.get(id(items))
+            if scanned is None or start < scanned:
+                seen[id(items)] = start
+                stack.extend(items[start:scanned])
         elif issubclass(kind, ConsPair):
             stack.append(t.cdr)
             stack.append(t.car)
@@ -143,7 +161,7 @@ def check_acyclic(term: Any, state: Any) -> None:
             path.discard(t.var)
             done.add(t.var)
             continue
-        if isvar(t):
+        if is_var(t):
             if t in done or t not in s:
                 continue
             if t in path:
@@ -157,6 +175,8 @@ def check_acyclic(term: Any, state: Any) -> None:
         kind = t.__class__
         if kind is tuple or kind is list:
             stack.extend(t)
+        elif kind is Suffix:
+            stack.extend(t.to_list())
         elif issubclass(kind, ConsPair):
             stack.append(t.cdr)
             stack.append(t.car)
@@ -209,17 +229,19 @@ def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
 
 
 #: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
-_FAST_ATOMIC = frozenset({str, int, float, bool})
+_FAST_ATOMIC = frozenset({str, int, float, bool, String, Fraction})
 _FALL_BACK = object()
-_UNBOUND = object()
+#: The forms of a proper list: a Python list, or a `Suffix` sharing one.
+_PROPER = frozenset({list, Suffix})
 
 
 def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
     """`unify(u, v, s)` for a plain dict `s` and the term types logicpy uses (variables,
-    tuples, lists, cons pairs, str, int, float, bool): the same result as the dispatching
-    unifier, without its per-node dispatch and generator, and copying `s` once instead of
-    once per binding. Returns `_FALL_BACK` on any other type (the caller then uses the
-    dispatching unifier from the original `s`)."""
+    tuples, lists and their suffixes, cons pairs, str, int, float, bool, `String`,
+    `Fraction`): the same result as the dispatching unifier, without its per-node dispatch
+    and generator, and copying `s` once instead of once per binding. A list met by a cons
+    pair gives its tail as a `Suffix`, never a copy. Returns `_FALL_BACK` on any other type
+    (the caller then uses the dispatching unifier from the original `s`)."""
     out = None  # the copy of s, made at the first binding
     d = s
     occurs_on = _OCCURS_CHECK[0]
@@ -262,19 +284,35 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
                 get = d.get
             out[a] = b
             continue
-        if ka is kb:
-            if ka is tuple or ka is list:
-                if len(a) != len(b):
-                    return False
-                if via_var:
-                    pair = (id(a), id(b))
-                    if pair in through_vars:
-                        continue
-                    through_vars.add(pair)
-                for i in range(len(a) - 1, -1, -1):
-                    push((a[i], b[i]))
+        if ka is kb and ka is tuple:
+            if len(a) != len(b):
+                return False
+            if via_var:
+                pair = (id(a), id(b))
+                if pair in through_vars:
+                    continue
+                through_vars.add(pair)
+            for i in range(len(a) - 1, -1, -1):
+                push((a[i], b[i]))
+            continue
+        if ka in _PROPER and kb in _PROPER:
+            a_items, a_start = (a, 0) if ka is list else (a.items, a.start)
+            b_items, b_start = (b, 0) if kb is list else (b.items, b.start)
+            n = len(a_items) - a_start
+            if n != len(b_items) - b_start:
+                return False
+            if a_items is b_items and a_start == b_start:
                 continue
-            if ka is ConsPair:
+            if via_var:
+                pair = (id(a), id(b))
+                if pair in through_vars:
+                    continue
+                through_vars.add(pair)
+            for i in range(n - 1, -1, -1):
+                push((a_items[a_start + i], b_items[b_start + i]))
+            continue
+        if ka is ConsPair:
+            if kb is ConsPair:
                 if via_var:
                     pair = (id(a), id(b))
                     if pair in through_vars:
@@ -283,31 +321,28 @@ def _unify_dict_fast(u: Any, v: Any, s: dict) -> Any:
                 push((a.cdr, b.cdr))
                 push((a.car, b.car))
                 continue
-            if ka in _FAST_ATOMIC:
-                if ka is float:
-                    if not same_atomic(a, b):
-                        return False
-                elif a != b:
+            if kb in _PROPER:
+                b_items, b_start = (b, 0) if kb is list else (b.items, b.start)
+                if b_start >= len(b_items):
                     return False
+                push((a.cdr, rest_of(b_items, b_start + 1)))
+                push((a.car, b_items[b_start]))
                 continue
-            return _FALL_BACK
+        if kb is ConsPair and ka in _PROPER:  # keep the sides: a binding's direction is the dispatcher's
+            a_items, a_start = (a, 0) if ka is list else (a.items, a.start)
+            if a_start >= len(a_items):
+                return False
+            push((rest_of(a_items, a_start + 1), b.cdr))
+            push((a_items[a_start], b.car))
+            continue
         if ka in _FAST_ATOMIC and kb in _FAST_ATOMIC:
-            if not same_atomic(a, b):
+            if ka is kb and ka is not float:
+                if a != b:
+                    return False
+            elif not same_atomic(a, b):
                 return False
             continue
-        if ka is ConsPair and kb is list:
-            if not b:
-                return False
-            push((a.cdr, b[1:]))
-            push((a.car, b[0]))
-            continue
-        if ka is list and kb is ConsPair:  # keep the sides: a binding's direction is the dispatcher's
-            if not a:
-                return False
-            push((a[1:], b.cdr))
-            push((a[0], b.car))
-            continue
-        if (ka is tuple or ka is list or ka in _FAST_ATOMIC) and (kb is tuple or kb is list or kb in _FAST_ATOMIC):
+        if (ka is tuple or ka in _PROPER or ka in _FAST_ATOMIC) and (kb is tuple or kb in _PROPER or kb in _FAST_ATOMIC):
             return False  # a tuple, a list and an atomic term never unify with one another
         return _FALL_BACK
     if out is None:
@@ -326,12 +361,13 @@ def _unify_dict(u: Any, v: Any, s: dict) -> Any:
 
 
 class _NotFast(Exception):
-    """The fast reifier met a type it does not handle, a deep nesting, or a cycle."""
+    """The fast reifier met a type it does not handle, or a cycle."""
 
 
-#: Nesting of tuples and lists the fast reifier follows in Python recursion.
+#: Nesting of tuples and lists the fast reifier follows in Python recursion; deeper
+#: subterms go to the reifier with an explicit stack (`_reify_deep`).
 _FAST_DEPTH = 200
-_REIFY_LEAVES = frozenset({str, int, float, bool})
+_REIFY_LEAVES = frozenset({str, int, float, bool, String, Fraction})
 
 
 def _reify_fast(t: Any, d: dict, depth: int) -> Any:
@@ -353,16 +389,16 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
             return t
     if k in _REIFY_LEAVES:
         return t
+    if depth > _FAST_DEPTH:
+        return _reify_deep(t, d)
     if k is tuple or k is list:
         if not t:
             return t
-        if depth > _FAST_DEPTH:
-            raise _NotFast
         items = [_reify_fast(x, d, depth + 1) for x in t]
         return tuple(items) if k is tuple else items
+    if k is Suffix:
+        return [_reify_fast(x, d, depth + 1) for x in t.to_list()]
     if k is ConsPair:
-        if depth > _FAST_DEPTH:
-            raise _NotFast
         items = []
         var_steps = 0
         while k is ConsPair:
@@ -377,19 +413,99 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
                 if var_steps > len(d):
                     raise _NotFast  # a cycle through the tail
             k = t.__class__
-        tail = _reify_fast(t, d, depth + 1)
-        if tail.__class__ is list:
-            return items + tail
-        for item in reversed(items):
-            tail = cons(item, tail)  # as the dispatching reifier builds it (a tuple tail makes a tuple)
-        return tail
+        return _close_list(items, _reify_fast(t, d, depth + 1))
     raise _NotFast
+
+
+def _close_list(items: list, tail: Any) -> Any:
+    """The reified list of `items` ending in the reified `tail`, as the dispatching reifier
+    builds it (a list tail makes a list, a tuple tail a tuple)."""
+    if tail.__class__ is list:
+        return items + tail
+    for item in reversed(items):
+        tail = cons(item, tail)
+    return tail
+
+
+_ASSEMBLE = object()
+"""A marker on `_reify_deep`'s stack: the parts above it make one term."""
+
+
+def _reify_deep(term: Any, d: Mapping) -> Any:
+    """`_reify_fast` with an explicit stack: any depth and length. Each compound, list or
+    cons chain gets a slot list filled by its parts, then is assembled; the variables
+    whose bindings are being reified are kept, so a cycle raises `_NotFast`."""
+    on_path: set = set()
+    root: list = [None]
+    stack: list = [(term, root, 0)]
+    limit = len(d)
+    while stack:
+        t, into, slot = stack.pop()
+        if t is _ASSEMBLE:
+            kind, parts, entered = into
+            on_path.difference_update(entered)
+            target, target_slot = slot
+            if kind is tuple:
+                target[target_slot] = tuple(parts)
+            elif kind is list:
+                target[target_slot] = parts
+            else:
+                target[target_slot] = _close_list(parts[:-1], parts[-1])
+            continue
+        k = t.__class__
+        entered: list = []
+        if k is Var:
+            while t.__class__ is Var:
+                nxt = d.get(t, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+                if t in on_path or len(entered) > limit:
+                    raise _NotFast  # a cycle
+                entered.append(t)
+                t = nxt
+            k = t.__class__
+            if k is Var:
+                into[slot] = t
+                continue
+        if k in _REIFY_LEAVES or (k is tuple or k is list) and not t:
+            into[slot] = t
+            continue
+        if k is ConsPair:
+            items = []
+            on_path.update(entered)
+            while k is ConsPair:
+                items.append(t.car)
+                t = t.cdr
+                while t.__class__ is Var:
+                    nxt = d.get(t, _UNBOUND)
+                    if nxt is _UNBOUND:
+                        break
+                    if t in on_path:
+                        raise _NotFast  # a cycle through the tail
+                    on_path.add(t)
+                    entered.append(t)
+                    t = nxt
+                k = t.__class__
+            items.append(t)
+            kind: Any = ConsPair
+        elif k is tuple or k is list:
+            items, kind = t, k
+            on_path.update(entered)
+        elif k is Suffix:
+            items, kind = t.to_list(), list
+            on_path.update(entered)
+        else:
+            raise _NotFast
+        parts = [None] * len(items)
+        stack.append((_ASSEMBLE, (kind, parts, entered), (into, slot)))
+        stack.extend([(x, parts, i) for i, x in enumerate(items)])
+    return root[0]
 
 
 def reify_dict(term: Any, s: dict) -> Any:
     """`reify(term, s)` for a plain dict `s`: a loop over logicpy's term types without
-    `unification`'s per-node dispatch, else (other types, nesting deeper than 200, a
-    cycle) the dispatching reifier. The result is the same as `reify`'s."""
+    `unification`'s per-node dispatch (any depth and length), else (other types, a cycle)
+    the dispatching reifier. The result is the same as `reify`'s."""
     if not s:
         return term
     try:
@@ -422,6 +538,24 @@ assoc.add((Map, object, object), _assoc_map)
 _unify.add((Var, Var, Mapping), _unify_variable)
 _unify.add((Var, object, Mapping), _unify_variable)
 _unify.add((object, Var, Mapping), _unify_variable)
+
+
+def _unify_suffix(u: Any, v: Any, s: Mapping) -> Any:
+    """`_unify` with a `Suffix` (only logicpy's searches make one) as the list it stands for."""
+    return _unify(u.to_list() if u.__class__ is Suffix else u, v.to_list() if v.__class__ is Suffix else v, s)
+
+
+def _reify_suffix(u: Suffix, s: Mapping) -> Any:
+    """`_reify` of a `Suffix`: the list it stands for."""
+    return _reify(u.to_list(), s)
+
+
+_unify.add((Suffix, object, Mapping), _unify_suffix)
+_unify.add((object, Suffix, Mapping), _unify_suffix)
+_unify.add((Suffix, Suffix, Mapping), _unify_suffix)
+_unify.add((Suffix, Var, Mapping), _unify_variable)
+_unify.add((Var, Suffix, Mapping), _unify_variable)
+_reify.add((Suffix, Mapping), _reify_suffix)
 
 
 def _var_hash(v: Var) -> int:

@@ -13,14 +13,14 @@ from itertools import count
 from typing import Any, Iterator
 
 from kanren.core import GoalType
-from unification import isvar, reify, unify
+from unification import reify, unify
 from unification.core import isground
 
 from ..errors import ModeError, TermError
 from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
 from .streams import named
-from .terms import var, vars
+from .terms import is_var, var, vars
 
 __all__ = [
     "membero",
@@ -174,7 +174,7 @@ def lengtho(xs: Any, n: Any) -> GoalType:
     def lengtho_goal(S):
         items, tail = spine(xs, S)
         n_rf = walk(n, S)
-        if not isvar(n_rf) and (type(n_rf) is not int):
+        if not is_var(n_rf) and (type(n_rf) is not int):
             raise TermError(f"lengtho: the length must be an integer or a variable, got {n_rf!r}")
         if not is_open(tail):
             if _proper(tail):
@@ -182,7 +182,7 @@ def lengtho(xs: Any, n: Any) -> GoalType:
                 if S_done is not False:
                     yield S_done
             return
-        if isvar(n_rf):
+        if is_var(n_rf):
             for S_long in _lists_by_length(tail, S, 0):
                 S_done = unify(n_rf, len(spine(tail, S_long)[0]) + len(items), S_long)
                 if S_done is not False:
@@ -440,7 +440,7 @@ def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
     def nth1o_goal(S):
         items, tail = spine(xs, S)
         n_rf = walk(n, S)
-        if isvar(n_rf):
+        if is_var(n_rf):
             for i, item in enumerate(items):
                 S_hit = unify((n_rf, x), (i + 1, item), S)
                 if S_hit is not False:
