@@ -141,7 +141,7 @@ class Named(_Interpreted):
         self.goal, self.name, self.args = goal, name, args
 
     def __call__(self, S: Any) -> Iterator[Any]:
-        return self.goal(S)
+        return (s for s in self.goal(S) if s is not PAUSE)  # called directly: answers only
 
     def __repr__(self) -> str:
         return goal_text(self.name, self.args)
