@@ -126,7 +126,11 @@ def is_var(term: Any) -> bool:
     term (`unification` looks it up among its global variables), and a long cons chain's
     hash recurses along it."""
     kind = term.__class__
-    return kind is Var or issubclass(kind, Var)
+    return kind is Var or (kind not in _NOT_VARIABLES and issubclass(kind, Var))
+
+
+#: Types that are never logic variables, known without a subclass test.
+_NOT_VARIABLES = frozenset({str, int, float, bool, list, tuple, ConsPair, Fraction})
 
 
 def _lvar_instancecheck(cls: type, o: Any) -> bool:
@@ -189,8 +193,8 @@ def cons(head: Any, *more: Any) -> Any:
     if proper and len(tail) == 0:
         tail = [heads.pop()]
     for item in reversed(heads):
-        if proper:
-            tail = _cell(item, tail)
+        if proper or tail.__class__ is ConsPair or is_var(tail):
+            tail = _cell(item, tail)  # what the cons package builds too, without its type tests
         else:
             tail = ConsPair(item, tail)
             proper = type(tail) is list
