@@ -442,18 +442,18 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
     while stack:
         t, into, slot = stack.pop()
         if t is _ASSEMBLE:
-            kind, parts, entered = into
-            on_path.difference_update(entered)
+            built, parts, released = into
+            on_path.difference_update(released)
             target, target_slot = slot
-            if kind is tuple:
+            if built is tuple:
                 target[target_slot] = tuple(parts)
-            elif kind is list:
+            elif built is list:
                 target[target_slot] = parts
             else:
                 target[target_slot] = _close_list(parts[:-1], parts[-1])
             continue
         k = t.__class__
-        entered: list = []
+        entered: list[Var] = []
         if k is Var:
             while t.__class__ is Var:
                 nxt = d.get(t, _UNBOUND)
@@ -487,7 +487,7 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
                     t = nxt
                 k = t.__class__
             items.append(t)
-            kind: Any = ConsPair
+            kind: type = ConsPair
         elif k is tuple or k is list:
             items, kind = t, k
             on_path.update(entered)
