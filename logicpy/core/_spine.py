@@ -16,7 +16,7 @@ from cons.core import ConsPair
 from ..errors import TermError
 from .equality import atomic_key
 from .equality import walk as _walk
-from .terms import Suffix, is_var, list_parts
+from .terms import Suffix, _opened, is_var, list_parts
 
 EMPTY: list = []
 
@@ -154,9 +154,15 @@ def hashable_key(term: Any) -> Any:
     out: list = []
     append = out.append
     stack = [term]
+    open_ids: set = set()
     while stack:
         t = stack.pop()
         kind = type(t)
+        if kind is _Close:
+            open_ids.discard(t.key)
+            continue
+        if kind is list or kind is Suffix or kind is tuple:
+            stack.append(_Close(_opened(t, open_ids)))
         if kind is list or kind is Suffix:
             items = t if kind is list else t.to_list()
             append(_LIST)
@@ -183,6 +189,15 @@ def hashable_key(term: Any) -> Any:
         else:
             append(_atomic(t))
     return tuple(out)
+
+
+class _Close:
+    """A marker on `hashable_key`'s stack: the container with this key is complete."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: int):
+        self.key = key
 
 
 def _atomic(term: Any) -> Any:

@@ -46,7 +46,7 @@ from unification.core import _reify, _unify, assoc, reify, stream_eval, unify
 from unification.utils import transitive_get
 from unification.variable import Var, isvar
 
-from .terms import String, Suffix, is_var, rest_of
+from .terms import String, Suffix, _opened, is_var, rest_of
 
 __all__ = ["same_atomic", "atomic_key", "occurs_check", "occurs", "check_acyclic", "reify_dict", "unify_state", "walk"]
 
@@ -154,41 +154,47 @@ def check_acyclic(term: Any, state: Any) -> None:
         return
     path: set = set()
     done: set = set()
+    open_ids: set = set()  # Python lists and tuples being walked around this place
     stack: list = [term]
     while stack:
         t = stack.pop()
         if t.__class__ is _Leave:
+            if t.var is None:
+                open_ids.discard(t.key)
+                continue
             path.discard(t.var)
             done.add(t.var)
             continue
         if is_var(t):
             if t in done or t not in s:
                 continue
-            if t in path:
+            value = s[t]
+            if t in path or id(value.items if value.__class__ is Suffix else value) in open_ids:
                 from ..errors import TermError
                 raise TermError(f"the answer is a cyclic term: {t} is bound to a term containing itself "
                                 "(use eq_oc or run(..., occurs_check=True) to fail such bindings instead)")
             path.add(t)
             stack.append(_Leave(t))
-            stack.append(s[t])
+            stack.append(value)
             continue
         kind = t.__class__
-        if kind is tuple or kind is list:
-            stack.extend(t)
-        elif kind is Suffix:
-            stack.extend(t.to_list())
+        if kind is tuple or kind is list or kind is Suffix:
+            stack.append(_Leave(None, _opened(t, open_ids)))
+            stack.extend(t if kind is not Suffix else t.to_list())
         elif issubclass(kind, ConsPair):
             stack.append(t.cdr)
             stack.append(t.car)
 
 
 class _Leave:
-    """A marker on `check_acyclic`'s stack: the variable's binding has been walked."""
+    """A marker on `check_acyclic`'s stack: the variable's binding has been walked, or
+    (`var` None) the list or tuple with this key."""
 
-    __slots__ = ("var",)
+    __slots__ = ("var", "key")
 
-    def __init__(self, var: Var):
+    def __init__(self, var: Var | None, key: int = 0):
         self.var = var
+        self.key = key
 
 
 def _unify_variable(u: Any, v: Any, s: Mapping) -> Iterator[Any]:
@@ -436,14 +442,16 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
     cons chain gets a slot list filled by its parts, then is assembled; the variables
     whose bindings are being reified are kept, so a cycle raises `_NotFast`."""
     on_path: set = set()
+    open_ids: set = set()  # the Python lists and tuples being rebuilt around this place
     root: list = [None]
     stack: list = [(term, root, 0)]
     limit = len(d)
     while stack:
         t, into, slot = stack.pop()
         if t is _ASSEMBLE:
-            built, parts, released = into
+            built, parts, released, container = into
             on_path.difference_update(released)
+            open_ids.discard(container)
             target, target_slot = slot
             if built is tuple:
                 target[target_slot] = tuple(parts)
@@ -473,6 +481,7 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
         if k is ConsPair:
             items = []
             on_path.update(entered)
+            in_chain: set = set()  # the tail's variables: the elements before them are not inside them
             while k is ConsPair:
                 items.append(t.car)
                 t = t.cdr
@@ -480,10 +489,9 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
                     nxt = d.get(t, _UNBOUND)
                     if nxt is _UNBOUND:
                         break
-                    if t in on_path:
+                    if t in on_path or t in in_chain:
                         raise _NotFast  # a cycle through the tail
-                    on_path.add(t)
-                    entered.append(t)
+                    in_chain.add(t)
                     t = nxt
                 k = t.__class__
             items.append(t)
@@ -496,8 +504,14 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
             on_path.update(entered)
         else:
             raise _NotFast
+        container = None
+        if kind is not ConsPair:  # a list or tuple met again inside itself: a cycle (check_acyclic names it)
+            container = id(t.items) if k is Suffix else id(t)
+            if container in open_ids:
+                raise _NotFast
+            open_ids.add(container)
         parts = [None] * len(items)
-        stack.append((_ASSEMBLE, (kind, parts, entered), (into, slot)))
+        stack.append((_ASSEMBLE, (kind, parts, entered, container), (into, slot)))
         stack.extend([(x, parts, i) for i, x in enumerate(items)])
     return root[0]
 

@@ -280,12 +280,19 @@ _CLOSE = object()
 
 
 def _enter(value: Any, where: Any, path: str, open_ids: set, stack: list) -> None:
-    """Note that the container `value` is open (its elements follow on `stack`); refuse a cycle."""
+    """Note that the container `value` is open (its elements follow on `stack`, after the
+    closing marker pushed here); refuse a cycle."""
+    stack.append((_CLOSE, _opened(value, open_ids, path, where)))
+
+
+def _opened(value: Any, open_ids: set, path: str = "term", where: Any = None) -> int:
+    """Add the list, `Suffix` or tuple `value` to the containers open around the current
+    place and return its key (to discard when it closes); one already open is a cycle."""
     key = id(value.items) if type(value) is Suffix else id(value)
     if key in open_ids:
         raise TermError(f"{_path(path, where)}: a list or compound that contains itself is not a term")
     open_ids.add(key)
-    stack.append((_CLOSE, key))
+    return key
 
 
 def _path(root: str, where: Any) -> str:
@@ -755,9 +762,15 @@ def _to_json(term: Term, namer: _Namer, path: str) -> Any:
     and its slots filled as their elements are converted (any size, any depth)."""
     root: list = [None]
     stack: list = [(term, root, 0, None)]
+    open_ids: set = set()
     while stack:
         term, into, slot, where = stack.pop()
         kind = type(term)
+        if term is _CLOSE:
+            open_ids.discard(slot)
+            continue
+        if kind is list or kind is tuple or kind is Suffix:
+            stack.append((_CLOSE, None, _opened(term, open_ids, path, where), None))
         if kind is str or kind is int:
             into[slot] = term
         elif isinstance(term, bool):

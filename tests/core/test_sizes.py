@@ -11,6 +11,7 @@ import pytest
 
 from logicpy.core import (
     SearchTimeout,
+    Var,
     answers,
     appendo,
     conde,
@@ -180,8 +181,24 @@ def test_a_self_containing_python_list_is_refused_not_followed():
     loop.append(loop)
     with pytest.raises(TermError, match=r"term\[1\]\[2\]: a list or compound that contains itself"):
         format_term(("f", loop))
-    with pytest.raises(TermError, match="contains itself"):
-        check_term(loop)
+    q = var()
+    for refused in (lambda: check_term(loop), lambda: to_json(loop), lambda: hashable_key(("f", loop)),
+                    lambda: run(1, q, eq(q, ("f", loop)))):
+        with pytest.raises(TermError, match="contains itself"):
+            refused()
+
+
+def test_cycles_through_bindings_are_named_as_such():
+    x, t = var(), var()
+    with pytest.raises(TermError, match="cyclic term"):
+        run(1, x, eq(x, cons(0, t)), eq(t, [("f", t)]))
+    inner = var()
+    deep: tuple | Var = inner
+    for _ in range(300):  # past the depth where reification goes on with an explicit stack
+        deep = ("s", deep)
+    with pytest.raises(TermError, match="cyclic term"):
+        run(1, x, eq(x, deep), eq(inner, ("g", inner)))
+    assert depth(run(1, x, eq(x, deep), eq(inner, ("g", "z")))[0]) == 301  # with g(z)
 
 
 def test_the_toplevel_answers_over_a_long_partial_list():
