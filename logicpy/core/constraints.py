@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from kanren.constraints import ConstrainedState, ConstraintStore
 from kanren.core import GoalType
-from unification import Var, isvar, reify, unify
+from unification import Var, reify, unify
 
 from ._spine import bindings
 from .streams import named
