@@ -6,10 +6,19 @@ kanren's membero/appendo recurse once per element and raise RecursionError past 
 170 elements, so kanren runs only at 150; logicpy and SWI run at 150, 10,000 and 100,000.
 Times are CPU seconds, best of 3 (SWI: timed inside Prolog, building the list included);
 memory is the peak Python heap of one traced logicpy run.
+
+A second table reverses 100,000 and 1,000,000 elements with the accumulator `reverseo`
+(a user's relation: `eq(xs, cons(h, t))` on a Python list) beside SWI's reverse/2 (an
+accumulator over numlist): each run in a child process of its own, CPU seconds of the
+reversal and the child's peak resident memory, the reversed lists compared.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import sys
 from typing import Any, Callable
 
 import kanren
@@ -55,8 +64,73 @@ def _time(build: Callable, lib: Any, items: list, check: Callable, memory: bool)
     return fmt_seconds(m.seconds) + ok, fmt_bytes(m.peak_bytes)
 
 
+REVERSE_SIZES = (100_000, 1_000_000)
+
+#: A child process: reverse range(N) with the README's accumulator relation; print JSON.
+_LOGICPY_REVERSE = """
+import json, resource, sys, time
+from logicpy.core import conde, cons, eq, relation, run, var, vars
+
+@relation
+def reverseo(xs, acc, ys):
+    h, t = vars(2)
+    return conde([eq(xs, []), eq(acc, ys)], [eq(xs, cons(h, t)), reverseo(t, cons(h, acc), ys)])
+
+n = int(sys.argv[1])
+items, q = list(range(1, n + 1)), var()
+start = time.process_time()
+(answer,) = run(1, q, reverseo(items, [], q))
+seconds = time.process_time() - start
+print(json.dumps({"seconds": seconds, "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "answer": [len(answer), answer[:3], answer[-3:], sum(answer)]}))
+"""
+
+#: A child process: run swipl on reverse/2 of numlist(1, N) and report its peak memory.
+_SWI_REVERSE = """
+import json, resource, subprocess, sys
+goal = ("numlist(1,{n},L), statistics(cputime,T0), reverse(L,R), statistics(cputime,T1), T is T1-T0, "
+        "length(R,Len), R=[A,B,C|_], append(_,[X,Y,Z],R), sum_list(R,S), "
+        "format('~w ~w ~w ~w ~w ~w ~w ~w~n',[T,Len,A,B,C,X,Y,Z]), format('~w~n',[S])").format(n=sys.argv[1])
+out = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt"], capture_output=True, text=True, check=True).stdout
+first, second = out.split()[:8], out.split()[8]
+t, length, *ends = first
+print(json.dumps({"seconds": float(t), "peak_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+                  "answer": [int(length), [int(e) for e in ends[:3]], [int(e) for e in ends[3:]], int(second)]}))
+"""
+
+
+def _child(program: str, n: int) -> dict | str:
+    """The JSON a child process prints for size `n`, or why it gave none."""
+    try:
+        done = subprocess.run([sys.executable, "-c", program, str(n)], capture_output=True, text=True, timeout=1800)
+    except subprocess.TimeoutExpired:
+        return "> 1800 s"
+    if done.returncode != 0:
+        return (done.stderr.strip().splitlines() or ["failed"])[-1][:60]
+    return json.loads(done.stdout)
+
+
+def reverse_rows() -> list[list[str]]:
+    """One row per size: logicpy's and SWI's reversal, time and peak memory, answers compared."""
+    rows = []
+    for n in REVERSE_SIZES:
+        mine = _child(_LOGICPY_REVERSE, n)
+        swi = _child(_SWI_REVERSE, n) if shutil.which("swipl") else "no swipl"
+        expected = [n, [n, n - 1, n - 2], [3, 2, 1], n * (n + 1) // 2]
+        cells = []
+        for got in (mine, swi):
+            if isinstance(got, str):
+                cells += [escape(got), "n/a"]
+            else:
+                ok = "" if got["answer"] == expected else " (wrong answer!)"
+                cells += [fmt_seconds(got["seconds"]) + ok, fmt_bytes(got["peak_kib"] * 1024)]
+        same = "yes" if not isinstance(mine, str) and not isinstance(swi, str) and mine["answer"] == swi["answer"] else "-"
+        rows.append([f"{n:,}", *cells, same])
+    return rows
+
+
 def main() -> None:
-    """Print one row per operation and size."""
+    """Print one row per operation and size, then the accumulator reversal."""
     rows = []
     for name, (build, swi_goal, check) in OPERATIONS.items():
         for size in SIZES:
@@ -67,6 +141,9 @@ def main() -> None:
             rows.append([escape(name), f"{size:,}", logicpy_time, logicpy_heap, kanren_time, fmt_seconds(swi)])
     print_table("List relations on long lists (CPU time, best of 3)",
                 ["query", "length", "logicpy", "logicpy peak heap", "kanren 1.0.5", "SWI-Prolog"], rows)
+    print_table("Accumulator reverse, one child process per run (CPU time of the reversal, peak resident memory)",
+                ["length", "logicpy reverseo", "logicpy peak RSS", "SWI reverse/2", "SWI peak RSS", "same answer"],
+                reverse_rows())
 
 
 if __name__ == "__main__":

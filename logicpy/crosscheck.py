@@ -32,6 +32,7 @@ from logicpy.alarm import TimeUp, time_limit
 from logicpy.core.residual import Residual, answers_with_constraints, residual_from_goals
 from logicpy.core.terms import String, Term, format_term, var
 from logicpy.errors import InputError, PrologError, PrologSyntaxError, PrologTimeout
+from .core.terms import is_var
 
 __all__ = ["crosscheck", "CrosscheckReport", "EXIT_STATUS", "resolve_relation", "register"]
 
@@ -254,7 +255,7 @@ def _read_goal(text: str, module: swi.PrologModule) -> Term:
     except PrologSyntaxError as exc:
         raise InputError(f"goal {text!r}: {_syntax_error_text(exc.term)} (a Prolog syntax error)") from None
     term = answer[t]
-    if isinstance(term, Var) or not isinstance(term, (str, tuple)):
+    if is_var(term) or not isinstance(term, (str, tuple)):
         raise InputError(f"goal {text!r}: expected a callable term like append(X, Y, [1,2,3])")
     return term
 
@@ -272,7 +273,7 @@ def _syntax_error_text(term: object) -> str:
 
 def _substitute(term: Term, bindings: dict[Var, Term]) -> Term:
     """`term` with the variables bound in `bindings` replaced (Prolog answers are fully dereferenced)."""
-    if isinstance(term, Var):
+    if is_var(term):
         return bindings.get(term, term)
     if isinstance(term, list):
         return [_substitute(x, bindings) for x in term]

@@ -187,6 +187,10 @@ def _difference(expr: Term) -> tuple[Var, Var] | None:
 def _placeholders(value: Term) -> tuple[Term, dict[Var, Any]]:
     """`value` with each part that is not a Prolog term replaced by a fresh variable, and
     the part each stands for."""
+    try:
+        return check_term(value), {}  # a term throughout (checked without recursion): nothing to replace
+    except TermError:
+        pass
     names: dict[Var, Any] = {}
 
     def walk(t: Any) -> Any:

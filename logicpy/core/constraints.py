@@ -22,11 +22,12 @@ from typing import Any, Iterator
 from kanren.constraints import ConstraintStore
 from kanren.constraints import typeo as _kanren_typeo
 from kanren.core import GoalType
-from unification import Var, isvar
+from unification import Var
 
 from ._spine import bindings
 from .equality import State, reify, unify
 from .streams import check_goal_term, named
+from .terms import is_var
 
 __all__ = ["neq", "typeo", "disequalities", "Disequality", "DisequalityStore"]
 
@@ -49,7 +50,7 @@ class Disequality:
         once y is bound to x)."""
         for v, t in self.pairs:
             yield v
-            if isvar(t):
+            if is_var(t):
                 yield t
 
     def simplified(self, smap: Any) -> Disequality | None:

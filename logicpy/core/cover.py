@@ -14,13 +14,13 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Set
 from typing import Any, cast
 
 from kanren.core import GoalType
-from unification import isvar
 from unification.core import isground
 
 from ..errors import InputError
 from ._spine import spine, walk
 from .equality import reify, unify
 from .streams import PAUSE, SLICE, named
+from .terms import is_var
 
 __all__ = ["ExactCover", "exact_covero"]
 
@@ -388,7 +388,7 @@ def exact_covero(chosen: Any, problem: ExactCover, at: Mapping[Hashable, Any] | 
     def exact_covero_goal(S):
         include = []
         known = walk(chosen, S)
-        if not isvar(known):
+        if not is_var(known):
             elements, _ = spine(known, S)
             include.extend(_key(e) for e in (reify(e, S) for e in elements) if isground(e, {}))
         allowed = None

@@ -55,12 +55,11 @@ from kanren.constraints import ConstrainedState
 from unification.core import _reify, _unify, assoc, stream_eval
 from unification.core import reify as _reify_dispatch
 from unification.core import unify as _unify_dispatch
-from unification.utils import transitive_get
 from unification.variable import Var, _glv, isvar
 
-from .terms import Variable
+from .terms import String, Suffix, Variable, _opened, is_var, rest_of
 
-__all__ = ["same_atomic", "atomic_key", "unify", "reify", "State", "occurs", "check_acyclic", "reify_dict"]
+__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict"]
 
 
 def atomic_key(x: Any) -> Any:
@@ -99,19 +98,35 @@ def same_atomic(u: Any, v: Any) -> bool:
     return bool(atomic_key(u) == atomic_key(v))
 
 
+_UNBOUND = object()
+
+
+def walk(t: Any, s: Mapping) -> Any:
+    """What `t` is bound to in the substitution `s`: only variables are looked up, so a
+    term is never hashed (a cons pair's hash recurses along the list)."""
+    while is_var(t):
+        nxt = s.get(t, _UNBOUND)
+        if nxt is _UNBOUND:
+            return t
+        t = nxt
+    return t
+
+
 def occurs(v: Var, term: Any, s: Mapping) -> bool:
     """True iff the unbound variable `v` occurs in `term` under the substitution `s`."""
     stack = [term]
-    seen: set = set()
+    seen: dict = {}  # id of a list or tuple -> the least start already scanned
     while stack:
-        t = transitive_get(stack.pop(), s)
+        t = walk(stack.pop(), s)
         if t is v:
             return True
         kind = t.__class__
-        if kind is tuple or kind is list:
-            if id(t) not in seen:
-                seen.add(id(t))
-                stack.extend(t)
+        if kind is tuple or kind is list or kind is Suffix:
+            items, start = (t.items, t.start) if kind is Suffix else (t, 0)
+            scanned = seen.get(id(items))
+            if scanned is None or start < scanned:
+                seen[id(items)] = start
+                stack.extend(items[start:scanned])
         elif issubclass(kind, ConsPair):
             stack.append(t.cdr)
             stack.append(t.car)
@@ -126,55 +141,65 @@ def check_acyclic(term: Any, state: Any) -> None:
         return
     path: set = set()
     done: set = set()
+    open_ids: set = set()  # Python lists and tuples being walked around this place
     stack: list = [term]
     while stack:
         t = stack.pop()
         if t.__class__ is _Leave:
+            if t.var is None:
+                open_ids.discard(t.key)
+                continue
             path.discard(t.var)
             done.add(t.var)
             continue
-        if isvar(t):
+        if is_var(t):
             if t in done or t not in s:
                 continue
-            if t in path:
+            value = s[t]
+            if t in path or id(value.items if value.__class__ is Suffix else value) in open_ids:
                 from ..errors import TermError, shown
                 raise TermError(f"the answer is a cyclic term: {shown(t)} is bound to a term containing itself "
                                 "(use eq_oc or run(..., occurs_check=True) to fail such bindings instead)")
             path.add(t)
             stack.append(_Leave(t))
-            stack.append(s[t])
+            stack.append(value)
             continue
         kind = t.__class__
-        if kind is tuple or kind is list:
-            stack.extend(t)
+        if kind is tuple or kind is list or kind is Suffix:
+            stack.append(_Leave(None, _opened(t, open_ids)))
+            stack.extend(t if kind is not Suffix else t.to_list())
         elif issubclass(kind, ConsPair):
             stack.append(t.cdr)
             stack.append(t.car)
 
 
 class _Leave:
-    """A marker on `check_acyclic`'s stack: the variable's binding has been walked."""
+    """A marker on `check_acyclic`'s stack: the variable's binding has been walked, or
+    (`var` None) the list or tuple with this key."""
 
-    __slots__ = ("var",)
+    __slots__ = ("var", "key")
 
-    def __init__(self, var: Var):
+    def __init__(self, var: Var | None, key: int = 0):
         self.var = var
+        self.key = key
 
 
 #: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
-_FAST_ATOMIC = frozenset({str, int, float, bool})
+_FAST_ATOMIC = frozenset({str, int, float, bool, String, Fraction})
 _FALL_BACK = object()
-_UNBOUND = object()
 #: `unification`'s rule for two terms no other rule claims (Python's `==`).
 _UNIFY_LEAVES = _unify.dispatch(object, object, Mapping)
+#: The forms of a proper list: a Python list, or a `Suffix` sharing one.
+_PROPER = frozenset({list, Suffix})
 
 
 def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
     """`unify(u, v, s)` for a plain substitution `s` (a dict or a `Map`) and the term types
-    logicpy uses (its variables, tuples, lists, cons pairs, str, int, float, bool), checking
-    occurs if `occurs_on`: the same result as `_unify_general`, without its per-node tests,
-    and copying `s` once instead of once per binding. Returns `_FALL_BACK` on any other type
-    (the caller then uses `_unify_general` from the original `s`)."""
+    logicpy uses (its variables, tuples, lists and their suffixes, cons pairs, str, int,
+    float, bool, `String`, `Fraction`), checking occurs if `occurs_on`: the same result as
+    `_unify_general`, without its per-node tests, and copying `s` once instead of once per
+    binding. A list met by a cons pair gives its tail as a `Suffix`, never a copy. Returns
+    `_FALL_BACK` on any other type (the caller then uses `_unify_general` from the original `s`)."""
     out = None  # the copy of s, made at the first binding
     d = s
     through_vars: set = set()
@@ -216,19 +241,35 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                 get = d.get
             out[a] = b
             continue
-        if ka is kb:
-            if ka is tuple or ka is list:
-                if len(a) != len(b):
-                    return False
-                if via_var:
-                    pair = (id(a), id(b))
-                    if pair in through_vars:
-                        continue
-                    through_vars.add(pair)
-                for i in range(len(a) - 1, -1, -1):
-                    push((a[i], b[i]))
+        if ka is kb and ka is tuple:
+            if len(a) != len(b):
+                return False
+            if via_var:
+                pair = (id(a), id(b))
+                if pair in through_vars:
+                    continue
+                through_vars.add(pair)
+            for i in range(len(a) - 1, -1, -1):
+                push((a[i], b[i]))
+            continue
+        if ka in _PROPER and kb in _PROPER:
+            a_items, a_start = (a, 0) if ka is list else (a.items, a.start)
+            b_items, b_start = (b, 0) if kb is list else (b.items, b.start)
+            n = len(a_items) - a_start
+            if n != len(b_items) - b_start:
+                return False
+            if a_items is b_items and a_start == b_start:
                 continue
-            if ka is ConsPair:
+            if via_var:
+                pair = (id(a), id(b))
+                if pair in through_vars:
+                    continue
+                through_vars.add(pair)
+            for i in range(n - 1, -1, -1):
+                push((a_items[a_start + i], b_items[b_start + i]))
+            continue
+        if ka is ConsPair:
+            if kb is ConsPair:
                 if via_var:
                     pair = (id(a), id(b))
                     if pair in through_vars:
@@ -237,31 +278,28 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                 push((a.cdr, b.cdr))
                 push((a.car, b.car))
                 continue
-            if ka in _FAST_ATOMIC:
-                if ka is float:
-                    if not same_atomic(a, b):
-                        return False
-                elif a != b:
+            if kb in _PROPER:
+                b_items, b_start = (b, 0) if kb is list else (b.items, b.start)
+                if b_start >= len(b_items):
                     return False
+                push((a.cdr, rest_of(b_items, b_start + 1)))
+                push((a.car, b_items[b_start]))
                 continue
-            return _FALL_BACK
+        if kb is ConsPair and ka in _PROPER:  # keep the sides: a binding's direction is the dispatcher's
+            a_items, a_start = (a, 0) if ka is list else (a.items, a.start)
+            if a_start >= len(a_items):
+                return False
+            push((rest_of(a_items, a_start + 1), b.cdr))
+            push((a_items[a_start], b.car))
+            continue
         if ka in _FAST_ATOMIC and kb in _FAST_ATOMIC:
-            if not same_atomic(a, b):
+            if ka is kb and ka is not float:
+                if a != b:
+                    return False
+            elif not same_atomic(a, b):
                 return False
             continue
-        if ka is ConsPair and kb is list:
-            if not b:
-                return False
-            push((a.cdr, b[1:]))
-            push((a.car, b[0]))
-            continue
-        if ka is list and kb is ConsPair:  # keep the sides: a binding's direction is the dispatcher's
-            if not a:
-                return False
-            push((a[1:], b.cdr))
-            push((a[0], b.car))
-            continue
-        if (ka is tuple or ka is list or ka in _FAST_ATOMIC) and (kb is tuple or kb is list or kb in _FAST_ATOMIC):
+        if (ka is tuple or ka in _PROPER or ka in _FAST_ATOMIC) and (kb is tuple or kb in _PROPER or kb in _FAST_ATOMIC):
             return False  # a tuple, a list and an atomic term never unify with one another
         return _FALL_BACK
     if out is None:
@@ -297,10 +335,10 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
             continue
         via_var = False
         if _is_var(a):
-            a = transitive_get(a, d)
+            a = walk(a, d)
             via_var = True
         if _is_var(b):
-            b = transitive_get(b, d)
+            b = walk(b, d)
             via_var = True
         if a is b:
             continue
@@ -315,6 +353,10 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
             d = d.set(a, b) if d.__class__ is Map else {**d, a: b}
             continue
         ka, kb = a.__class__, b.__class__
+        if ka is Suffix:  # the list it stands for (this path is for foreign terms: a copy is fine)
+            a, ka = a.to_list(), list
+        if kb is Suffix:
+            b, kb = b.to_list(), list
         if ka is kb and (ka is tuple or ka is list):
             if len(a) != len(b):
                 return False
@@ -375,12 +417,13 @@ def _are_leaves(ka: type, kb: type) -> bool:
 
 
 class _NotFast(Exception):
-    """The fast reifier met a type it does not handle, a deep nesting, or a cycle."""
+    """The fast reifier met a type it does not handle, or a cycle."""
 
 
-#: Nesting of tuples and lists the fast reifier follows in Python recursion.
+#: Nesting of tuples and lists the fast reifier follows in Python recursion; deeper
+#: subterms go to the reifier with an explicit stack (`_reify_deep`).
 _FAST_DEPTH = 200
-_REIFY_LEAVES = frozenset({str, int, float, bool})
+_REIFY_LEAVES = frozenset({str, int, float, bool, String, Fraction})
 
 
 def _reify_fast(t: Any, d: dict, depth: int) -> Any:
@@ -402,16 +445,16 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
             return t
     if k in _REIFY_LEAVES:
         return t
+    if depth > _FAST_DEPTH:
+        return _reify_deep(t, d)
     if k is tuple or k is list:
         if not t:
             return t
-        if depth > _FAST_DEPTH:
-            raise _NotFast
         items = [_reify_fast(x, d, depth + 1) for x in t]
         return tuple(items) if k is tuple else items
+    if k is Suffix:
+        return [_reify_fast(x, d, depth + 1) for x in t.to_list()]
     if k is ConsPair:
-        if depth > _FAST_DEPTH:
-            raise _NotFast
         items = []
         var_steps = 0
         while k is ConsPair:
@@ -426,19 +469,107 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
                 if var_steps > len(d):
                     raise _NotFast  # a cycle through the tail
             k = t.__class__
-        tail = _reify_fast(t, d, depth + 1)
-        if tail.__class__ is list:
-            return items + tail
-        for item in reversed(items):
-            tail = cons(item, tail)  # as the dispatching reifier builds it (a tuple tail makes a tuple)
-        return tail
+        return _close_list(items, _reify_fast(t, d, depth + 1))
     raise _NotFast
+
+
+def _close_list(items: list, tail: Any) -> Any:
+    """The reified list of `items` ending in the reified `tail`, as the dispatching reifier
+    builds it (a list tail makes a list, a tuple tail a tuple)."""
+    if tail.__class__ is list:
+        return items + tail
+    for item in reversed(items):
+        tail = cons(item, tail)
+    return tail
+
+
+_ASSEMBLE = object()
+"""A marker on `_reify_deep`'s stack: the parts above it make one term."""
+
+
+def _reify_deep(term: Any, d: Mapping) -> Any:
+    """`_reify_fast` with an explicit stack: any depth and length. Each compound, list or
+    cons chain gets a slot list filled by its parts, then is assembled; the variables
+    whose bindings are being reified are kept, so a cycle raises `_NotFast`."""
+    on_path: set = set()
+    open_ids: set = set()  # the Python lists and tuples being rebuilt around this place
+    root: list = [None]
+    stack: list = [(term, root, 0)]
+    limit = len(d)
+    while stack:
+        t, into, slot = stack.pop()
+        if t is _ASSEMBLE:
+            built, parts, released, container = into
+            on_path.difference_update(released)
+            open_ids.discard(container)
+            target, target_slot = slot
+            if built is tuple:
+                target[target_slot] = tuple(parts)
+            elif built is list:
+                target[target_slot] = parts
+            else:
+                target[target_slot] = _close_list(parts[:-1], parts[-1])
+            continue
+        k = t.__class__
+        entered: list[Var] = []
+        if k is Variable:
+            while t.__class__ is Variable:
+                nxt = d.get(t, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+                if t in on_path or len(entered) > limit:
+                    raise _NotFast  # a cycle
+                entered.append(t)
+                t = nxt
+            k = t.__class__
+            if k is Variable:
+                into[slot] = t
+                continue
+        if k in _REIFY_LEAVES or (k is tuple or k is list) and not t:
+            into[slot] = t
+            continue
+        if k is ConsPair:
+            items = []
+            on_path.update(entered)
+            in_chain: set = set()  # the tail's variables: the elements before them are not inside them
+            while k is ConsPair:
+                items.append(t.car)
+                t = t.cdr
+                while t.__class__ is Variable:
+                    nxt = d.get(t, _UNBOUND)
+                    if nxt is _UNBOUND:
+                        break
+                    if t in on_path or t in in_chain:
+                        raise _NotFast  # a cycle through the tail
+                    in_chain.add(t)
+                    t = nxt
+                k = t.__class__
+            items.append(t)
+            kind: type = ConsPair
+        elif k is tuple or k is list:
+            items, kind = t, k
+            on_path.update(entered)
+        elif k is Suffix:
+            items, kind = t.to_list(), list
+            on_path.update(entered)
+        else:
+            raise _NotFast
+        container = None
+        if kind is not ConsPair:  # a list or tuple met again inside itself: a cycle (check_acyclic names it)
+            container = id(t.items) if k is Suffix else id(t)
+            if container in open_ids:
+                raise _NotFast
+            open_ids.add(container)
+        parts = [None] * len(items)
+        stack.append((_ASSEMBLE, (kind, parts, entered, container), (into, slot)))
+        stack.extend([(x, parts, i) for i, x in enumerate(items)])
+    return root[0]
 
 
 def reify_dict(term: Any, s: dict) -> Any:
     """`reify(term, s)` for a plain dict `s`: a loop over logicpy's term types without
-    `unification`'s per-node dispatch, else (other types, nesting deeper than 200, a
-    cycle) the dispatching reifier. The result is the same as `reify`'s."""
+    `unification`'s per-node dispatch (any depth and length), else (other types, a cycle)
+    the dispatching reifier. The result is the same as `reify`'s."""
     if not s:
         return term
     try:
@@ -551,7 +682,7 @@ def _reify_state(term: Any, S: State) -> Any:
 
 def _reify_var_in_state(v: Var, S: State) -> Any:
     """`_reify` of a variable in a `State`, for `unification`'s generic walks (`isground`)."""
-    w = transitive_get(v, S.data)
+    w = walk(v, S.data)
     if w is v:
         yield v
     else:
@@ -571,3 +702,12 @@ _reify_dispatch.add((object, Map), reify_dict)
 _reify_dispatch.add((object, State), _reify_state)
 _reify.add((Var, State), _reify_var_in_state)
 assoc.add((Map, object, object), _assoc_map)
+
+
+def _reify_suffix(u: Suffix, s: Mapping) -> Any:
+    """`_reify` of a `Suffix`: the list it stands for."""
+    return _reify(u.to_list(), s)
+
+
+# A `Suffix` is logicpy's own type: this rule changes nothing for anyone else.
+_reify.add((Suffix, Mapping), _reify_suffix)

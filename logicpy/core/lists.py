@@ -5,6 +5,12 @@ lists in a loop: no recursion per element, so 100,000-element lists cost millise
 no RecursionError (kanren 1.0.5's `membero`/`appendo` recurse per element and fail past
 ~170 elements). Partial lists (`cons(h, T)`) are extended the way Prolog extends them,
 lazily and in order, so `run(5, ...)` over an unbounded relation returns.
+
+No relation runs long without giving the search its turn: a scan yields `PAUSE` after
+every `SCAN` elements, and an endless enumeration after every attempt that finds nothing,
+so other branches and time limits are served whatever the lists. On a cyclic list (made
+without the occurs check) `membero` enumerates the elements round after round, without
+end, as member/2 does; the other relations raise `TermError` (length/2's type error).
 """
 
 from __future__ import annotations
@@ -12,16 +18,15 @@ from __future__ import annotations
 from itertools import count
 from typing import Any, Iterator
 
+from cons.core import ConsPair
 from kanren.core import GoalType
-from unification import isvar
-from unification.core import isground
 
 from ..errors import ModeError, TermError, shown
-from ._spine import chain, check_list_argument, hashable_key, is_open, post, spine, walk
+from ._spine import Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
-from .equality import reify, unify
-from .streams import named
-from .terms import var, vars
+from .equality import reify_dict, unify
+from .streams import PAUSE, named
+from .terms import is_var, var, vars
 
 __all__ = [
     "membero",
@@ -35,6 +40,9 @@ __all__ = [
     "adjacento",
 ]
 
+
+#: Elements a scan looks at between two `PAUSE`s.
+SCAN = 1_000
 
 #: Types whose values unify exactly when they compare equal, with no bindings to make (an
 #: int never equals a str; floats and bools are left to unification: 1 == 1.0 == True in
@@ -50,23 +58,44 @@ def _proper(tail: Any) -> bool:
 def _grow(items: list, tail: Any, S: Any, width: int) -> Iterator[tuple[Any, list]]:
     """Windows of `width` consecutive elements that reach into the open `tail`, by start.
 
-    For each start from `len(items) - width + 1` upwards, binds the tail to just enough
-    fresh elements followed by a fresh open rest, and yields (state, window). Endless.
+    Grows the tail one fresh element at a time (each step O(1), as Prolog's recursion
+    does), yielding (state, window) for each window ending in a new element; the tail
+    stays open after it. Endless unless the tail cannot grow.
     """
-    known = len(items)
-    for start in count(max(0, known - width + 1)):
-        fresh = vars(start + width - known)
-        S_grown = unify(tail, chain(fresh, var()), S)
-        if S_grown is not False:
-            yield S_grown, items[start:] + fresh[max(0, start - known):]
+    recent = items[len(items) - width + 1:] if width > 1 else []
+    while True:
+        item, rest = var(), var()
+        S = unify(tail, ConsPair(item, rest), S)
+        if S is False:
+            return
+        recent.append(item)
+        if len(recent) >= width:
+            recent = recent[len(recent) - width:]
+            yield S, recent
+        tail = rest
 
 
 def _lists_by_length(tail: Any, S: Any, shortest: int) -> Iterator[Any]:
     """States binding the open `tail` to proper lists of fresh variables, shortest first. Endless."""
     for extra in count(shortest):
         S_long = unify(tail, vars(extra), S)
-        if S_long is not False:
-            yield S_long
+        yield PAUSE if S_long is False else S_long
+
+
+def _ground(term: Any) -> bool:
+    """True iff the reified `term` holds no logic variable (in a loop: any size)."""
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        kind = type(t)
+        if kind is list or kind is tuple:
+            stack.extend(t)
+        elif issubclass(kind, ConsPair):
+            stack.append(t.cdr)
+            stack.append(t.car)
+        elif is_var(t):
+            return False
+    return True
 
 
 @named
@@ -83,24 +112,34 @@ def membero(x: Any, xs: Any) -> GoalType:
     """
     check_list_argument("membero", "xs", xs)
 
-    def membero_goal(S):
-        items, tail = spine(xs, S)
-        x_rf = walk(x, S)
+    def scan(S, x_rf, items):
         atomic = type(x_rf) in _ATOMIC
-        for item in items:
-            if atomic and type(item) in _ATOMIC:
-                # the same test unification makes, without its dispatch
-                if item == x_rf:
-                    yield S
-                continue
-            S_hit = unify(x_rf, item, S)
-            if S_hit is not False:
-                yield S_hit
+        for lo in range(0, len(items), SCAN):
+            if lo:
+                yield PAUSE
+            for item in items[lo:lo + SCAN] if len(items) > SCAN else items:
+                if atomic and type(item) in _ATOMIC:
+                    # the same test unification makes, without its dispatch
+                    if item == x_rf:
+                        yield S
+                    continue
+                S_hit = unify(x_rf, item, S)
+                if S_hit is not False:
+                    yield S_hit
+
+    def membero_goal(S):
+        items, tail = spine(xs, S, cyclic=True)
+        x_rf = walk(x, S)
+        yield from scan(S, x_rf, items)
+        if type(tail) is Cycle:
+            again = items[tail.start:]
+            while True:
+                yield PAUSE
+                yield from scan(S, x_rf, again)
         if is_open(tail):
             for S_grown, (item,) in _grow(items, tail, S, 1):
                 S_hit = unify(x, item, S_grown)
-                if S_hit is not False:
-                    yield S_hit
+                yield PAUSE if S_hit is False else S_hit
 
     return membero_goal
 
@@ -144,16 +183,27 @@ def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
             S_split = unify(x_tail, r_items[:split], S)
             if S_split is not False:
                 S_split = unify(ys, chain(r_items[split:], r_tail), S_split)
-                if S_split is not False:
-                    yield S_split
+            if S_split is not False:
+                yield S_split
+            elif split % SCAN == SCAN - 1:
+                yield PAUSE
         if is_open(r_tail):
-            for extra in count(1):
-                fresh = vars(extra)
-                S_long = unify(x_tail, r_items + fresh, S)
+            # xs's tail is the rest's known elements then k more, which also start the
+            # rest's open tail, ys after them: both grown one element at a time.
+            x_more = var()
+            S = unify(x_tail, chain(r_items, x_more), S)
+            while S is not False:
+                item, x_rest, r_rest = var(), var(), var()
+                S = unify(x_more, ConsPair(item, x_rest), S)
+                if S is not False:
+                    S = unify(r_tail, ConsPair(item, r_rest), S)
+                if S is False:
+                    return
+                S_long = unify(x_rest, [], S)
                 if S_long is not False:
-                    S_long = unify(r_tail, chain(fresh, ys), S_long)
-                    if S_long is not False:
-                        yield S_long
+                    S_long = unify(r_rest, ys, S_long)
+                yield PAUSE if S_long is False else S_long
+                x_more, r_tail = x_rest, r_rest
 
     return appendo_goal
 
@@ -175,7 +225,7 @@ def lengtho(xs: Any, n: Any) -> GoalType:
     def lengtho_goal(S):
         items, tail = spine(xs, S)
         n_rf = walk(n, S)
-        if not isvar(n_rf) and (type(n_rf) is not int):
+        if not is_var(n_rf) and (type(n_rf) is not int):
             raise TermError(f"lengtho: the length must be an integer or a variable, got {shown(n_rf)}")
         if not is_open(tail):
             if _proper(tail):
@@ -183,11 +233,10 @@ def lengtho(xs: Any, n: Any) -> GoalType:
                 if S_done is not False:
                     yield S_done
             return
-        if isvar(n_rf):
-            for S_long in _lists_by_length(tail, S, 0):
-                S_done = unify(n_rf, len(spine(tail, S_long)[0]) + len(items), S_long)
-                if S_done is not False:
-                    yield S_done
+        if is_var(n_rf):
+            for extra, S_long in enumerate(_lists_by_length(tail, S, 0)):
+                S_done = False if S_long is PAUSE else unify(n_rf, extra + len(items), S_long)
+                yield PAUSE if S_done is False else S_done
         elif n_rf >= len(items):
             S_done = unify(tail, vars(n_rf - len(items)), S)
             if S_done is not False:
@@ -199,7 +248,9 @@ def lengtho(xs: Any, n: Any) -> GoalType:
 def _forward_on_longer_lists(x_tail: Any, S: Any, shortest: int, forward) -> Iterator[Any]:
     """Neither list is proper: run the forward mode with xs closed at every length from `shortest` up."""
     for S_long in _lists_by_length(x_tail, S, shortest):
-        yield from forward(S_long)
+        yield PAUSE
+        if S_long is not PAUSE:
+            yield from forward(S_long)
 
 
 @named
@@ -223,8 +274,10 @@ def selecto(x: Any, xs: Any, ys: Any) -> GoalType:
             S_hit = unify(x, item, S)
             if S_hit is not False:
                 S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
-                if S_hit is not False:
-                    yield S_hit
+            if S_hit is not False:
+                yield S_hit
+            elif i % SCAN == SCAN - 1:
+                yield PAUSE
 
     def selecto_goal(S):
         x_items, x_tail = spine(xs, S)
@@ -266,8 +319,10 @@ def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
             S_hit = unify(x, item, S_before)
             if S_hit is not False:
                 S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
-                if S_hit is not False:
-                    yield S_hit
+            if S_hit is not False:
+                yield S_hit
+            elif i % SCAN == SCAN - 1:
+                yield PAUSE
             S_before = post(neq(x, item), S_before)
             if S_before is None:
                 return
@@ -312,7 +367,12 @@ def _match_all(S: Any, pool: list, targets: list) -> Iterator[Any]:
     lists never cost recursion depth.
     """
     frames = [[S, pool, 0]]
+    tries = 0
     while frames:
+        tries += 1
+        if tries == SCAN:
+            tries = 0
+            yield PAUSE
         frame = frames[-1]
         S_k, pool_k, start = frame
         if len(frames) - 1 == len(targets):
@@ -354,8 +414,10 @@ def permuteo(xs: Any, ys: Any) -> GoalType:
         other_items, other_tail = spine(other, S_sized)
         if not _proper(other_tail) or len(other_items) != len(items):
             return
-        if isground(items, S_sized) and isground(other_items, S_sized):
-            if _counts(items, S_sized) == _counts(other_items, S_sized):
+        items_rf = reify_dict(items, bindings(S_sized))
+        other_rf = reify_dict(other_items, bindings(S_sized))
+        if _ground(items_rf) and _ground(other_rf):
+            if _counts(items_rf) == _counts(other_rf):
                 yield S_sized
             return
         yield from _match_all(S_sized, items, other_items)
@@ -369,15 +431,17 @@ def permuteo(xs: Any, ys: Any) -> GoalType:
             yield from same_length(S, y_items, xs)
         elif is_open(x_tail) and is_open(y_tail):
             for S_long in _lists_by_length(x_tail, S, max(0, len(y_items) - len(x_items))):
-                yield from same_length(S_long, spine(xs, S_long)[0], ys)
+                yield PAUSE
+                if S_long is not PAUSE:
+                    yield from same_length(S_long, spine(xs, S_long)[0], ys)
 
     return permuteo_goal
 
 
-def _counts(items: list, S: Any) -> dict:
-    """How often each (ground) element occurs, keyed by its hashable form."""
+def _counts(items: list) -> dict:
+    """How often each element of the reified, ground `items` occurs, keyed by its hashable form."""
     tally: dict = {}
-    for item in reify(items, S):
+    for item in items:
         key = hashable_key(item)
         tally[key] = tally.get(key, 0) + 1
     return tally
@@ -404,13 +468,15 @@ def distincto(xs: Any) -> GoalType:
             raise ModeError(f"distincto needs a proper list, got a partial list ending in the unbound {shown(tail)}")
         if not _proper(tail):
             return
-        items_rf = reify(items, S)
-        ground = [isground(item, {}) for item in items_rf]
+        items_rf = reify_dict(items, bindings(S))
+        ground = [_ground(item) for item in items_rf]
         if all(ground):
             if len({hashable_key(item) for item in items_rf}) == len(items_rf):
                 yield S
             return
         for i, a in enumerate(items_rf):
+            if i % SCAN == SCAN - 1:
+                yield PAUSE
             for j in range(i + 1, len(items_rf)):
                 if ground[i] and ground[j]:
                     if hashable_key(a) == hashable_key(items_rf[j]):
@@ -441,16 +507,17 @@ def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
     def nth1o_goal(S):
         items, tail = spine(xs, S)
         n_rf = walk(n, S)
-        if isvar(n_rf):
+        if is_var(n_rf):
             for i, item in enumerate(items):
                 S_hit = unify((n_rf, x), (i + 1, item), S)
                 if S_hit is not False:
                     yield S_hit
+                elif i % SCAN == SCAN - 1:
+                    yield PAUSE
             if is_open(tail):
-                for i, (S_grown, (item,)) in enumerate(_grow(items, tail, S, 1), len(items)):
-                    S_hit = unify((n_rf, x), (i + 1, item), S_grown)
-                    if S_hit is not False:
-                        yield S_hit
+                for i, (S_grown, window) in enumerate(_grow(items, tail, S, 1), len(items)):
+                    S_hit = unify((n_rf, x), (i + 1, window[0]), S_grown)
+                    yield PAUSE if S_hit is False else S_hit
             return
         if type(n_rf) is not int:
             raise TermError(f"nth1o: the index must be an integer or a variable, got {shown(n_rf)}")
@@ -488,10 +555,11 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
             S_hit = unify(pair, (items[i], items[i + 1]), S)
             if S_hit is not False:
                 yield S_hit
+            elif i % SCAN == SCAN - 1:
+                yield PAUSE
         if is_open(tail):
             for S_grown, window in _grow(items, tail, S, 2):
                 S_hit = unify(pair, tuple(window), S_grown)
-                if S_hit is not False:
-                    yield S_hit
+                yield PAUSE if S_hit is False else S_hit
 
     return adjacento_goal

@@ -13,13 +13,14 @@ import os
 from fractions import Fraction
 from typing import Any, Callable
 
-from unification import isvar, reify
+from unification import reify
 from unification.core import isground
 
 from ..errors import InputError, shown
 from ._spine import bindings, walk
 from .streams import Scheduled, Search, goal_text
 from .terms import String
+from .terms import is_var
 
 __all__ = ["project", "varo", "nonvaro", "groundo", "atomico", "numbero"]
 
@@ -98,9 +99,9 @@ def _atomic(t: Any, S: Any) -> bool:
     return isinstance(t, (str, int, float, Fraction, String)) or t == []
 
 
-varo = _test("varo", lambda t, S: isvar(t),
+varo = _test("varo", lambda t, S: is_var(t),
              "varo(?t): True iff t is an unbound variable now (Prolog's var/1; non-relational).")
-nonvaro = _test("nonvaro", lambda t, S: not isvar(t),
+nonvaro = _test("nonvaro", lambda t, S: not is_var(t),
                 "nonvaro(?t): True iff t is bound now (Prolog's nonvar/1; non-relational).")
 groundo = _test("groundo", lambda t, S: isground(t, bindings(S)),
                 "groundo(?t): True iff t holds no unbound variable now (Prolog's ground/1; non-relational).")

@@ -43,6 +43,7 @@ from .fd import propagators as P
 from .fd.store import FDStore, Propagator
 from .streams import SearchTimeout, query_states
 from .terms import Term, format_term
+from .terms import is_var
 
 __all__ = ["Residual", "answers_with_constraints", "reify_with_constraints", "residual_from_goals",
            "disequalities", "format_constraint"]
@@ -169,7 +170,7 @@ def _lin(terms: Iterable[tuple[int, Any]], op: str, rhs: int) -> Raw:
     """The raw linear constraint Σ a·t op rhs, ints moved to the right and repeated variables merged."""
     coeffs: dict[Var, int] = {}
     for a, t in terms:
-        if isinstance(t, Var):
+        if is_var(t):
             coeffs[t] = coeffs.get(t, 0) + a
         else:
             rhs -= a * t
@@ -206,7 +207,7 @@ def _read_goal(goal: Term) -> list[Raw]:
         xs = args[0] if name == "ins" else [args[0]]
         if runs is None or not isinstance(xs, list):
             return foreign
-        return [("in", x, runs) for x in xs if isinstance(x, Var)]
+        return [("in", x, runs) for x in xs if is_var(x)]
     if name in ("all_different", "all_distinct") and len(args) == 1 and isinstance(args[0], list):
         return [("goal", ("all_different", args[0]))]
     if name in ("element", "tuples_in"):
@@ -234,7 +235,7 @@ def _read_goal(goal: Term) -> list[Raw]:
 
 def _read_linear(e: Term) -> tuple[dict[Var, int], int] | None:
     """(coefficients, constant) of a linear clpfd expression, or None."""
-    if isinstance(e, Var):
+    if is_var(e):
         return {e: 1}, 0
     if isinstance(e, int) and not isinstance(e, bool):
         return {}, e
@@ -373,7 +374,7 @@ def _fold_domains(found: list[Raw]) -> list[Raw]:
     rest = []
     for c in found:
         if c[0] == "in":
-            if isinstance(c[1], Var):
+            if is_var(c[1]):
                 domains[c[1]] = _intersect(domains.get(c[1], ((None, None),)), c[2])
         elif c[0] == "lin" and len(c[1]) == 1:
             [(v, a)] = c[1].items()
@@ -386,8 +387,8 @@ def _fold_domains(found: list[Raw]) -> list[Raw]:
             else:  # a·v = c has no integer solution: the equation never holds, the disequality always
                 domains[v] = () if c[2] == "=" else d
         elif (c[0] == "abs" and isinstance(c[4], int) and not isinstance(c[4], bool)
-              and [isinstance(t, Var) for t in c[1:3]].count(True) == 1 and c[1] is not c[2]):
-            v, n = (c[1], c[2]) if isinstance(c[1], Var) else (c[2], c[1])  # |v - n| op d: v is n ± d
+              and [is_var(t) for t in c[1:3]].count(True) == 1 and c[1] is not c[2]):
+            v, n = (c[1], c[2]) if is_var(c[1]) else (c[2], c[1])  # |v - n| op d: v is n ± d
             d = domains.get(v, ((None, None),))
             pair = _union(((n - c[4], n - c[4]),), ((n + c[4], n + c[4]),)) if c[4] >= 0 else ()
             domains[v] = _intersect(d, pair) if c[3] == "=" else _without(_without(d, n - c[4]), n + c[4])
@@ -429,7 +430,7 @@ def _tighten(found: list[Raw], rounds: int = 100) -> list[Raw]:
     lins = [c for c in found if c[0] == "lin" and c[2] != "\\=" and len(c[1]) > 1]
     # |x - y| = d puts x within d of y: x - y <= d and y - x <= d, as bounds
     dists = [c for c in found if c[0] == "abs" and c[3] == "=" and isinstance(c[4], int)
-             and isinstance(c[1], Var) and isinstance(c[2], Var) and c[1] is not c[2]]
+             and is_var(c[1]) and is_var(c[2]) and c[1] is not c[2]]
     lins += [("lin", {x: 1, y: -1}, "=<", c[4]) for c in dists for x, y in ((c[1], c[2]), (c[2], c[1]))]
     full: Intervals = ((None, None),)
     for _ in range(rounds if lins else 0):
@@ -531,12 +532,12 @@ def _canon(c: Raw, key: Callable[[Var], tuple[int, int]]) -> Any:
     if kind == "lin":
         return _linear(c[1], c[2], c[3], key)
     if kind == "abs":
-        x, y = sorted(c[1:3], key=lambda t: key(t) if isinstance(t, Var) else (2, t))
+        x, y = sorted(c[1:3], key=lambda t: key(t) if is_var(t) else (2, t))
         return ("#=" if c[3] == "=" else "#\\=", ("abs", ("-", x, y)), c[4])
     if kind == "goal":
         goal = c[1]
         if goal[0] == "all_different":
-            return ("all_different", sorted(goal[1], key=lambda t: key(t) if isinstance(t, Var) else (2, t)))
+            return ("all_different", sorted(goal[1], key=lambda t: key(t) if is_var(t) else (2, t)))
         return goal
     return ("foreign", c[1])
 
@@ -574,7 +575,7 @@ def _dif(a: Term, b: Term, key: Callable[[Var], tuple[int, int]]) -> Term:
         return None
     if not s:
         return ("dif", a, b)  # violated; a state never holds one
-    vs = set(s) | {t for t in s.values() if isinstance(t, Var)}
+    vs = set(s) | {t for t in s.values() if is_var(t)}
 
     def root(v: Var) -> Var:
         while isinstance(s.get(v), Var):
@@ -626,7 +627,7 @@ def _vars(term: Any) -> Iterator[Var]:
     stack = [term]
     while stack:
         t = stack.pop()
-        if isinstance(t, Var):
+        if is_var(t):
             if t not in seen:
                 seen.add(t)
                 yield t

@@ -38,13 +38,13 @@ from typing import Any, Callable, Generator, Iterator, cast
 
 from cons.core import ConsPair
 from immutables import Map
-from unification import isvar
 
 from ..errors import ModeError, shown
 from ._spine import hashable_key
 from .equality import reify, unify
 from .streams import PAUSE, Scheduled, Search, goal_text, solve
 from .terms import var
+from .terms import is_var
 
 __all__ = ["tabled", "TableStats"]
 
@@ -87,7 +87,7 @@ def _variables(term: Any) -> list:
     stack = [term]
     while stack:
         t = stack.pop()
-        if isvar(t):
+        if is_var(t):
             seen.setdefault(t, None)
         elif type(t) in (list, tuple):
             stack.extend(reversed(t))

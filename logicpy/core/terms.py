@@ -7,12 +7,16 @@
     rational 1r3           fractions.Fraction(1, 3)               {"rational": "1/3"}
     string "text"          String("text")                         {"string": "text"}
     [a, b]                 list  ["a", "b"]                       ["a", "b"]
-    [a | T] (partial)      cons("a", T)   (cons package, as kanren)  {"list": ["a"], "tail": {"var": "T"}}
+    [a | T] (partial)      cons("a", T)   (a cons pair, as kanren)   {"list": ["a"], "tail": {"var": "T"}}
     f(a, B)                tuple ("f", "a", B): the functor first {"functor": "f", "args": ["a", {"var": "B"}]}
     variable               `var()`, a kanren `Var` (`Variable`)   {"var": "B"}
 
 Compound terms are tuples so that kanren unifies and reifies them without any
-extension, and they stay hashable for tabling and signatures. One-way conversions:
+extension, and they stay hashable for tabling and signatures. Two more forms of a proper
+list appear inside a search and mean exactly the list they stand for: `cons(h, xs)` with a
+list `xs` (a cell in front of the list, not a copy of it) and `Suffix(xs, k)`, the list
+`xs[k:]` sharing `xs` (what a list's tail is bound to when it meets a cons pair).
+Answers are always plain lists. One-way conversions:
 `True`/`False` become the atoms `true`/`false`, and a `Fraction` whose denominator is 1
 is the integer in Prolog. `None`, dicts, sets, infinities, NaN and other Python objects
 are not terms: `check_term` names them and where they sit.
@@ -31,7 +35,6 @@ from fractions import Fraction
 from itertools import count
 from typing import Any, Iterator, Mapping, MutableMapping, NoReturn
 
-from cons import cons
 from cons.core import ConsPair
 from unification import Var
 
@@ -42,6 +45,7 @@ __all__ = [
     "vars",
     "Variable",
     "cons",
+    "Suffix",
     "String",
     "Term",
     "check_term",
@@ -50,6 +54,7 @@ __all__ = [
     "to_json",
     "from_json",
     "variable_name",
+    "is_var",
 ]
 
 #: Any logicpy term (see the module table); a type alias for documentation.
@@ -119,6 +124,96 @@ class String:
             raise TermError(f"String text must be str, got {type(self.text).__name__} {self.text!r}")
 
 
+class Suffix:
+    """The proper list `items[start:]`, sharing `items` instead of copying it (0 < start <
+    len(items)); immutable, and never shown to users: answers read it as a plain list."""
+
+    __slots__ = ("items", "start")
+
+    def __init__(self, items: list, start: int):
+        self.items = items
+        self.start = start
+
+    def __len__(self) -> int:
+        return len(self.items) - self.start
+
+    def to_list(self) -> list:
+        """The elements as a new Python list."""
+        return self.items[self.start:]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Suffix:
+            other = other.to_list()
+        return type(other) is list and self.to_list() == other
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as the list it stands for
+
+    def __repr__(self) -> str:
+        return f"Suffix({self.to_list()!r})"
+
+
+def is_var(term: Any) -> bool:
+    """True iff `term` is a logic variable. `isinstance(term, Var)` would hash any other
+    term (`unification` looks it up among its global variables), and a long cons chain's
+    hash recurses along it."""
+    kind = term.__class__
+    return kind is Variable or kind is Var or (kind not in _NOT_VARIABLES and issubclass(kind, Var))
+
+
+#: Types that are never logic variables, known without a subclass test.
+_NOT_VARIABLES = frozenset({str, int, float, bool, list, tuple, ConsPair, Fraction})
+
+
+def rest_of(items: list, start: int) -> list | Suffix:
+    """The proper list `items[start:]` without copying: `[]` past the end, else a `Suffix`."""
+    if start >= len(items):
+        return []
+    return Suffix(items, start) if start else items
+
+
+def list_parts(term: Any) -> tuple[list, int] | None:
+    """(items, start) of a list or `Suffix` (the elements are items[start:]); else None."""
+    kind = type(term)
+    if kind is list:
+        return term, 0
+    if kind is Suffix:
+        return term.items, term.start
+    return None
+
+
+def cons(head: Any, *more: Any) -> Any:
+    """The list cell [head | tail] (`cons(a, b, tail)` is [a, b | tail]).
+
+    On a list tail the cells go in front of it without copying it (a list built by
+    consing one element at a time costs linear time and memory); `cons(h, [])` is `[h]`.
+    Any other tail gives the `cons` package's pair, as kanren builds it.
+
+    >>> format_term(cons(1, 2, [3])), format_term(cons(1, var("t")))
+    ('[1,2,3]', '[1|T]')
+    """
+    *heads, tail = (head, *more)
+    if not heads:
+        raise TypeError("cons needs a head and a tail")
+    proper = type(tail) is list or type(tail) is Suffix
+    if proper and len(tail) == 0:
+        tail = [heads.pop()]
+    for item in reversed(heads):
+        if proper or tail.__class__ is ConsPair or is_var(tail):
+            tail = _cell(item, tail)  # what the cons package builds too, without its type tests
+        else:
+            tail = ConsPair(item, tail)
+            proper = type(tail) is list
+    return tail
+
+
+def _cell(head: Any, tail: Any) -> ConsPair:
+    """A cons pair as it is: `ConsPair(h, list)` would copy the list into a new one."""
+    pair = object.__new__(ConsPair)
+    pair.car = head
+    pair.cdr = tail
+    return pair
+
+
 # ---------------------------------------------------------------- validation
 
 
@@ -138,42 +233,99 @@ def check_term(value: Any, path: str = "term") -> Any:
 
 
 def _check(value: Any, path: str) -> None:
-    if isinstance(value, (str, bool, int, String, Fraction, Var)):
-        return
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise TermError(f"{path}: {value!r} is not a logicpy term (only finite floats)")
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _check(item, f"{path}[{i}]")
-    elif isinstance(value, tuple):
-        if not value or not isinstance(value[0], str):
+    """Check `value` and everything inside it, with an explicit stack (any size, any depth);
+    a list or compound that contains itself is refused."""
+    stack: list = [(value, None)]
+    open_ids: set = set()
+    while stack:
+        value, where = stack.pop()
+        if value is _CLOSE:
+            open_ids.discard(where)
+            continue
+        if isinstance(value, (str, bool, int, String, Fraction)) or is_var(value):
+            continue
+        kind = type(value)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise TermError(f"{_path(path, where)}: {value!r} is not a logicpy term (only finite floats)")
+            continue
+        if isinstance(value, list) or kind is Suffix:
+            items, start = (value, 0) if kind is not Suffix else (value.items, value.start)
+            _enter(value, where, path, open_ids, stack)
+            stack.extend((items[i], (where, "", i - start)) for i in range(len(items) - 1, start - 1, -1))
+        elif isinstance(value, tuple):
+            if not value or not isinstance(value[0], str):
+                raise TermError(f"{_path(path, where)}: {value!r} is not a compound term "
+                                "(a tuple needs a str functor first, like ('f', 'a'))")
+            if value[0] == "[|]" and len(value) == 3:
+                raise TermError(f"{_path(path, where)}: functor '[|]'/2 is Prolog's list cell; "
+                                "write a list or cons(head, tail)")
+            _enter(value, where, path, open_ids, stack)
+            stack.extend((value[i], (where, "", i)) for i in range(len(value) - 1, 0, -1))
+        elif kind is ConsPair:
+            items, tail = _unroll(value)
+            _check_tail(tail, _path(path, where))
+            stack.append((tail, (where, ".tail", None)))
+            stack.extend((items[i], (where, ".list", i)) for i in range(len(items) - 1, -1, -1))
+        else:
             raise TermError(
-                f"{path}: {value!r} is not a compound term (a tuple needs a str functor first, like ('f', 'a'))"
+                f"{_path(path, where)}: {_short(value)} is not a logicpy term "
+                "(atoms are str, compounds are tuples (\"f\", arg, ...))"
             )
-        if value[0] == "[|]" and len(value) == 3:
-            raise TermError(f"{path}: functor '[|]'/2 is Prolog's list cell; write a list or cons(head, tail)")
-        for i, item in enumerate(value[1:], start=1):
-            _check(item, f"{path}[{i}]")
-    elif type(value) is ConsPair:
-        items, tail = _unroll(value)
-        for i, item in enumerate(items):
-            _check(item, f"{path}.list[{i}]")
-        if not isinstance(tail, (Var, str, int, float, Fraction, String)) or isinstance(tail, bool):
-            raise TermError(f"{path}.tail: {tail!r} cannot end a partial list (a variable or an atomic term)")
-        _check(tail, f"{path}.tail")
-    else:
-        raise TermError(
-            f"{path}: {value!r} is not a logicpy term (atoms are str, compounds are tuples (\"f\", arg, ...))"
-        )
+
+
+def _check_tail(tail: Any, path: str) -> None:
+    """Refuse what cannot end a partial list (a compound, a bool)."""
+    if not (is_var(tail) or isinstance(tail, (str, int, float, Fraction, String, list))) or isinstance(tail, bool):
+        raise TermError(f"{path}.tail: {_short(tail)} cannot end a partial list (a variable or an atomic term)")
+
+
+_CLOSE = object()
+"""A marker on `_check`'s stack: the container whose id follows is complete."""
+
+
+def _enter(value: Any, where: Any, path: str, open_ids: set, stack: list) -> None:
+    """Note that the container `value` is open (its elements follow on `stack`, after the
+    closing marker pushed here); refuse a cycle."""
+    stack.append((_CLOSE, _opened(value, open_ids, path, where)))
+
+
+def _opened(value: Any, open_ids: set, path: str = "term", where: Any = None) -> int:
+    """Add the list, `Suffix` or tuple `value` to the containers open around the current
+    place and return its key (to discard when it closes); one already open is a cycle."""
+    key = id(value.items) if type(value) is Suffix else id(value)
+    if key in open_ids:
+        raise TermError(f"{_path(path, where)}: a list or compound that contains itself is not a term")
+    open_ids.add(key)
+    return key
+
+
+def _path(root: str, where: Any) -> str:
+    """The place `where` (a chain (parent, step, index) from the root) as Python indexing."""
+    steps = []
+    while where is not None:
+        where, step, i = where
+        steps.append(step if i is None else f"{step}[{i}]")
+    return root + "".join(reversed(steps))
+
+
+def _short(value: Any) -> str:
+    """`repr(value)`, cut to 200 characters."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _unroll(pair: ConsPair) -> tuple[list, Any]:
-    """The items and the final tail of a chain of cons pairs."""
+    """The items and the final tail of a chain of cons pairs; a proper list at the end
+    (a list or `Suffix`) is taken into the items and the tail is then `[]`."""
     items = []
     while type(pair) is ConsPair:
         items.append(pair.car)
         pair = pair.cdr
+    parts = list_parts(pair)
+    if parts is not None:
+        items.extend(parts[0][parts[1]:])
+        return items, []
     return items, pair
 
 
@@ -289,10 +441,11 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
     """Append the text of `term` to `out`, keeping the open compounds and lists on a stack.
 
     A frame is [arguments, index of the next one, index of the first, closing text,
-    the tail of a partial list (or None), True for a partial list].
+    the tail of a partial list (or None), True for a partial list, the container's id].
     """
     frames: list[list[Any]] = []
     frame: list[Any]
+    open_ids: set = set()
     append = out.append
     while True:
         if isinstance(term, str):
@@ -309,26 +462,33 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
             append(_quote(term.text, '"'))
         elif isinstance(term, list) and not term:
             append("[]")
-        elif isinstance(term, (list, tuple)) or type(term) is ConsPair:
+        elif isinstance(term, (list, tuple)) or type(term) is ConsPair or type(term) is Suffix:
             if isinstance(term, list):
-                frame = [term, 0, 0, "]", None, False]
+                frame = [term, 0, 0, "]", None, False, id(term)]
+                append("[")
+            elif type(term) is Suffix:
+                frame = [term.items, term.start, term.start, "]", None, False, id(term.items)]
                 append("[")
             elif isinstance(term, tuple):
                 if not term or not isinstance(term[0], str) or (term[0] == "[|]" and len(term) == 3):
                     _check(term, _where(frames))
-                frame = [term, 1, 1, ")", None, False]
+                frame = [term, 1, 1, ")", None, False, id(term)]
                 append(_atom_text(term[0]) + "(")
             else:
                 items, tail = _unroll(term)
-                if not isinstance(tail, (Var, str, int, float, Fraction, String)) or isinstance(tail, bool):
+                if not (is_var(tail) or isinstance(tail, (str, int, float, Fraction, String, list))) or isinstance(tail, bool):
                     _check(term, _where(frames))
-                frame = [items, 0, 0, "]", tail, True]
+                frame = [items, 0, 0, "]", tail, type(tail) is not list, None]
                 append("[")
             if max_depth is not None and len(frames) >= max_depth:
                 raise TermError(f"{_where(frames)}: nested more than {max_depth:,} deep "
                                 "(compounds and lists inside each other)")
+            if frame[6] is not None:
+                if frame[6] in open_ids:
+                    raise TermError(f"{_where(frames)}: a list or compound that contains itself has no Prolog text")
+                open_ids.add(frame[6])
             frames.append(frame)
-        elif isinstance(term, Var):  # after the compounds: this test hashes its argument
+        elif is_var(term):
             append(namer(term))
         else:
             _check(term, _where(frames))
@@ -347,6 +507,7 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
                 term = frame[4]
                 break
             append(frame[3])
+            open_ids.discard(frame[6])
             frames.pop()
         else:
             return
@@ -355,8 +516,8 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
 def _where(frames: list[list]) -> str:
     """The writer's place in the term, as Python indexing from `term` (as `check_term` names it);
     past 12 steps, the first 8 and the last 3."""
-    steps = [(".tail" if i > len(args) else f".list[{i - 1}]") if partial else f"[{i - 1}]"
-             for args, i, _, _, _, partial in frames]
+    steps = [(".tail" if i > len(args) else f".list[{i - 1}]") if partial else f"[{i - 1 - first * (closer == ']')}]"
+             for args, i, first, closer, _, partial, _ in frames]
     if len(steps) > 12:
         steps = [*steps[:8], f"...({len(steps) - 11:,} more)...", *steps[-3:]]
     return "term" + "".join(steps)
@@ -602,29 +763,55 @@ def to_json(term: Term, names: MutableMapping[Var, str] | None = None) -> Any:
 
 
 def _to_json(term: Term, namer: _Namer, path: str) -> Any:
-    if isinstance(term, bool):
-        return "true" if term else "false"
-    if isinstance(term, (str, int)):
-        return term
-    if isinstance(term, float):
-        return check_term(term, path)
-    if isinstance(term, Fraction):
-        return {"rational": f"{term.numerator}/{term.denominator}"}
-    if isinstance(term, String):
-        return {"string": term.text}
-    if isinstance(term, list):
-        return [_to_json(x, namer, f"{path}[{i}]") for i, x in enumerate(term)]
-    if isinstance(term, tuple):
-        check_term(term[:1] if term else term, path)
-        return {"functor": term[0], "args": [_to_json(x, namer, f"{path}[{i}]") for i, x in enumerate(term[1:], 1)]}
-    if isinstance(term, Var):
-        return {"var": namer(term)}
-    if type(term) is ConsPair:
-        check_term(term, path)
-        items, tail = _unroll(term)
-        return {"list": [_to_json(x, namer, f"{path}.list[{i}]") for i, x in enumerate(items)],
-                "tail": _to_json(tail, namer, f"{path}.tail")}
-    return check_term(term, path)
+    """The JSON form of `term`, built with an explicit stack: each container is made at once
+    and its slots filled as their elements are converted (any size, any depth)."""
+    root: list = [None]
+    stack: list = [(term, root, 0, None)]
+    open_ids: set = set()
+    while stack:
+        term, into, slot, where = stack.pop()
+        kind = type(term)
+        if term is _CLOSE:
+            open_ids.discard(slot)
+            continue
+        if kind is list or kind is tuple or kind is Suffix:
+            stack.append((_CLOSE, None, _opened(term, open_ids, path, where), None))
+        if kind is str or kind is int:
+            into[slot] = term
+        elif isinstance(term, bool):
+            into[slot] = "true" if term else "false"
+        elif isinstance(term, (str, int)):
+            into[slot] = term
+        elif isinstance(term, float):
+            into[slot] = check_term(term, _path(path, where))
+        elif isinstance(term, Fraction):
+            into[slot] = {"rational": f"{term.numerator}/{term.denominator}"}
+        elif isinstance(term, String):
+            into[slot] = {"string": term.text}
+        elif isinstance(term, list) or kind is Suffix:
+            items = term if kind is not Suffix else term.to_list()
+            into[slot] = out = [None] * len(items)
+            stack.extend(reversed([(x, out, i, (where, "", i)) for i, x in enumerate(items)]))
+        elif isinstance(term, tuple):
+            if not term or not isinstance(term[0], str):
+                check_term(term, _path(path, where))
+            into[slot] = {"functor": term[0], "args": (out := [None] * (len(term) - 1))}
+            stack.extend(reversed([(x, out, i - 1, (where, "", i)) for i, x in enumerate(term) if i]))
+        elif is_var(term):
+            into[slot] = {"var": namer(term)}
+        elif kind is ConsPair:
+            items, tail = _unroll(term)
+            if type(tail) is list:
+                into[slot] = out = [None] * len(items)
+                stack.extend(reversed([(x, out, i, (where, ".list", i)) for i, x in enumerate(items)]))
+                continue
+            _check_tail(tail, _path(path, where))
+            into[slot] = node = {"list": (out := [None] * len(items)), "tail": None}
+            stack.append((tail, node, "tail", (where, ".tail", None)))
+            stack.extend(reversed([(x, out, i, (where, ".list", i)) for i, x in enumerate(items)]))
+        else:
+            check_term(term, _path(path, where))
+    return root[0]
 
 
 def from_json(data: Any, variables: MutableMapping[str, Var] | None = None) -> Term:
@@ -639,34 +826,71 @@ def from_json(data: Any, variables: MutableMapping[str, Var] | None = None) -> T
 
 
 def _from_json(data: Any, variables: MutableMapping[str, Var], path: str) -> Term:
-    if isinstance(data, bool):
-        return "true" if data else "false"
-    if isinstance(data, (str, int)):
-        return data
-    if isinstance(data, float):
-        return check_term(data, path)
-    if isinstance(data, list):
-        return [_from_json(x, variables, f"{path}[{i}]") for i, x in enumerate(data)]
-    if isinstance(data, Mapping):
-        keys = set(data)
-        if keys == {"functor", "args"} and isinstance(data["functor"], str) and isinstance(data["args"], list):
-            return (data["functor"], *(_from_json(x, variables, f'{path}["args"][{i}]')
-                                       for i, x in enumerate(data["args"])))
-        if keys == {"var"} and isinstance(data["var"], str):
-            name = data["var"]
-            if name == "_":
-                return var()
-            if name not in variables:
-                variables[name] = var(name.lstrip("_") or None)
-            return variables[name]
-        if keys == {"string"} and isinstance(data["string"], str):
-            return String(data["string"])
-        if keys == {"rational"} and isinstance(data["rational"], str):
-            m = re.fullmatch(r"(-?\d+)/(\d+)", data["rational"])
-            if m and int(m.group(2)) != 0:
-                return Fraction(int(m.group(1)), int(m.group(2)))
-        if keys == {"list", "tail"} and isinstance(data["list"], list) and data["list"]:
-            items = [_from_json(x, variables, f'{path}["list"][{i}]') for i, x in enumerate(data["list"])]
-            tail = _from_json(data["tail"], variables, f'{path}["tail"]')
-            return check_term(_cons_chain(items, tail), path)
-    raise TermError(f"{path}: {data!r} is not a JSON-encoded logicpy term")
+    """The term `data` encodes, built with an explicit stack: a list is filled slot by slot;
+    a compound or partial list is assembled (`_BUILD`) once its parts are read."""
+    root: list = [None]
+    stack: list = [(data, root, 0, None)]
+    while stack:
+        data, into, slot, where = stack.pop()
+        if data is _BUILD:
+            make, parts, at = into
+            target, target_slot = at
+            target[target_slot] = make(parts, slot)
+            continue
+        if isinstance(data, bool):
+            into[slot] = "true" if data else "false"
+        elif isinstance(data, (str, int)):
+            into[slot] = data
+        elif isinstance(data, float):
+            into[slot] = check_term(data, _path(path, where))
+        elif isinstance(data, list):
+            into[slot] = out = [None] * len(data)
+            stack.extend(reversed([(x, out, i, (where, "", i)) for i, x in enumerate(data)]))
+        elif isinstance(data, Mapping):
+            into[slot] = _from_json_object(data, variables, path, where, into, slot, stack)
+        else:
+            raise TermError(f"{_path(path, where)}: {_short(data)} is not a JSON-encoded logicpy term")
+    return root[0]
+
+
+_BUILD = object()
+"""A marker on `_from_json`'s stack: the parts read above it make one compound or partial list."""
+
+
+def _from_json_object(data: Mapping, variables: MutableMapping[str, Var], path: str, where: Any,
+                      into: list, slot: Any, stack: list) -> Any:
+    """The term of a JSON object (`{"var": ...}` etc.), or None with its parts queued on
+    `stack` under a `_BUILD` marker that will store the assembled term at into[slot]."""
+    keys = set(data)
+    if keys == {"functor", "args"} and isinstance(data["functor"], str) and isinstance(data["args"], list):
+        parts: list = [data["functor"], *([None] * len(data["args"]))]
+        stack.append((_BUILD, (lambda p, _: tuple(p), parts, (into, slot)), None, None))
+        stack.extend(reversed([(x, parts, i + 1, (where, '["args"]', i)) for i, x in enumerate(data["args"])]))
+        return None
+    if keys == {"var"} and isinstance(data["var"], str):
+        name = data["var"]
+        if name == "_":
+            return var()
+        if name not in variables:
+            variables[name] = var(name.lstrip("_") or None)
+        return variables[name]
+    if keys == {"string"} and isinstance(data["string"], str):
+        return String(data["string"])
+    if keys == {"rational"} and isinstance(data["rational"], str):
+        m = re.fullmatch(r"(-?\d+)/(\d+)", data["rational"])
+        if m and int(m.group(2)) != 0:
+            return Fraction(int(m.group(1)), int(m.group(2)))
+    if keys == {"list", "tail"} and isinstance(data["list"], list) and data["list"]:
+        n = len(data["list"])
+        parts = [None] * (n + 1)
+
+        def partial(p: list, _: Any) -> Term:
+            tail = p[n]
+            _check_tail(tail, _path(path, where))
+            return _cons_chain(p[:n], tail)
+
+        stack.append((_BUILD, (partial, parts, (into, slot)), None, None))
+        stack.append((data["tail"], parts, n, (where, '["tail"]', None)))
+        stack.extend(reversed([(x, parts, i, (where, '["list"]', i)) for i, x in enumerate(data["list"])]))
+        return None
+    raise TermError(f"{_path(path, where)}: {_short(data)} is not a JSON-encoded logicpy term")

@@ -28,6 +28,7 @@ from unification import Var  # type: ignore[import-untyped]
 
 from ..core.terms import String, Term, format_term
 from ..errors import PrologError
+from ..core.terms import is_var
 
 __all__ = ["MAX_INTEGER_BITS", "evaluate", "compare", "COMPARISONS", "FUNCTIONS"]
 
@@ -369,7 +370,7 @@ def evaluate(expr: Term) -> Number:
             _not_evaluable("true" if term else "false", 0)
         if isinstance(term, (int, float)):
             values.append(term)
-        elif isinstance(term, Var):
+        elif is_var(term):
             _instantiation()
         elif isinstance(term, str):
             constant = CONSTANTS.get(term)

@@ -24,6 +24,7 @@ from ..core.fd import Domain
 from ..core.terms import Term, format_term
 from ..errors import InputError, ModeError, shown
 from . import arith
+from ..core.terms import is_var
 
 GoalType = Callable[[Any], Iterator[Any]]
 
@@ -129,7 +130,7 @@ def to_goal(term: Term, relations: Relations) -> GoalType:
 
 
 def _to_goal(term: Term, relations: Relations) -> GoalType:
-    if isinstance(term, Var):
+    if is_var(term):
         raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
     if isinstance(term, bool):
         term = "true" if term else "false"
@@ -231,7 +232,7 @@ def _compare(op: str) -> Callable[..., GoalType]:
 
 def _linear(e: Term) -> tuple[dict[Var, int], int]:
     """(coefficients, constant) of a linear clpfd expression; `InputError` for anything else."""
-    if isinstance(e, Var):
+    if is_var(e):
         return {e: 1}, 0
     if isinstance(e, int) and not isinstance(e, bool):
         return {}, e

@@ -29,6 +29,7 @@ from ..core.terms import Term, format_term, to_json
 from ..errors import LogicpyError
 from .goals import BUILTIN_NAMES, DEFAULT_MODULES, Interrupt, Relations, to_goal
 from .reader import read_query
+from ..core.terms import is_var
 
 COMMANDS = {
     "help.": "this list",
@@ -122,7 +123,7 @@ class Toplevel:
                 fixed: dict[Var, str] = {}
                 for name, v in shown:
                     value = reify(v, data)
-                    if isinstance(value, Var):
+                    if is_var(value):
                         fixed.setdefault(value, name)
                 yield answer_in(query_vars, state, fixed)
 
@@ -179,7 +180,7 @@ class Toplevel:
                 values = [bindings[n] for n in names]
                 fixed: dict[Var, str] = {}
                 for n, value in zip(names, values):
-                    if isinstance(value, Var):
+                    if is_var(value):
                         fixed.setdefault(value, n)
                 yield answer_of(values, residual_from_goals(values, residual), fixed)
 
@@ -314,7 +315,7 @@ def bindings_text(answer: Answer, names: list[str]) -> str:
     display = dict(answer.names)
     parts = []
     for name, value in zip(names, answer.residual.term):
-        if isinstance(value, Var) and display.get(value) == name:
+        if is_var(value) and display.get(value) == name:
             continue
         parts.append(f"{name} = {format_term(value, display)}")
     parts.extend(answer.constraints)

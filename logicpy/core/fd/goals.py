@@ -16,7 +16,7 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from kanren.constraints import ConstrainedState
 from kanren.core import GoalType, fail, succeed
-from unification import isvar, reify  # type: ignore[import-untyped]
+from unification import reify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError, shown
 from .._spine import is_open, spine
@@ -24,6 +24,7 @@ from ..terms import var
 from ..streams import Named, named
 from . import propagators as P
 from .store import Domain, FDStore, Propagator, bind, fd_state, is_fd_term, walk
+from ..terms import is_var
 
 __all__ = [
     "STRATEGIES",
@@ -73,7 +74,7 @@ def _on_list(relation: str, xs: Any, make_goal: Callable[[tuple], GoalType]) -> 
     """
     if isinstance(xs, (list, tuple)):
         return make_goal(tuple(xs))
-    if not (isvar(xs) or isinstance(xs, ConsPair)):
+    if not (is_var(xs) or isinstance(xs, ConsPair)):
         raise TermError(f"{relation}: argument xs must be a list of terms or a logic variable, got {shown(xs)}")
 
     def list_goal(S):
@@ -380,7 +381,7 @@ def _linear(e: Any, aux: list, where: str) -> tuple[dict, int]:
     non-constant parts are replaced by fresh variables constrained in `aux`."""
     if isinstance(e, int) and not isinstance(e, bool):
         return {}, e
-    if isvar(e):
+    if is_var(e):
         return {e: 1}, 0
     if isinstance(e, tuple) and e and e[0] in ("+", "-", "*") and len(e) in (2, 3):
         if len(e) == 2:

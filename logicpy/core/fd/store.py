@@ -33,6 +33,7 @@ from unification.core import _reify  # type: ignore[import-untyped]
 
 from ..equality import State
 from ..terms import Variable
+from ..terms import is_var
 
 __all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "bind", "WIDE"]
 
@@ -46,7 +47,7 @@ def walk(t: Any, smap: dict) -> Any:
 
     Any term may come back (an int, an unbound variable, or a float, atom, list, compound...).
     """
-    while t.__class__ is Variable or (t.__class__ is not int and isinstance(t, Var)):
+    while t.__class__ is Variable or (t.__class__ is not int and is_var(t)):
         nxt = smap.get(t, t)
         if nxt is t:
             return t
@@ -56,7 +57,7 @@ def walk(t: Any, smap: dict) -> Any:
 
 def is_fd_term(t: Any) -> bool:
     """True iff the walked term `t` can be an FD value: an int (not a bool) or an unbound variable."""
-    return t.__class__ is int or t.__class__ is Variable or isinstance(t, Var)
+    return t.__class__ is int or t.__class__ is Variable or is_var(t)
 
 
 def iter_bits(bits: int) -> Iterator[int]:
@@ -343,7 +344,7 @@ class FDStore(ConstraintStore):
         compound): an FD argument stands for an int, so the constraint cannot hold.
         """
         smap = self._smap
-        while t.__class__ is Variable or (t.__class__ is not int and isinstance(t, Var)):  # `walk`, inlined
+        while t.__class__ is Variable or (t.__class__ is not int and is_var(t)):  # `walk`, inlined
             nxt = smap.get(t, t)
             if nxt is t:
                 return t
@@ -902,7 +903,7 @@ class FDVar(ConstrainedVar):
     def __eq__(self, other: object) -> bool:
         if other.__class__ is FDVar:  # isinstance would be true of any variable (kanren's metaclass)
             other = other.shown  # type: ignore[attr-defined]
-        if isinstance(other, Var):
+        if is_var(other):
             return bool(self.shown == other)
         return NotImplemented
 

@@ -35,6 +35,7 @@ from ...core import conj, eq, fd, run
 from ...core.terms import var
 from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
 from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
+from ...core.terms import is_var
 
 __all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd"]
 
@@ -203,7 +204,7 @@ class FDModel:
     @property
     def row_vars(self) -> list[Var]:
         """The variables to label: the rows of every thing outside the first kind."""
-        return [v for v in self.rows.values() if isinstance(v, Var)]
+        return [v for v in self.rows.values() if is_var(v)]
 
     def value(self, base: str, kind: str, key: str) -> Term:
         """`key` ("number", "alpha", or "rank" / "rankA") of the `kind`-thing in base's row."""
@@ -369,7 +370,7 @@ def compile_game(game: Game) -> tuple[FDModel, list]:
 def _is_alias(f: Formula) -> TypeGuard[Atom]:
     """True iff f says two row or value variables are one (a `link` or `same` clue): the
     compiler unifies them, so the store and the search see one variable, not two and an equality."""
-    return isinstance(f, Atom) and f.op == "eq" and f.c == 0 and isinstance(f.x, Var) and isinstance(f.y, Var)
+    return isinstance(f, Atom) and f.op == "eq" and f.c == 0 and is_var(f.x) and is_var(f.y)
 
 
 def iter_grids(game: Game, strategy: str = "wdeg") -> Iterator[Grid]:
@@ -377,7 +378,7 @@ def iter_grids(game: Game, strategy: str = "wdeg") -> Iterator[Grid]:
     model, clue_goals = compile_game(game)
     row_vars = model.row_vars
     answers = run(None, tuple(row_vars), conj(*model.definitions, *clue_goals, fd.labelo(row_vars, strategy)))
-    things = [t for t, v in model.rows.items() if isinstance(v, Var)]
+    things = [t for t, v in model.rows.items() if is_var(v)]
     fixed = [(t, r) for t, r in model.rows.items() if isinstance(r, int)]
     column = {t: j for j, kind in enumerate(game.kinds) for t in kind.things}
     first_index = {t: i for i, t in enumerate(game.kinds[0].things)}

@@ -22,12 +22,13 @@ from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from kanren.core import GoalType
-from unification import isvar, reify, unify
+from unification import reify, unify
 
 from ...core import Table, conde, conj, eq, relation, var
 from ...errors import InputError, ModeError
 from .grammar import Grammar, evaluate
 from .model import WORDS, Puzzle
+from ...core.terms import is_var
 
 __all__ = ["questiono", "evaluateo", "replyo", "worldo", "godo"]
 
@@ -193,7 +194,7 @@ class _Terms:
 
     def matching(self, pattern: Any, c: int) -> Iterator[tuple]:
         """Terms of complexity <= c that may unify with `pattern` (a reified, partly bound term)."""
-        if isvar(pattern):
+        if is_var(pattern):
             yield from self.upto(c)
             return
         if not (isinstance(pattern, tuple) and pattern and isinstance(pattern[0], str)):
@@ -209,7 +210,7 @@ class _Terms:
             if kind == "question":
                 options.append(list(self.matching(arg, c - 1)))
             else:
-                options.append([v for v in self.domains[kind] if isvar(arg) or arg == v])
+                options.append([v for v in self.domains[kind] if is_var(arg) or arg == v])
         yield from ((rule.name, *args) for args in itertools.product(*options))
 
 
@@ -284,7 +285,7 @@ def evaluateo(q: Any, world: Any, truth: Any, puzzle: Puzzle | None = None) -> G
 
 
 def _ground(term: Any) -> bool:
-    if isvar(term):
+    if is_var(term):
         return False
     if isinstance(term, (tuple, list)):
         return all(_ground(t) for t in term)
@@ -298,7 +299,7 @@ def _key(term: Any) -> Any:
 
 def _check_parts(q: Any, puzzle: Puzzle, where: str = "question") -> None:
     """InputError for the first bound part of q that no rule of the grammar can match."""
-    if isvar(q):
+    if is_var(q):
         return
     if not (isinstance(q, tuple) and q and isinstance(q[0], str)):
         raise InputError(f"evaluateo: {where} must be a question term like ('is', 1, 'random'), got {q!r}")

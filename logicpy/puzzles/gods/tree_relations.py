@@ -30,7 +30,7 @@ from typing import Any, Iterator
 
 import numpy as np
 from kanren.core import GoalType
-from unification import isvar, reify, unify
+from unification import reify, unify
 
 from ...core import eq, fail, lall, tabled, unique_by, var
 from ...errors import ModeError
@@ -40,6 +40,7 @@ from .relations import _ground, _puzzle
 from .search import TreeSearch, move_table
 from .tree import Leaf, Node, Tree
 from .universe import Universe, universe
+from ...core.terms import is_var
 
 __all__ = ["signatureo", "distinguishingo", "treeo", "tree_to_term", "tree_from_term", "hidden_term"]
 
@@ -178,7 +179,7 @@ def distinguishingo(position: Any, q: Any, world1: Any, world2: Any, puzzle: Puz
 
     def distinguishingo_goal(S):
         q_now, p_now = reify(q, S), reify(position, S)
-        positions = [p_now] if not isvar(p_now) else range(1, p.n_positions + 1)
+        positions = [p_now] if not is_var(p_now) else range(1, p.n_positions + 1)
         if _ground(q_now):
             ctx = _context(p, 0)
             sig = ctx.universe.signature(_ground_question(q_now, p, "distinguishingo"))
