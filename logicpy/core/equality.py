@@ -59,7 +59,7 @@ from unification.variable import Var, _glv, isvar
 
 from .terms import String, Suffix, Variable, _opened, is_var, rest_of
 
-__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict"]
+__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict", "unify_subst"]
 
 
 def atomic_key(x: Any) -> Any:
@@ -307,7 +307,7 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
     return out.finish() if s.__class__ is Map else out
 
 
-def _unify_subst(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
+def unify_subst(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
     """`unify` in a plain substitution (a `Map` or a dict): the fast path, else the general one."""
     if u is v:
         return s
@@ -596,12 +596,12 @@ def unify(u: Any, v: Any, s: Any = None, occurs_check: bool | None = None) -> An
         s = {}
     kind = s.__class__
     if kind is Map or kind is dict:
-        return _unify_subst(u, v, s, bool(occurs_check))
+        return unify_subst(u, v, s, bool(occurs_check))
     if isinstance(s, State):
         return _unify_state(u, v, s, occurs_check)
     if isinstance(s, ConstrainedState):
         return _unify_state(u, v, State.of(s), occurs_check)
-    return _unify_subst(u, v, dict(s), bool(occurs_check))
+    return unify_subst(u, v, dict(s), bool(occurs_check))
 
 
 def reify(term: Any, s: Any) -> Any:
@@ -660,11 +660,11 @@ def _unify_state(u: Any, v: Any, S: State, occurs_check: bool | None = None) -> 
     the unification of its bindings; with no store, only the bindings."""
     occurs_on = S.occurs_check if occurs_check is None else occurs_check
     if not S.constraints:
-        s = _unify_subst(u, v, S.data, occurs_on)
+        s = unify_subst(u, v, S.data, occurs_on)
         return S if s is S.data else s if s is False else type(S)(s, None, S.occurs_check)
     if not S.pre_unify_checks(u, v):
         return False
-    s = _unify_subst(u, v, S.data, occurs_on)
+    s = unify_subst(u, v, S.data, occurs_on)
     if s is False:
         return False
     return S.post_unify_checks(s, u, v)
@@ -696,7 +696,7 @@ def _assoc_map(s: Map, u: Any, v: Any) -> Map:
 
 # Dispatch on logicpy's own state types (and `Map`, which kanren and `unification` never
 # use), never on theirs: plain kanren keeps its own behaviour in the same process.
-_unify_dispatch.add((object, object, Map), _unify_subst)
+_unify_dispatch.add((object, object, Map), unify_subst)
 _unify_dispatch.add((object, object, State), _unify_state)
 _reify_dispatch.add((object, Map), reify_dict)
 _reify_dispatch.add((object, State), _reify_state)

@@ -47,9 +47,10 @@ import inspect
 import threading
 import time
 from collections import deque
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from itertools import islice
-from typing import Any, Callable, Generator, Iterable, Iterator
+from typing import Any, Callable, Generator
 
 from cons.core import ConsPair
 from immutables import Map
@@ -58,7 +59,7 @@ from unification import Var
 
 from ..errors import InputError, LogicpyError, shown
 from . import equality
-from .equality import State, reify, unify
+from .equality import State, unify_subst, reify, unify
 from .terms import String, Variable, check_term
 
 __all__ = [
@@ -283,6 +284,13 @@ def conde(*clauses: Iterable[Any]) -> Any:
 
 def _clause(clause: Any, i: int) -> Any:
     """The goal of conde's clause number `i`: all its goals."""
+    kind = type(clause)
+    if kind is list or kind is tuple:  # the usual clause, checked without an ABC look-up
+        for g in clause:
+            if not callable(g):
+                _check_goal(g, f"conde clause {i}")
+        n = len(clause)
+        return clause[0] if n == 1 else Conj(tuple(clause)) if n else succeed
     if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
         what = "a goal" if callable(clause) else repr(clause)
         raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
@@ -352,7 +360,7 @@ class Eq:
         self.u, self.v = u, v
 
     def __call__(self, S: Any) -> Any:
-        S = unify(self.u, self.v, S)
+        S = unify_subst(self.u, self.v, S) if S.__class__ is Map else unify(self.u, self.v, S)
         return () if S is False else (S,)
 
     def __repr__(self) -> str:
