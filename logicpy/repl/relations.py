@@ -1,4 +1,4 @@
-"""The toplevel's relations by name, with what a query may not need imported on first need.
+"""The toplevel's relations by name; what a query may not need is imported when first needed.
 
 At start the toplevel has the names `logicpy.core` has already imported (its lists,
 control and constraint relations); the rest of the core (finite domains, tabling, exact
