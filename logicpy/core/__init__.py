@@ -15,7 +15,13 @@ True are three terms) in logicpy's states only (`unify`, `reify` and the states 
 (`streams`): kanren's meaning, with no Python recursion per level of a user's recursion,
 conjunction linear in its answers, `@relation`, `eq_oc`, time limits and checked arguments. kanren's `Relation`/`facts` are not
 re-exported: `Table` replaces them (it keeps constraints and uses its indexes).
+The finite-domain goals, `Table`, `tabled` and exact cover are imported on first use.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from . import equality  # noqa: F401  first: registers logicpy's state types with unification
 from kanren import conso, heado, itero, nullo, tailo
@@ -26,15 +32,11 @@ from .answers import Answer, answers, show
 from .constraints import disequalities, neq, typeo
 from .equality import reify, unify
 from .control import conda, condu, onceo, unique_by
-from .cover import ExactCover, exact_covero
-from .facts import Table
-from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
 from .fd import __all__ as _fd_all
 from .meta import atomico, groundo, nonvaro, numbero, project, varo
 from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, relation, run
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
 from .residual import Residual, answers_with_constraints, reify_with_constraints
-from .tabling import tabled
 from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars
 
 __all__ = [
@@ -62,3 +64,28 @@ __all__ = [
     "ExactCover", "exact_covero",
 ]
 __all__ += _fd_all
+
+if TYPE_CHECKING:
+    from .cover import ExactCover, exact_covero
+    from .facts import Table
+    from .fd import *  # noqa: F401,F403  finite-domain constraints; names in fd.__all__
+    from .tabling import tabled
+
+#: Names imported from their module when first asked for.
+_MODULE_OF = {
+    "ExactCover": ".cover", "exact_covero": ".cover", "Table": ".facts", "tabled": ".tabling",
+    **dict.fromkeys(_fd_all, ".fd"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -27,10 +27,11 @@ Only the constraints reachable from the term's variables are kept.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
@@ -39,11 +40,12 @@ from unification import Var, reify  # type: ignore[import-untyped]
 
 from .constraints import DisequalityStore, disequalities
 from .equality import unify
-from .fd import propagators as P
-from .fd.store import FDStore, Propagator
 from .streams import SearchTimeout, query_states
 from .terms import Term, format_term
 from .terms import is_var
+
+if TYPE_CHECKING:
+    from .fd.store import FDStore, Propagator
 
 __all__ = ["Residual", "answers_with_constraints", "reify_with_constraints", "residual_from_goals",
            "disequalities", "format_constraint"]
@@ -119,7 +121,7 @@ def reify_with_constraints(term: Term, state: Any) -> Residual:
     found: list[Raw] = [("dif", a, b) for a, b in disequalities(state)]
     if isinstance(state, ConstrainedState):
         for kind, store in state.constraints.items():
-            if kind is FDStore:
+            if _is_fd_store(kind):
                 found.extend(_fd_constraints(store, data))
             elif kind not in _DISEQUALITY_STORES:
                 for v, cs in store.lvar_constraints.items():
@@ -129,6 +131,12 @@ def reify_with_constraints(term: Term, state: Any) -> Residual:
 
 #: The stores whose constraints `disequalities` reads (others are read as foreign).
 _DISEQUALITY_STORES: tuple[type, ...] = (DisequalityStore,)
+
+
+def _is_fd_store(kind: type) -> bool:
+    """Whether `kind` is the FD store (none exists while its module is not loaded)."""
+    store = sys.modules.get("logicpy.core.fd.store")
+    return store is not None and kind is store.FDStore
 
 
 def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
@@ -147,6 +155,7 @@ def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
 
 def _propagator(p: Propagator, data: Mapping[Var, Any]) -> Raw:
     """One propagator as a raw constraint (its terms walked in `data`)."""
+    from .fd import propagators as P
     w = [reify(t, data) for t in p.terms()]
     if not all(isinstance(t, (Var, int)) for t in w):  # a term no FD constraint can hold
         return ("foreign", (type(p).__name__, *w))

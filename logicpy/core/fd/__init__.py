@@ -6,38 +6,25 @@ otherwise) in an `FDStore`, a kanren `ConstraintStore`, so FD goals compose with
 the bound variable, and an `eq` outside a domain fails. Every change propagates to a
 fixpoint; `labelo` searches, first-fail by default. Unlabelled variables reify to their
 residual domains (`~x in {1..3}`).
+
+A name is imported from its module when first asked for, so importing the package (and
+`logicpy.core`) costs nothing until a program uses finite domains.
 """
 
-from .goals import (
-    STRATEGIES,
-    abs_diffo,
-    all_differento,
-    domo,
-    elemento,
-    eq_offseto,
-    inso,
-    labelo,
-    leqo,
-    lto,
-    neq_offseto,
-    not_abs_diffo,
-    post,
-    sumo,
-    tableo,
-    producto,
-    fdo,
-    reif_leqo,
-    reif_lto,
-    reif_eqo,
-    noto,
-    ando,
-    oro,
-    xoro,
-    impo,
-)
-from .channel import Channel, channelo
-from .disjunction import Disjunction, disjo
-from .store import Domain, FDState, FDStore, FDVar, Inconsistent, Propagator
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .channel import Channel, channelo
+    from .disjunction import Disjunction, disjo
+    from .goals import (
+        STRATEGIES, abs_diffo, all_differento, ando, domo, elemento, eq_offseto, fdo, impo, inso, labelo, leqo,
+        lto, neq_offseto, not_abs_diffo, noto, oro, post, producto, reif_eqo, reif_leqo, reif_lto, sumo, tableo,
+        xoro,
+    )
+    from .store import Domain, FDState, FDStore, FDVar, Inconsistent, Propagator
 
 __all__ = [
     # constraints
@@ -54,3 +41,24 @@ __all__ = [
     # the store, residuals, and extending it with a new constraint
     "Domain", "FDVar", "FDStore", "FDState", "Propagator", "Inconsistent", "post",
 ]
+
+#: The module of each public name.
+_MODULE_OF = {
+    **dict.fromkeys(("Channel", "channelo"), ".channel"),
+    **dict.fromkeys(("Disjunction", "disjo"), ".disjunction"),
+    **dict.fromkeys(("Domain", "FDState", "FDStore", "FDVar", "Inconsistent", "Propagator"), ".store"),
+}
+_MODULE_OF.update({name: ".goals" for name in __all__ if name not in _MODULE_OF})
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
