@@ -227,3 +227,11 @@ def test_ctrl_c_stops_a_runaway_prolog_query_and_the_session_goes_on():
     out, err = proc.communicate("X = 1.\n", timeout=30)
     assert proc.returncode == 0, err
     assert out.splitlines() == ["% interrupted", "X = 1", "false."]
+
+
+def test_a_gods_relation_given_a_variable_for_its_puzzle_option_is_one_line_error():
+    # worldo/1 takes one logical argument; a second fills its Python `puzzle` option
+    out = subprocess.run([sys.executable, "-m", "logicpy", "repl"], input="worldo(classic, W).\n",
+                         capture_output=True, text=True, timeout=60)
+    assert "must be a Puzzle, got W" in out.stdout + out.stderr
+    assert "Traceback" not in out.stderr and "AttributeError" not in out.stdout + out.stderr

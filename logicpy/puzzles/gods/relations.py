@@ -34,10 +34,16 @@ __all__ = ["questiono", "evaluateo", "replyo", "worldo", "godo"]
 
 
 def _puzzle(puzzle: Puzzle | None) -> Puzzle:
+    """The puzzle a relation is about: `puzzle`, or the classic one for None."""
     if puzzle is None:
         from . import CLASSIC
 
         return CLASSIC
+    if not isinstance(puzzle, Puzzle):
+        from ...errors import InputError, shown
+
+        raise InputError(f"the puzzle option of a gods relation must be a Puzzle, got {shown(puzzle)} "
+                         "(the relations take their logical arguments only; the classic puzzle is the default)")
     return puzzle
 
 
