@@ -22,7 +22,8 @@ from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
 from ..core.terms import Term, format_term
-from ..errors import InputError, ModeError, shown
+from ..core.streams import Scheduled
+from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
 from ..core.terms import is_var
 
@@ -49,6 +50,8 @@ class Relations:
 
     table: dict[str, Callable[..., Any]] = field(default_factory=dict)
     source: dict[str, ModuleType] = field(default_factory=dict)
+    program: Any = None
+    """The consulted Prolog predicates (a `logicpy.prolog.Program`), looked up first."""
 
     def load(self, module_name: str) -> list[str]:
         """Add the public relations of `module_name` (its `__all__`, or its public callables
@@ -72,11 +75,17 @@ class Relations:
         return loaded
 
     def call(self, name: str, args: tuple[Term, ...]) -> GoalType:
-        """The goal of relation `name` on `args`; an atom argument naming a constant of the
-        relation's module (`classic` for `CLASSIC`) is that constant."""
+        """The goal of predicate or relation `name` on `args`: a consulted predicate, else a
+        Python relation, where an atom argument naming a constant of the relation's module
+        (`classic` for `CLASSIC`) is that constant."""
+        if self.program is not None:
+            predicate = self.program.lookup(name, len(args))
+            if predicate is not None:
+                return predicate(*args)
         relation = self.table.get(name)
         if relation is None:
-            raise InputError(f"unknown relation {name}/{len(args)} (help. lists what is loaded)")
+            raise PrologError(f"procedure {name}/{len(args)} does not exist",
+                              ("error", ("existence_error", "procedure", ("/", name, len(args))), "_"))
         module = self.source[name]
         args = tuple(_constant(module, a) for a in args)
         try:
@@ -125,13 +134,32 @@ def _interruptible(goal: GoalType) -> GoalType:
 
 
 def to_goal(term: Term, relations: Relations) -> GoalType:
-    """The kanren goal of the query `term` (each part checks `Interrupt` when it runs)."""
+    """The kanren goal of the query `term` (it checks `Interrupt` when it runs, and so does
+    every call of a relation in it)."""
     return _interruptible(_to_goal(term, relations))
+
+
+def translate(term: Term, relations: Relations) -> GoalType:
+    """The goal of `term` inside a search (a clause's body): interpreted by the caller's search."""
+    return _to_goal(term, relations)
+
+
+def control_construct(name: str, arity: int) -> bool:
+    """Whether `name/arity` is a built-in a program may not define (`,/2`, `is/2`, `dif/2`, ...);
+    the list predicates `member/2`, `append/3`, `length/2` may be."""
+    return (name, arity) in _BUILTINS and (name, arity) not in _LIBRARY
+
+
+def _check_interrupt(state: Any) -> tuple:
+    if Interrupt.requested:
+        Interrupt.requested = False
+        raise KeyboardInterrupt
+    return (state,)
 
 
 def _to_goal(term: Term, relations: Relations) -> GoalType:
     if is_var(term):
-        raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
+        return _MetaCall(term, (), relations)
     if isinstance(term, bool):
         term = "true" if term else "false"
     if isinstance(term, str):
@@ -144,19 +172,43 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
         raise InputError(f"{format_term(term)} is not a goal (expected a relation call like appendo(X, Y, [1]))")
     name, args = term[0], term[1:]
     builtin = _BUILTINS.get((name, len(args)))
-    if builtin is not None:
+    if builtin is not None and not (relations.program is not None and (name, len(args)) in _LIBRARY
+                                    and relations.program.lookup(name, len(args)) is not None):
         return builtin(relations, *args)
-    return relations.call(name, args)
+    return lall(_check_interrupt, relations.call(name, args))
+
+
+class _MetaCall(Scheduled):
+    """`call(G, A1, ...)`: G (with the extra arguments added) read in the current state and
+    run as a goal of the caller's search; an unbound G is an instantiation error."""
+
+    __slots__ = ("goal", "extra", "relations")
+
+    def __init__(self, goal: Term, extra: tuple, relations: Relations):
+        self.goal, self.extra, self.relations = goal, extra, relations
+
+    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any]:
+        goal = reify(self.goal, _data(S))
+        if is_var(goal):
+            raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
+        if self.extra:
+            if isinstance(goal, str):
+                goal = (goal, *self.extra)
+            elif isinstance(goal, tuple) and goal and isinstance(goal[0], str):
+                goal = (*goal, *self.extra)
+            else:
+                raise InputError(f"call/{len(self.extra) + 1}: {format_term(goal)} is not callable")
+        return (S,), (_to_goal(goal, self.relations), K)
 
 
 def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
-    return lall(*(to_goal(g, rel) for g in _flatten(",", (",", a, b))))
+    return lall(*(_to_goal(g, rel) for g in _flatten(",", (",", a, b))))
 
 
 def _disjunction(rel: Relations, a: Term, b: Term) -> GoalType:
     if _is_if(a):  # (If -> Then ; Else), (If *-> Then ; Else)
-        return _IF[a[0]]([to_goal(a[1], rel), to_goal(a[2], rel)], [succeed, to_goal(b, rel)])
-    return conde(*([to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
+        return _IF[a[0]]([_to_goal(a[1], rel), _to_goal(a[2], rel)], [succeed, _to_goal(b, rel)])
+    return conde(*([_to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
 
 
 #: If-then-else: `->` commits to the condition's first answer, `*->` (soft cut) keeps them all.
@@ -165,7 +217,7 @@ _IF = {"->": condu, "*->": conda}
 
 def _if_then(rel: Relations, condition: Term, then: Term, soft: bool = False) -> GoalType:
     """(If -> Then) and (If *-> Then) without an else: they fail when If fails."""
-    return _IF["*->" if soft else "->"]([to_goal(condition, rel), to_goal(then, rel)])
+    return _IF["*->" if soft else "->"]([_to_goal(condition, rel), _to_goal(then, rel)])
 
 
 def _flatten(op: str, term: Term) -> list[Term]:
@@ -184,7 +236,7 @@ def _is_if(t: Term) -> bool:
 
 
 def _not(rel: Relations, g: Term) -> GoalType:
-    return conda([to_goal(g, rel), fail], [succeed])
+    return conda([_to_goal(g, rel), fail], [succeed])
 
 
 def _not_unifiable(rel: Relations, a: Term, b: Term) -> GoalType:
@@ -225,6 +277,31 @@ def _compare(op: str) -> Callable[..., GoalType]:
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
         return _checked(lambda s: arith.compare(op, reify(a, _data(s)), reify(b, _data(s))))
     return build
+
+
+def _program(rel: Relations, who: str) -> Any:
+    if rel.program is None:
+        raise InputError(f"{who}: no program to change here")
+    return rel.program
+
+
+def _asserting(rel: Relations, clause: Term, at_end: bool) -> GoalType:
+    """assertz/1, asserta/1: a copy of the clause as it is now added to the program."""
+    def goal(state: Any) -> tuple:
+        program = _program(rel, "assertz/1" if at_end else "asserta/1")
+        (program.assertz if at_end else program.asserta)(reify(clause, _data(state)))
+        return (state,)
+    return goal
+
+
+def _retract(rel: Relations, clause: Term) -> GoalType:
+    """retract/1: remove the first clause unifying with `clause`, the next on backtracking."""
+    def goal(state: Any) -> Iterator[Any]:
+        def unify(a: Term, b: Term) -> Any:
+            states = eq(a, b)(state)
+            return states[0] if states else None
+        yield from _program(rel, "retract/1").retracting(reify(clause, _data(state)), unify)
+    return goal
 
 
 # ---------------------------------------------------------------- clpfd
@@ -371,7 +448,11 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("->", 2): _if_then,
     ("*->", 2): lambda rel, c, t: _if_then(rel, c, t, soft=True),
     ("\\+", 1): _not,
-    ("call", 1): lambda rel, g: to_goal(g, rel),
+    **{("call", n): (lambda rel, g, *extra: _MetaCall(g, extra, rel)) for n in range(1, 9)},
+    ("assertz", 1): lambda rel, c: _asserting(rel, c, at_end=True),
+    ("assert", 1): lambda rel, c: _asserting(rel, c, at_end=True),
+    ("asserta", 1): lambda rel, c: _asserting(rel, c, at_end=False),
+    ("retract", 1): _retract,
     ("=", 2): lambda rel, a, b: eq(a, b),
     ("\\=", 2): _not_unifiable,
     ("dif", 2): lambda rel, a, b: neq(a, b),
@@ -393,5 +474,8 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("append", 3): lambda rel, x, y, z: core.appendo(x, y, z),
     ("length", 2): lambda rel, x, n: core.lengtho(x, n),
 }
+
+#: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
+_LIBRARY = {("member", 2), ("append", 3), ("length", 2)}
 
 BUILTIN_NAMES = sorted({f"{n}/{a}" for n, a in _BUILTINS})

@@ -1,0 +1,319 @@
+"""Prolog programs on logicpy's own engine: clauses compiled to logicpy relations.
+
+    >>> from logicpy.core import run, var
+    >>> family = consult_text('''
+    ...     parent(tom, bob).  parent(bob, ann).
+    ...     ancestor(X, Y) :- parent(X, Y).
+    ...     ancestor(X, Y) :- parent(X, Z), ancestor(Z, Y).
+    ... ''')
+    >>> q = var()
+    >>> sorted(run(0, q, family.ancestor("tom", q)))
+    ['ann', 'bob']
+
+A predicate `name/arity` is a relation: calling it with terms gives a goal that, when the
+search reaches it, renames each clause apart (fresh variables per call), unifies the head
+with the arguments and runs the body, translated as the toplevel translates queries
+(`repl.goals`). The clauses are a disjunction, so answers come in miniKanren's
+interleaved order, not Prolog's depth-first order; recursion is a delayed call and costs
+no Python stack. `:- table p/2.` makes `p/2` a `tabled` relation; `:- dynamic p/1.`
+declares a predicate with no clauses yet. Clauses are added with `assertz`/`asserta` and
+removed with `retract` (a call sees the clauses there were when it started).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .core.equality import reify
+from .core.streams import Call, conj, disj, eq, fail
+from .core.tabling import tabled
+from .core.terms import Term, Variable, format_term, is_var
+from .errors import InputError, PrologError, PrologSyntaxError, TermError, read_input_file
+from .repl.goals import Relations, control_construct, translate
+from .repl.reader import read_clauses, read_query
+
+__all__ = ["Program", "consult", "consult_text"]
+
+Key = tuple[str, int]
+
+
+@dataclass
+class Clause:
+    """`head :- body` with its variables (renamed apart at every call); `body` is "true" for a fact."""
+
+    head: tuple
+    body: Term
+    variables: list
+
+    def renamed(self) -> tuple[tuple, Term]:
+        if not self.variables:
+            return self.head, self.body
+        fresh = {v: Variable() for v in self.variables}
+        return reify(self.head, fresh), reify(self.body, fresh)
+
+
+def _variables(term: Term) -> list:
+    """The distinct variables of `term`, in order of first appearance."""
+    seen: dict = {}
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if is_var(t):
+            seen.setdefault(t, None)
+        elif type(t) in (list, tuple):
+            stack.extend(reversed(t))
+        elif hasattr(t, "car") and hasattr(t, "cdr"):
+            stack.extend((t.cdr, t.car))
+    return list(seen)
+
+
+class Predicate:
+    """The clauses of `name/arity` and the relation that runs them."""
+
+    def __init__(self, program: "Program", name: str, arity: int):
+        self.program, self.name, self.arity = program, name, arity
+        self.clauses: list[Clause] = []
+        self.dynamic = False
+        self.relation: Callable[..., Any] = self._call
+        self._tabled: Any = None
+
+    @property
+    def key(self) -> Key:
+        return self.name, self.arity
+
+    def table(self) -> None:
+        """Make the predicate a `tabled` relation (answers per call variant, left recursion ends)."""
+        if self._tabled is None:
+            self._tabled = tabled(self._clauses_goal)
+            self.relation = self._tabled
+
+    def changed(self) -> None:
+        """Clauses were added or removed: answers tabled so far may be wrong."""
+        for predicate in self.program.predicates.values():
+            if predicate._tabled is not None:
+                predicate._tabled.clear()
+
+    def _call(self, *args: Term) -> Any:
+        return Call(self._clauses_goal, args)
+
+    def _clauses_goal(self, *args: Term) -> Any:
+        """The disjunction of this predicate's clauses (as they are now) on `args`."""
+        _check_interrupt()
+        clauses = list(self.clauses)
+        if not clauses:
+            return fail
+        return disj(*(Call(self._clause_goal, (clause, args)) for clause in clauses))
+
+    def _clause_goal(self, clause: Clause, args: tuple) -> Any:
+        head, body = clause.renamed()
+        if body == "true":
+            return eq(args, head)
+        return conj(eq(args, head), Call(translate, (body, self.program.relations)))
+
+
+def _check_interrupt() -> None:
+    from .repl.goals import Interrupt
+    if Interrupt.requested:
+        Interrupt.requested = False
+        raise KeyboardInterrupt
+
+
+class Program(Mapping):
+    """Consulted predicates by `"name/arity"`, each a relation (a function of its arguments
+    returning a goal); `program.name(...)` calls the predicate `name` of that many arguments."""
+
+    def __init__(self, relations: Relations | None = None):
+        if relations is None:
+            relations = Relations()
+            relations.load("logicpy.core")
+        self.relations = relations
+        relations.program = self
+        self.predicates: dict[Key, Predicate] = {}
+        self._loaded: dict[str, set[Key]] = {}
+
+    # ------------------------------------------------------------ the mapping
+
+    def __getitem__(self, key: str) -> Callable[..., Any]:
+        name, _, arity = key.rpartition("/")
+        predicate = self.predicates.get((name, int(arity))) if arity.isdigit() else None
+        if predicate is None:
+            raise KeyError(key)
+        return predicate.relation
+
+    def __iter__(self) -> Iterator[str]:
+        return (f"{name}/{arity}" for name, arity in self.predicates)
+
+    def __len__(self) -> int:
+        return len(self.predicates)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        arities = sorted(a for n, a in self.__dict__.get("predicates", {}) if n == name)
+        if not arities:
+            raise AttributeError(f"no predicate named {name}")
+        if len(arities) == 1:
+            return self.predicates[name, arities[0]].relation
+
+        def by_arity(*args: Term) -> Any:
+            predicate = self.predicates.get((name, len(args)))
+            if predicate is None:
+                raise PrologError(f"procedure {name}/{len(args)} does not exist")
+            return predicate.relation(*args)
+        by_arity.__name__ = name
+        return by_arity
+
+    def lookup(self, name: str, arity: int) -> Callable[..., Any] | None:
+        predicate = self.predicates.get((name, arity))
+        return None if predicate is None else predicate.relation
+
+    # ------------------------------------------------------------ loading
+
+    def consult(self, path: str | Path) -> "Program":
+        """Load the clauses and directives of a Prolog file; errors name file and line.
+        Consulting a file again replaces the predicates it defined."""
+        text = read_input_file(path)
+        source = str(path)
+        for key in self._loaded.pop(str(Path(path).resolve()), ()):
+            self.predicates.pop(key, None)
+        before = set(self.predicates)
+        self.consult_text(text, source)
+        self._loaded[str(Path(path).resolve())] = set(self.predicates) - before
+        return self
+
+    def consult_text(self, text: str, source: str = "user") -> "Program":
+        """Load clauses and directives from Prolog text (`source` names it in errors); text
+        with a syntax error is refused whole."""
+        try:
+            terms = list(read_clauses(text))  # a syntax error anywhere: nothing is loaded
+        except TermError as exc:
+            raise PrologSyntaxError(f"{source}:{exc}") from None
+        for term, line in terms:
+            self.add_term(term, f"{source}:{line}")
+        return self
+
+    def query(self, text: str, n: int | None = None) -> list[dict[str, Term]]:
+        """The answers (up to `n`) of a query in Prolog syntax, each the values of its named variables."""
+        from .core.streams import run
+        goal, variables = read_query(text)
+        named = {name: v for name, v in variables.items() if not name.startswith("_")}
+        answers = run(n or 0, tuple(named.values()), translate(goal, self.relations))
+        return [dict(zip(named, answer)) for answer in answers]
+
+    def add_term(self, term: Term, where: str) -> None:
+        """One clause, fact or directive read from a program."""
+        if isinstance(term, tuple) and len(term) == 2 and term[0] == ":-":
+            return self.directive(term[1], where)
+        try:
+            self.assertz(term)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+
+    def directive(self, goal: Term, where: str) -> None:
+        """`:- table p/2.`, `:- dynamic p/1.`, `:- discontiguous p/1.`; anything else refused."""
+        if isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("table", "dynamic", "discontiguous"):
+            for name, arity in _indicators(goal[1], where):
+                predicate = self._predicate(name, arity, where)
+                if goal[0] == "table":
+                    predicate.table()
+                elif goal[0] == "dynamic":
+                    predicate.dynamic = True
+            return
+        raise InputError(f"{where}: directive {format_term(goal)} is not supported "
+                         "(table/1, dynamic/1 and discontiguous/1 are)")
+
+    def _predicate(self, name: str, arity: int, where: str = "") -> Predicate:
+        predicate = self.predicates.get((name, arity))
+        if predicate is None:
+            if control_construct(name, arity):
+                prefix = f"{where}: " if where else ""
+                raise InputError(f"{prefix}No permission to modify static procedure `{name}/{arity}'")
+            predicate = self.predicates[name, arity] = Predicate(self, name, arity)
+        return predicate
+
+    # ------------------------------------------------------------ assert and retract
+
+    def assertz(self, clause: Term) -> None:
+        """Add `clause` (`Head :- Body` or a fact) after the predicate's clauses."""
+        self._add(clause, at_end=True)
+
+    def asserta(self, clause: Term) -> None:
+        """Add `clause` before the predicate's clauses."""
+        self._add(clause, at_end=False)
+
+    def _add(self, clause: Term, at_end: bool) -> None:
+        head, body = _split(clause)
+        if is_var(body) or not isinstance(body, (str, tuple)):
+            body = ("call", body)
+        name, arity = _head_key(head)
+        predicate = self._predicate(name, arity)
+        stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, _variables((head, body)))
+        if at_end:
+            predicate.clauses.append(stored)
+        else:
+            predicate.clauses.insert(0, stored)
+        predicate.changed()
+
+    def retracting(self, clause: Term, unify: Callable[[Term, Term], Any]) -> Iterator[Any]:
+        """`retract(clause)`: for each clause that `unify(clause_term, stored)` accepts (a new
+        state, or None), remove it and yield the state, in clause order, on backtracking."""
+        head, body = _split(clause)
+        if is_var(head):
+            raise PrologError("retract/1: the clause's head is a variable (instantiation error)")
+        predicate = self.predicates.get(_head_key(head))
+        if predicate is None:
+            return
+        for stored in list(predicate.clauses):
+            stored_head, stored_body = stored.renamed()
+            name = head[0] if isinstance(head, tuple) else head
+            state = unify((head, body), ((name, *stored_head) if stored_head else name, stored_body))
+            if state is not None and stored in predicate.clauses:
+                predicate.clauses.remove(stored)
+                predicate.changed()
+                yield state
+
+
+def _split(clause: Term) -> tuple[Term, Term]:
+    if isinstance(clause, tuple) and len(clause) == 3 and clause[0] == ":-":
+        return clause[1], clause[2]
+    return clause, "true"
+
+
+def _head_key(head: Term) -> Key:
+    if is_var(head):
+        raise InputError("a clause's head is a variable (instantiation error)")
+    if isinstance(head, str):
+        return head, 0
+    if isinstance(head, tuple) and head and isinstance(head[0], str):
+        return head[0], len(head) - 1
+    raise InputError(f"{format_term(head)} cannot be a clause's head (type error: callable expected)")
+
+
+def _indicators(spec: Term, where: str) -> Iterator[Key]:
+    """The `name/arity` of a directive's argument: one, a `,` sequence or a list."""
+    stack = [spec]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, list):
+            stack.extend(reversed(s))
+        elif isinstance(s, tuple) and len(s) == 3 and s[0] == ",":
+            stack.extend((s[2], s[1]))
+        elif (isinstance(s, tuple) and len(s) == 3 and s[0] == "/" and isinstance(s[1], str)
+              and isinstance(s[2], int) and not isinstance(s[2], bool) and s[2] >= 0):
+            yield s[1], s[2]
+        else:
+            raise InputError(f"{where}: {format_term(s)} is not a predicate indicator (name/arity)")
+
+
+def consult(path: str | Path) -> Program:
+    """The predicates of the Prolog file at `path`, each a logicpy relation."""
+    return Program().consult(path)
+
+
+def consult_text(text: str) -> Program:
+    """The predicates of Prolog program text, each a logicpy relation."""
+    return Program().consult_text(text)
+
