@@ -249,6 +249,9 @@ class Program(Mapping):
         if is_var(body) or not isinstance(body, (str, tuple)):
             body = ("call", body)
         name, arity = _head_key(head)
+        if _has_cut(body):
+            raise InputError(f"{name}/{arity}: cut (!) is not supported: the search interleaves clauses; "
+                             "use (If -> Then ; Else), once/1 or \\+ instead")
         predicate = self._predicate(name, arity)
         stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, _variables((head, body)))
         if at_end:
@@ -280,6 +283,18 @@ def _split(clause: Term) -> tuple[Term, Term]:
     if isinstance(clause, tuple) and len(clause) == 3 and clause[0] == ":-":
         return clause[1], clause[2]
     return clause, "true"
+
+
+def _has_cut(body: Term) -> bool:
+    """Whether `!` is a goal of `body` (through `,`, `;`, `->`, `*->`)."""
+    stack = [body]
+    while stack:
+        g = stack.pop()
+        if g == "!":
+            return True
+        if isinstance(g, tuple) and len(g) == 3 and g[0] in (",", ";", "->", "*->", "|"):
+            stack.extend(g[1:])
+    return False
 
 
 def _head_key(head: Term) -> Key:

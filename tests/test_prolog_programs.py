@@ -16,7 +16,7 @@ import pytest
 from logicpy.core import neq, run, var
 from logicpy.core.fd import domo, labelo
 from logicpy.core.terms import format_term
-from logicpy.errors import InputError, PrologError, PrologSyntaxError
+from logicpy.errors import InputError, ModeError, PrologError, PrologSyntaxError
 from logicpy.prolog import consult, consult_text
 from logicpy.repl import Toplevel, run_piped
 from logicpy.repl.reader import read_query
@@ -111,6 +111,16 @@ def test_tabled_left_recursion_ends():
     assert run(0, y, graph.path("d", y)) == ()
 
 
+def test_call_n_once_and_a_variable_goal_in_a_body():
+    program = consult_text("p(1). p(2). p(3).\napply(G, X) :- call(G, X).\nfirst(X) :- once(p(X)).\n"
+                           "run(G) :- G.")
+    assert sorted(a["X"] for a in program.query("apply(p, X)")) == [1, 2, 3]
+    assert program.query("first(X)") == [{"X": 1}]
+    assert sorted(a["X"] for a in program.query("run(p(X))")) == [1, 2, 3]
+    with pytest.raises(ModeError, match="instantiation error"):
+        program.query("run(_)")
+
+
 def test_consult_text_and_assert_retract_from_python():
     program = consult_text("n(1). n(2). n(3).\ndouble(X, Y) :- n(X), Y is 2 * X.")
     assert sorted(a["Y"] for a in program.query("double(X, Y)")) == [2, 4, 6]
@@ -142,6 +152,9 @@ def test_errors_name_file_and_line(tmp_path):
         consult(bad)
     bad.write_text("p(1).\nX = 1 :- true.\n")
     with pytest.raises(InputError, match=r"bad\.pl:2: No permission to modify static procedure `=/2'"):
+        consult(bad)
+    bad.write_text("p(1).\nfirst(X) :- p(X), !.\n")
+    with pytest.raises(InputError, match=r"bad\.pl:2: first/1: cut \(!\) is not supported"):
         consult(bad)
     with pytest.raises(InputError, match="nowhere.pl: cannot read"):
         consult(tmp_path / "nowhere.pl")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -27,7 +27,7 @@ from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
 from ..core.terms import is_var
 
-GoalType = Callable[[Any], Iterator[Any]]
+GoalType = Callable[[Any], Iterable[Any]]
 
 #: Modules whose relations the toplevel loads at start: the core, the FD goals, the puzzles.
 DEFAULT_MODULES = (
@@ -125,7 +125,7 @@ class Interrupt:
 
 
 def _interruptible(goal: GoalType) -> GoalType:
-    def checked(state: Any) -> Iterator[Any]:
+    def checked(state: Any) -> Iterable[Any]:
         if Interrupt.requested:
             Interrupt.requested = False
             raise KeyboardInterrupt
@@ -167,6 +167,9 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
             return succeed
         if term in ("fail", "false"):
             return fail
+        if term == "!":
+            raise InputError("cut (!) is not supported: the search interleaves clauses; "
+                             "use (If -> Then ; Else), once/1 or \\+ instead")
         return relations.call(term, ())
     if not isinstance(term, tuple):
         raise InputError(f"{format_term(term)} is not a goal (expected a relation call like appendo(X, Y, [1]))")
@@ -448,6 +451,8 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("->", 2): _if_then,
     ("*->", 2): lambda rel, c, t: _if_then(rel, c, t, soft=True),
     ("\\+", 1): _not,
+    ("once", 1): lambda rel, g: condu([_to_goal(g, rel), succeed]),
+    ("ignore", 1): lambda rel, g: condu([_to_goal(g, rel), succeed], [succeed]),
     **{("call", n): (lambda rel, g, *extra: _MetaCall(g, extra, rel)) for n in range(1, 9)},
     ("assertz", 1): lambda rel, c: _asserting(rel, c, at_end=True),
     ("assert", 1): lambda rel, c: _asserting(rel, c, at_end=True),
