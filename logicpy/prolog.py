@@ -23,16 +23,20 @@ removed with `retract` (a call sees the clauses there were when it started).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core.equality import reify
-from .core.streams import Call, conj, disj, eq, fail
+from fractions import Fraction
+
+from cons.core import ConsPair  # type: ignore[import-untyped]
+
+from .core.equality import atomic_key, walk
+from .core.streams import Call, Scheduled, conj, disj, eq, goal_text
 from .core.tabling import tabled
-from .core.terms import Term, Variable, format_term, is_var
+from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var
 from .errors import InputError, PrologError, PrologSyntaxError, TermError, read_input_file
-from .repl.goals import Relations, control_construct, translate
+from .repl.goals import Interrupt, Relations, control_construct, translate
 from .repl.reader import read_clauses, read_query
 
 __all__ = ["Program", "consult", "consult_text"]
@@ -42,17 +46,68 @@ Key = tuple[str, int]
 
 @dataclass
 class Clause:
-    """`head :- body` with its variables (renamed apart at every call); `body` is "true" for a fact."""
+    """`head :- body` with its variables (renamed apart at every call); `body` is "true" for a
+    fact; `key` is the first argument's principal functor (None: a variable, or no argument)."""
 
     head: tuple
     body: Term
     variables: list
+    key: Any = None
+    renamed: Callable[[], tuple[tuple, Term]] = field(init=False, repr=False)
+    """A copy of (head arguments, body) with fresh variables."""
 
-    def renamed(self) -> tuple[tuple, Term]:
-        if not self.variables:
-            return self.head, self.body
-        fresh = {v: Variable() for v in self.variables}
-        return reify(self.head, fresh), reify(self.body, fresh)
+    def __post_init__(self) -> None:
+        self.key = _index_key(self.head[0]) if self.head else None
+        self.renamed = _copier((self.head, self.body), self.variables)
+
+
+def _copier(term: Term, variables: list) -> Callable[[], Any]:
+    """A function returning a copy of `term` with fresh variables in place of `variables`
+    (compiled Python: a constructor per compound or list cell, ground parts shared)."""
+    if not variables:
+        return lambda: term
+    index = {v: i for i, v in enumerate(variables)}
+    constants: list = []
+
+    def source(t: Term) -> tuple[str, bool]:  # (Python expression, holds a variable)
+        if is_var(t):
+            return f"v{index[t]}", True
+        kind = type(t)
+        if kind is tuple or kind is list or kind is ConsPair:
+            parts = [source(a) for a in ((t.car, t.cdr) if kind is ConsPair else t)]
+            if any(has for _, has in parts):
+                inner = ", ".join(text for text, _ in parts)
+                if kind is tuple:
+                    return f"({inner},)", True
+                return (f"[{inner}]", True) if kind is list else (f"_cell({inner})", True)
+        constants.append(t)
+        return f"k[{len(constants) - 1}]", False
+
+    expression = source(term)[0]
+    fresh = "".join(f"    v{i} = V()\n" for i in range(len(variables)))
+    namespace = {"V": Variable, "_cell": _cell, "k": constants}
+    exec(f"def renamed():\n{fresh}    return {expression}\n", namespace)  # noqa: S102  code built above
+    return namespace["renamed"]  # type: ignore[no-any-return]
+
+
+_LIST = ("[|]", 2)
+
+
+def _index_key(term: Term) -> Any:
+    """The principal functor of a bound term, hashable (`atomic_key` for atomic terms); None
+    for a variable or a term of no known kind (such a clause or call is never filtered out)."""
+    kind = type(term)
+    if kind is tuple:
+        return (term[0], len(term) - 1) if term else None
+    if kind is list:
+        return _LIST if term else "[]"
+    if kind in (str, int, float, bool, Fraction):
+        return atomic_key(term)
+    if kind is ConsPair:
+        return _LIST
+    if isinstance(term, Suffix):
+        return _LIST if len(term) else "[]"
+    return None
 
 
 def _variables(term: Term) -> list:
@@ -65,7 +120,7 @@ def _variables(term: Term) -> list:
             seen.setdefault(t, None)
         elif type(t) in (list, tuple):
             stack.extend(reversed(t))
-        elif hasattr(t, "car") and hasattr(t, "cdr"):
+        elif type(t) is ConsPair:
             stack.extend((t.cdr, t.car))
     return list(seen)
 
@@ -97,15 +152,10 @@ class Predicate:
                 predicate._tabled.clear()
 
     def _call(self, *args: Term) -> Any:
-        return Call(self._clauses_goal, args)
+        return _PredicateCall(self, args)
 
     def _clauses_goal(self, *args: Term) -> Any:
-        """The disjunction of this predicate's clauses (as they are now) on `args`."""
-        _check_interrupt()
-        clauses = list(self.clauses)
-        if not clauses:
-            return fail
-        return disj(*(Call(self._clause_goal, (clause, args)) for clause in clauses))
+        return _PredicateCall(self, args)
 
     def _clause_goal(self, clause: Clause, args: tuple) -> Any:
         head, body = clause.renamed()
@@ -114,11 +164,34 @@ class Predicate:
         return conj(eq(args, head), Call(translate, (body, self.program.relations)))
 
 
-def _check_interrupt() -> None:
-    from .repl.goals import Interrupt
-    if Interrupt.requested:
-        Interrupt.requested = False
-        raise KeyboardInterrupt
+class _PredicateCall(Scheduled):
+    """A call of a predicate: when the search reaches it, the clauses there are now whose
+    first argument can match the call's (first-argument indexing) become a disjunction on
+    the caller's continuation; one candidate goes on with no choice point."""
+
+    __slots__ = ("predicate", "args")
+
+    def __init__(self, predicate: Predicate, args: tuple):
+        self.predicate, self.args = predicate, args
+
+    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any] | None:
+        if Interrupt.requested:
+            Interrupt.requested = False
+            raise KeyboardInterrupt
+        predicate, args = self.predicate, self.args
+        clauses = predicate.clauses
+        if args and len(clauses) > 1:
+            key = _index_key(walk(args[0], getattr(S, "data", S)))
+            if key is not None:
+                clauses = [c for c in clauses if c.key is None or c.key == key]
+        if not clauses:
+            return None
+        if len(clauses) == 1:
+            return (S,), (predicate._clause_goal(clauses[0], args), K)
+        return (S,), (disj(*(Call(predicate._clause_goal, (c, args)) for c in clauses)), K)
+
+    def __repr__(self) -> str:
+        return goal_text(self.predicate.name, self.args)
 
 
 class Program(Mapping):
