@@ -85,9 +85,10 @@ def _copier(term: Term, variables: list) -> Callable[[], Any]:
 
     expression = source(term)[0]
     fresh = "".join(f"    v{i} = V()\n" for i in range(len(variables)))
-    namespace = {"V": Variable, "_cell": _cell, "k": constants}
+    namespace: dict[str, Any] = {"V": Variable, "_cell": _cell, "k": constants}
     exec(f"def renamed():\n{fresh}    return {expression}\n", namespace)  # noqa: S102  code built above
-    return namespace["renamed"]  # type: ignore[no-any-return]
+    renamed: Callable[[], Any] = namespace["renamed"]
+    return renamed
 
 
 _LIST = ("[|]", 2)
