@@ -240,6 +240,10 @@ class Program(Mapping):
         by_arity.__name__ = name
         return by_arity
 
+    def defined_by(self, path: str | Path) -> list[str]:
+        """The predicates the file at `path` defined when it was last consulted, as `name/arity`."""
+        return sorted(f"{n}/{a}" for n, a in self._loaded.get(str(Path(path).resolve()), ()))
+
     def lookup(self, name: str, arity: int) -> Callable[..., Any] | None:
         predicate = self.predicates.get((name, arity))
         return None if predicate is None else predicate.relation

@@ -177,10 +177,12 @@ def test_user_clauses_in_the_toplevel():
 def test_consult_and_brackets_in_the_toplevel(tmp_path):
     out, err, status = repl(f"consult('{PROGRAMS / 'family.pl'}').\ngrandparent(tom, X).\n"
                             f"[{format_term(str(PROGRAMS / 'family'))}].\nfather(bob, X).\nnosuch(1).\n")
-    assert out[0] == f"% consulted {PROGRAMS / 'family.pl'}: 8 new predicates" and out[1] == "true."
+    assert out[0] == f"% consulted {PROGRAMS / 'family.pl'}: 8 predicates" and out[1] == "true."
     assert sorted(out[2:5]) == ["X = ann", "X = joe", "X = pat"] and out[5] == "false."
-    assert out[6:8] == [f"% consulted {PROGRAMS / 'family.pl'}: 0 new predicates", "true."]  # replaced, not doubled
-    assert sorted(out[8:10]) == ["X = ann", "X = pat"] and out[10:] == ["false."]
+    assert out[6:8] == [f"% consulted {PROGRAMS / 'family.pl'}: 8 predicates", "true."]
+    assert sorted(out[8:10]) == ["X = ann", "X = pat"] and out[10:] == ["false."]  # replaced, not doubled
+    out, _, _ = repl(f"[{format_term(str(PROGRAMS / 'graph'))}].\nhelp.\n")
+    assert "% predicates: edge/2 path/2 person/1 same_gen/2" in out
     assert err == ["error: procedure nosuch/1 does not exist"] and status == 2
 
 

@@ -220,9 +220,9 @@ class Toplevel:
         if not isinstance(path, str):
             raise_input(f"consult/1 takes a file name, as consult('family.pl') or [family]; got {format_term(path)}")
         file = path if os.path.exists(path) or not os.path.exists(path + ".pl") else path + ".pl"
-        before = len(self.program)
         self.program.consult(file)
-        self._say(f"% consulted {file}: {len(self.program) - before} new predicates")
+        defined = self.program.defined_by(file)
+        self._say(f"% consulted {file}: {len(defined)} predicate{'s' if len(defined) != 1 else ''}")
         self._say("true.")
 
     def swi_consult(self, path: Term) -> None:
@@ -270,6 +270,8 @@ class Toplevel:
             by_module.setdefault(module.__name__, []).append(name)
         for module_name, names in by_module.items():
             self._say(f"% from {module_name}: {' '.join(sorted(names))}")
+        if len(self.program):
+            self._say(f"% predicates: {' '.join(sorted(self.program))}")
         if self.prolog is not None:
             self._say(f"% SWI-Prolog: {self.prolog.path} (swi: Goal.)")
         self._say("true.")
