@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from logicpy.core import neq, run, var
+from logicpy.core import conde, neq, run, tabled, var
 from logicpy.core.fd import domo, labelo
 from logicpy.core.terms import format_term
 from logicpy.errors import InputError, ModeError, PrologError, PrologSyntaxError
@@ -109,6 +109,40 @@ def test_tabled_left_recursion_ends():
     y = var()
     assert sorted(run(0, y, graph.path("a", y))) == ["a", "b", "c", "d"]
     assert run(0, y, graph.path("d", y)) == ()
+    assert graph["path/2"].stats.misses == 2  # the core's tabled relation: one table per call variant
+
+    @tabled
+    def reach(x, y):  # a Python tabled relation over a consulted one, left-recursive too
+        z = var()
+        return conde([reach(x, z), graph.edge(z, y)], [graph.edge(x, y)])
+    assert sorted(run(0, y, reach("e", y))) == ["f"]
+    assert sorted(run(0, y, reach("b", y))) == ["a", "b", "c", "d"]
+
+
+def test_deep_recursion_costs_no_python_stack():
+    program = consult_text("count(0).\ncount(N) :- N > 0, N1 is N - 1, count(N1).")
+    assert program.query("count(20000)") == [{}] and program.query("count(-1)") == []
+
+
+def test_user_clauses_on_a_terminal_end_at_ctrl_d(monkeypatch, capsys):
+    from logicpy.repl import run_terminal
+    typed = iter(["[user].", "p(1).", "p(2).", None, "p(X).", None])
+
+    def fake_input(prompt: str) -> str:
+        line = next(typed)
+        print(prompt, end="")
+        if line is None:
+            raise EOFError
+        return line
+    monkeypatch.setattr("builtins.input", fake_input)
+    top = Toplevel(out=io.StringIO(), err=io.StringIO())
+    top.ask = None
+    monkeypatch.setattr("logicpy.repl.toplevel._read_key", lambda: ";")
+    monkeypatch.setenv("LOGICPY_HISTORY", "/dev/null")
+    assert run_terminal(top) == 0
+    prompts = capsys.readouterr().out
+    assert prompts.count("|: ") == 3 and prompts.count("?- ") == 3  # clause prompts until Ctrl-D, then queries
+    assert top.out.getvalue().splitlines()[-3:] == ["X = 1 ;", "X = 2 ;", "false."]
 
 
 def test_call_n_once_and_a_variable_goal_in_a_body():
