@@ -7,8 +7,10 @@ Answers come in miniKanren's interleaved order, so sets are compared, not sequen
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -227,3 +229,14 @@ def test_a_syntax_error_in_a_file_is_exit_2(tmp_path):
     assert err[0].startswith(f"error: {bad}:2: syntax error: ")
     assert err[1:] == ["error: procedure ok/0 does not exist"]  # a file with a syntax error is not loaded
     assert out == [] and status == 2
+
+
+def test_use_module_finds_a_module_in_the_current_directory(tmp_path):
+    (tmp_path / "mymod.py").write_text("from logicpy.core import eq\n\ndef coloro(c):\n    return eq(c, 'red')\n")
+    logicpy = Path(sys.executable).with_name("logicpy")
+    if not logicpy.exists():
+        pytest.skip("the logicpy command is not installed next to this Python")
+    done = subprocess.run([str(logicpy), "repl"], input="use_module(mymod).\ncoloro(C).\n", cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={"PATH": os.environ.get("PATH", "")})
+    assert done.stdout.splitlines()[-2:] == ["C = red", "false."], done.stderr
+    assert done.returncode == 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -57,7 +59,7 @@ class Relations:
         """Add the public relations of `module_name` (its `__all__`, or its public callables
         defined there); return their names. A later module's name replaces an earlier one's."""
         try:
-            module = importlib.import_module(module_name)
+            module = _import_here(module_name)
         except Exception as exc:  # ImportError, or the module failing as it loads
             raise InputError(f"cannot import module {module_name!r}: {exc}") from None
         names = getattr(module, "__all__", None)
@@ -99,6 +101,22 @@ class Relations:
         if not callable(goal):
             raise InputError(f"{name}/{len(args)} is not a relation: it returned {shown(goal)}, not a goal")
         return goal
+
+
+def _import_here(module_name: str) -> ModuleType:
+    """Import `module_name`, also from the current directory (as `python -m` would find it),
+    which an installed command does not search."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != module_name.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.insert(0, here)
+        try:
+            return importlib.import_module(module_name)
+        finally:
+            sys.path.remove(here)
 
 
 def _constant(module: ModuleType, arg: Term) -> Any:
