@@ -11,11 +11,11 @@
     ['ann', 'bob']
 
 A predicate `name/arity` is a relation: calling it with terms gives a goal that, when the
-search reaches it, renames each clause apart (fresh variables per call), unifies the head
-with the arguments and runs the body, translated as the toplevel translates queries
-(`repl.goals`). The clauses are a disjunction, so answers come in miniKanren's
-interleaved order, not Prolog's depth-first order; recursion is a delayed call and costs
-no Python stack. `:- table p/2.` makes `p/2` a `tabled` relation; `:- dynamic p/1.`
+search reaches it, takes the clauses whose first argument can match the call's, renames
+each apart (fresh variables per call), unifies the head with the arguments and runs the
+body, translated as the toplevel translates queries (`repl.goals`). The candidate clauses
+are a disjunction, so answers come in miniKanren's interleaved order, not Prolog's
+depth-first order, and cut is refused; recursion costs no Python stack. `:- table p/2.` makes `p/2` a `tabled` relation; `:- dynamic p/1.`
 declares a predicate with no clauses yet. Clauses are added with `assertz`/`asserta` and
 removed with `retract` (a call sees the clauses there were when it started).
 """
@@ -24,16 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-from fractions import Fraction
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from .core.equality import atomic_key, walk
 from .core.streams import Call, Scheduled, conj, disj, eq, goal_text
-from .core.tabling import tabled
+from .core.tabling import _variables, tabled
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var
 from .errors import InputError, PrologError, PrologSyntaxError, TermError, read_input_file
 from .repl.goals import Interrupt, Relations, control_construct, translate
@@ -111,28 +110,12 @@ def _index_key(term: Term) -> Any:
     return None
 
 
-def _variables(term: Term) -> list:
-    """The distinct variables of `term`, in order of first appearance."""
-    seen: dict = {}
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if is_var(t):
-            seen.setdefault(t, None)
-        elif type(t) in (list, tuple):
-            stack.extend(reversed(t))
-        elif type(t) is ConsPair:
-            stack.extend((t.cdr, t.car))
-    return list(seen)
-
-
 class Predicate:
     """The clauses of `name/arity` and the relation that runs them."""
 
     def __init__(self, program: "Program", name: str, arity: int):
         self.program, self.name, self.arity = program, name, arity
         self.clauses: list[Clause] = []
-        self.dynamic = False
         self.relation: Callable[..., Any] = self._call
         self._tabled: Any = None
 
@@ -291,14 +274,13 @@ class Program(Mapping):
             raise InputError(f"{where}: {exc}") from None
 
     def directive(self, goal: Term, where: str) -> None:
-        """`:- table p/2.`, `:- dynamic p/1.`, `:- discontiguous p/1.`; anything else refused."""
+        """`:- table p/2.` (tabled), `:- dynamic p/1.` and `:- discontiguous p/1.` (the predicate
+    exists, with or without clauses); anything else refused."""
         if isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("table", "dynamic", "discontiguous"):
             for name, arity in _indicators(goal[1], where):
                 predicate = self._predicate(name, arity, where)
                 if goal[0] == "table":
                     predicate.table()
-                elif goal[0] == "dynamic":
-                    predicate.dynamic = True
             return
         raise InputError(f"{where}: directive {format_term(goal)} is not supported "
                          "(table/1, dynamic/1 and discontiguous/1 are)")
