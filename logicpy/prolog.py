@@ -34,7 +34,7 @@ from .core.equality import atomic_key, walk
 from .core.streams import Call, Scheduled, conj, disj, eq, goal_text
 from .core.tabling import _variables, tabled
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var
-from .errors import InputError, PrologError, PrologSyntaxError, TermError, read_input_file
+from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
 from .repl.goals import Interrupt, Relations, control_construct, translate
 from .repl.reader import read_clauses, read_query
 
@@ -190,6 +190,7 @@ class Program(Mapping):
         relations.program = self
         self.predicates: dict[Key, Predicate] = {}
         self._loaded: dict[str, set[Key]] = {}
+        self._initialization: list[tuple[Term, str]] = []
 
     # ------------------------------------------------------------ the mapping
 
@@ -254,6 +255,7 @@ class Program(Mapping):
             raise PrologSyntaxError(f"{source}:{exc}") from None
         for term, line in terms:
             self.add_term(term, f"{source}:{line}")
+        self._initialize()
         return self
 
     def query(self, text: str, n: int | None = None) -> list[dict[str, Term]]:
@@ -275,15 +277,35 @@ class Program(Mapping):
 
     def directive(self, goal: Term, where: str) -> None:
         """`:- table p/2.` (tabled), `:- dynamic p/1.` and `:- discontiguous p/1.` (the predicate
-    exists, with or without clauses); anything else refused."""
+        exists, with or without clauses), `:- initialization(G).` (G run once when the text is
+        loaded), `:- use_module(library(clpfd)).` (and lists, apply, dif, tabling: built in);
+        anything else refused."""
         if isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("table", "dynamic", "discontiguous"):
             for name, arity in _indicators(goal[1], where):
                 predicate = self._predicate(name, arity, where)
                 if goal[0] == "table":
                     predicate.table()
             return
-        raise InputError(f"{where}: directive {format_term(goal)} is not supported "
-                         "(table/1, dynamic/1 and discontiguous/1 are)")
+        if isinstance(goal, tuple) and len(goal) == 2 and goal[0] == "initialization":
+            self._initialization.append((goal[1], where))
+            return
+        if goal in _BUILT_IN_LIBRARIES:
+            return
+        raise InputError(f"{where}: directive {format_term(goal)} is not supported (table/1, dynamic/1, "
+                         "discontiguous/1, initialization/1 and use_module(library(clpfd)) are)")
+
+    def _initialize(self) -> None:
+        """Run the `initialization/1` goals of the text just loaded, once each, in order."""
+        from .core.streams import run
+        from .core.terms import var
+        goals, self._initialization = self._initialization, []
+        for goal, where in goals:
+            try:
+                succeeded = run(1, var(), translate(goal, self.relations))
+            except LogicpyError as exc:
+                raise type(exc)(f"{where}: initialization goal {format_term(goal)}: {exc}") from None
+            if not succeeded:
+                raise InputError(f"{where}: initialization goal {format_term(goal)} failed")
 
     def _predicate(self, name: str, arity: int, where: str = "") -> Predicate:
         predicate = self.predicates.get((name, arity))
@@ -337,6 +359,10 @@ class Program(Mapping):
                 predicate.clauses.remove(stored)
                 predicate.changed()
                 yield state
+
+
+#: `use_module` directives for libraries whose predicates are built in.
+_BUILT_IN_LIBRARIES = {("use_module", ("library", name)) for name in ("clpfd", "lists", "apply", "dif", "tabling")}
 
 
 def _split(clause: Term) -> tuple[Term, Term]:

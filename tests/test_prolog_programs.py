@@ -157,6 +157,14 @@ def test_call_n_once_and_a_variable_goal_in_a_body():
         program.query("run(_)")
 
 
+def test_directives_a_prolog_file_starts_with():
+    program = consult_text(":- use_module(library(clpfd)).\n:- use_module(library(lists)).\n"
+                           ":- initialization(assertz(ready(yes))).\n:- dynamic ready/1.\n"
+                           "digit(X) :- X in 0..9, X #> 7, label([X]).\n")
+    assert program.query("ready(R)") == [{"R": "yes"}]  # run after the whole text was loaded
+    assert sorted(a["X"] for a in program.query("digit(X)")) == [8, 9]
+
+
 def test_consult_text_and_assert_retract_from_python():
     program = consult_text("n(1). n(2). n(3).\ndouble(X, Y) :- n(X), Y is 2 * X.")
     assert sorted(a["Y"] for a in program.query("double(X, Y)")) == [2, 4, 6]
@@ -183,8 +191,14 @@ def test_errors_name_file_and_line(tmp_path):
     bad.write_text("p(1).\n\np(2) :- q(.\n")
     with pytest.raises(PrologSyntaxError, match=r"bad\.pl:3: syntax error"):
         consult(bad)
-    bad.write_text("p(1).\n:- initialization(main).\n")
-    with pytest.raises(InputError, match=r"bad\.pl:2: directive initialization\(main\) is not supported"):
+    bad.write_text("p(1).\n:- initialization(main, main).\n")
+    with pytest.raises(InputError, match=r"bad\.pl:2: directive initialization\(main,main\) is not supported"):
+        consult(bad)
+    bad.write_text("p(1).\n:- initialization(p(2)).\n")
+    with pytest.raises(InputError, match=r"bad\.pl:2: initialization goal p\(2\) failed"):
+        consult(bad)
+    bad.write_text(":- initialization(main).\nmain :- nothing.\n")
+    with pytest.raises(PrologError, match=r"bad\.pl:1: initialization goal main: procedure nothing/0 does not exist"):
         consult(bad)
     bad.write_text("p(1).\nX = 1 :- true.\n")
     with pytest.raises(InputError, match=r"bad\.pl:2: No permission to modify static procedure `=/2'"):
