@@ -195,8 +195,24 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
     builtin = _BUILTINS.get((name, len(args)))
     if builtin is not None and not (relations.program is not None and (name, len(args)) in _LIBRARY
                                     and relations.program.lookup(name, len(args)) is not None):
+        if (name, len(args)) in _READS_VALUES:
+            return _WithValues(builtin, args, relations)
         return builtin(relations, *args)
     return lall(_check_interrupt, relations.call(name, args))
+
+
+class _WithValues(Scheduled):
+    """A built-in that reads its arguments' shape (clpfd's expressions and domains), built
+    when the search reaches it, from the arguments as the current state binds them."""
+
+    __slots__ = ("builtin", "args", "relations")
+
+    def __init__(self, builtin: Callable[..., GoalType], args: tuple, relations: Relations):
+        self.builtin, self.args, self.relations = builtin, args, relations
+
+    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any]:
+        data = _data(S)
+        return (S,), (self.builtin(self.relations, *(reify(a, data) for a in self.args)), K)
 
 
 class _MetaCall(Scheduled):
@@ -497,6 +513,10 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("append", 3): lambda rel, x, y, z: core.appendo(x, y, z),
     ("length", 2): lambda rel, x, n: core.lengtho(x, n),
 }
+
+#: Built-ins whose goal depends on what their arguments are bound to when they run.
+_READS_VALUES = {("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=", 2), ("in", 2), ("ins", 2),
+                 ("labeling", 2), ("sum", 3), ("tuples_in", 2)}
 
 #: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
 _LIBRARY = {("member", 2), ("append", 3), ("length", 2)}
