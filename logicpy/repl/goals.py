@@ -1,10 +1,11 @@
-"""A query term as a kanren goal: Prolog's control and built-ins, clpfd's operators, and
-Python relations called by name.
+"""A query term or clause body as a goal of logicpy's search: Prolog's control and
+built-ins, clpfd's operators, consulted predicates and Python relations called by name.
 
 The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `condu` for
 `->`, `conda` for `*->`, the FD goals; arithmetic is `arith`'s); a name the table below
-does not know is looked up in the toplevel's `Relations` and called with the query's
-arguments.
+does not know is looked up in the toplevel's `Relations` (consulted predicates first, then
+Python relations) and called with the query's arguments. The parts of a goal stay goals of
+the one search (no search nested per part), so a clause body's recursion costs no stack.
 """
 
 from __future__ import annotations
@@ -135,8 +136,8 @@ class Interrupt:
 
     Python raises KeyboardInterrupt wherever the interpreter is; inside a weakref or
     `__del__` callback (kanren's streams make many) it is printed and dropped, and the
-    search would go on. The toplevel's SIGINT handler also sets this flag, and every goal
-    of a query raises KeyboardInterrupt when it finds it set.
+    search would go on. The toplevel's SIGINT handler also sets this flag, and the query, and
+    every call of a predicate or relation in it, raises KeyboardInterrupt when it finds it set.
     """
 
     requested = False
