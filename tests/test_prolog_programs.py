@@ -258,3 +258,17 @@ def test_use_module_finds_a_module_in_the_current_directory(tmp_path):
                           capture_output=True, text=True, timeout=60, env={"PATH": os.environ.get("PATH", "")})
     assert done.stdout.splitlines()[-2:] == ["C = red", "false."], done.stderr
     assert done.returncode == 0
+
+
+def test_ctrl_c_stops_an_endless_predicate_and_the_session_goes_on():
+    import threading
+
+    from logicpy.repl.goals import Interrupt
+    top = Toplevel(out=io.StringIO(), err=io.StringIO())
+    top.program.consult_text("loop(N) :- M is N + 1, loop(M).")
+    timer = threading.Timer(0.3, lambda: setattr(Interrupt, "requested", True))
+    timer.start()
+    top.query("loop(0).")
+    timer.join()
+    top.query("X = 1.")
+    assert top.out.getvalue().splitlines() == ["% interrupted", "X = 1", "false."]
