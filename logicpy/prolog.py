@@ -342,6 +342,10 @@ class Program(Mapping):
             predicate.clauses.insert(0, stored)
         predicate.changed()
 
+    def declare(self, head: Term) -> None:
+        """Make the predicate of `head` exist (with no clauses if it had none), as `dynamic/1` does."""
+        self._predicate(*_head_key(head))
+
     def retracting(self, clause: Term, unify: Callable[[Term, Term], Any]) -> Iterator[Any]:
         """`retract(clause)`: for each clause that `unify(clause_term, stored)` accepts (a new
         state, or None), remove it and yield the state, in clause order, on backtracking."""

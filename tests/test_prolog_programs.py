@@ -272,3 +272,11 @@ def test_ctrl_c_stops_an_endless_predicate_and_the_session_goes_on():
     timer.join()
     top.query("X = 1.")
     assert top.out.getvalue().splitlines() == ["% interrupted", "X = 1", "false."]
+
+
+def test_retractall_and_variants():
+    program = consult_text("f(1, a). f(2, b). f(1, c).")
+    assert program.query("retractall(f(1, _)), f(X, Y)") == [{"X": 2, "Y": "b"}]
+    assert program.query("retractall(g(_)), g(X)") == []  # g/1 now exists, with no clauses
+    assert len(program.query("f(X, Y) =@= f(A, B), f(X, X) \\=@= f(A, B), f(X, Y) \\=@= f(A, A)")) == 1
+    assert program.query("f(X, Y) =@= f(A, A)") == [] and program.query("f(X, 1) =@= f(Y, 1)") != []

@@ -25,7 +25,8 @@ from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
 from ..core.terms import Term, format_term
-from ..core.streams import Scheduled
+from ..core.streams import Call, Scheduled
+from ..core.tabling import _variables
 from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
 from ..core.terms import is_var
@@ -86,9 +87,8 @@ class Relations:
             if predicate is not None:
                 return predicate(*args)
         relation = self.table.get(name)
-        if relation is None:
-            raise PrologError(f"procedure {name}/{len(args)} does not exist",
-                              ("error", ("existence_error", "procedure", ("/", name, len(args))), "_"))
+        if relation is None:  # looked up again when reached: the goals before it may define it
+            return Call(self._existing, (name, args))
         module = self.source[name]
         args = tuple(_constant(module, a) for a in args)
         try:
@@ -102,6 +102,14 @@ class Relations:
         if not callable(goal):
             raise InputError(f"{name}/{len(args)} is not a relation: it returned {shown(goal)}, not a goal")
         return goal
+
+
+    def _existing(self, name: str, args: tuple[Term, ...]) -> GoalType:
+        """The goal of `name` on `args` once the search reaches it, or the existence error."""
+        if (self.program is None or self.program.lookup(name, len(args)) is None) and name not in self.table:
+            raise PrologError(f"procedure {name}/{len(args)} does not exist",
+                              ("error", ("existence_error", "procedure", ("/", name, len(args))), "_"))
+        return self.call(name, args)
 
 
 def _import_here(module_name: str) -> ModuleType:
@@ -305,6 +313,16 @@ def _same_vars(x: Term, y: Term) -> bool:
     return format_term(x, names) == format_term(y, names)
 
 
+def _variant(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalType:
+    """`A =@= B`: equal up to a one-to-one renaming of their variables."""
+    def shape(t: Term) -> str:  # variables named by order of first appearance
+        return format_term(t, {v: f"_V{i}" for i, v in enumerate(_variables(t))})
+
+    def test(state: Any) -> bool:
+        return (shape(reify(a, _data(state))) == shape(reify(b, _data(state)))) != negated
+    return _checked(test)
+
+
 def _is(rel: Relations, x: Term, e: Term) -> GoalType:
     def goal(state: Any) -> Iterator[Any]:
         yield from eq(x, arith.evaluate(reify(e, _data(state))))(state)
@@ -335,11 +353,26 @@ def _asserting(rel: Relations, clause: Term, at_end: bool) -> GoalType:
 def _retract(rel: Relations, clause: Term) -> GoalType:
     """retract/1: remove the first clause unifying with `clause`, the next on backtracking."""
     def goal(state: Any) -> Iterator[Any]:
-        def unify(a: Term, b: Term) -> Any:
-            states = eq(a, b)(state)
-            return states[0] if states else None
-        yield from _program(rel, "retract/1").retracting(reify(clause, _data(state)), unify)
+        yield from _program(rel, "retract/1").retracting(reify(clause, _data(state)), _unifier(state))
     return goal
+
+
+def _retractall(rel: Relations, head: Term) -> GoalType:
+    """retractall/1: remove every clause whose head unifies with `head`; succeeds once."""
+    def goal(state: Any) -> tuple:
+        program = _program(rel, "retractall/1")
+        for _ in program.retracting((":-", reify(head, _data(state)), core.var()), _unifier(state)):
+            pass
+        program.declare(reify(head, _data(state)))
+        return (state,)
+    return goal
+
+
+def _unifier(state: Any) -> Callable[[Term, Term], Any]:
+    def unify(a: Term, b: Term) -> Any:
+        states = eq(a, b)(state)
+        return states[0] if states else None
+    return unify
 
 
 # ---------------------------------------------------------------- clpfd
@@ -493,11 +526,14 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("assert", 1): lambda rel, c: _asserting(rel, c, at_end=True),
     ("asserta", 1): lambda rel, c: _asserting(rel, c, at_end=False),
     ("retract", 1): _retract,
+    ("retractall", 1): _retractall,
     ("=", 2): lambda rel, a, b: eq(a, b),
     ("\\=", 2): _not_unifiable,
     ("dif", 2): lambda rel, a, b: neq(a, b),
     ("==", 2): _identical,
     ("\\==", 2): lambda rel, a, b: _identical(rel, a, b, negated=True),
+    ("=@=", 2): _variant,
+    ("\\=@=", 2): lambda rel, a, b: _variant(rel, a, b, negated=True),
     ("is", 2): _is,
     **{(op, 2): _compare(op) for op in arith.COMPARISONS},
     ("#=", 2): _fd_equal, ("#\\=", 2): _fd_differ,
