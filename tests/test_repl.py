@@ -117,14 +117,14 @@ def test_time_reports_after_the_answers():
 
 
 @pytest.mark.parametrize("query, culprit", [
-    ("nosuch(X).", "unknown relation nosuch/1"),
+    ("nosuch(X).", "procedure nosuch/1 does not exist"),
     ("appendo(X, Y).", "appendo/2"),
     ("X = f(.", "character 7"),
     ("X in 1..sup.", "finite domains"),
     ("X is Y + 1.", "not sufficiently instantiated"),
     ("X #= Y * Z.", "non-linear"),
     ("label([X]).", "label"),
-    ("crosscheck(appendo(X, Y, [1])).", "consult a Prolog file first"),
+    ("crosscheck(appendo(X, Y, [1])).", "load a Prolog file into SWI-Prolog first"),
 ])
 def test_errors_are_one_line_naming_the_culprit_and_the_session_goes_on(query, culprit):
     out, err, status = repl(query, "X = 1.")
@@ -173,8 +173,8 @@ def test_the_command_reads_piped_standard_input():
 
 @pytest.mark.swi
 def test_prolog_through_the_bridge_and_crosscheck():
-    out, err, _ = repl("swi: append(X, Y, [1]).", "consult('prolog/lists.pl').", "swi: appendo([a], [b], L).",
-                       "crosscheck(appendo(X, Y, [1,2])).", "consult('prolog/constraints.pl').", "swi: dif(X, 1).",
+    out, err, _ = repl("swi: append(X, Y, [1]).", "swi_consult('prolog/lists.pl').", "swi: appendo([a], [b], L).",
+                       "crosscheck(appendo(X, Y, [1,2])).", "swi_consult('prolog/constraints.pl').", "swi: dif(X, 1).",
                        "swi: X in 1..3, X #< Y.")
     assert not err, err
     assert out[:3] == ["X = [], Y = [1]", "X = [1], Y = []", "false."]
@@ -199,7 +199,7 @@ def test_json_mode_one_object_per_query_reads_back():
     assert value.car == 1 and value.cdr is shared["T"]  # the partial list [1|T], T still a variable
     assert fd["answers"][0]["constraints"] == ["X in 1..3", "X #< Y", "Y in 2..sup"]
     assert len(endless["answers"]) == 2 and endless["more"] is True
-    assert bad == {"query": "nosuch.", "error": "unknown relation nosuch/0 (help. lists what is loaded)"}
+    assert bad == {"query": "nosuch.", "error": "procedure nosuch/0 does not exist"}
     assert helped["result"] is True and any("appendo" in m for m in helped["messages"])
 
 

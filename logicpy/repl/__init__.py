@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="answers printed per query when not asked one by one (default 1000)")
     parser.add_argument("--json", action="store_true",
                         help="without a terminal: one JSON object per query (answers with bindings and constraints)")
-    parser.add_argument("-f", "--consult", metavar="FILE.pl", help="consult this Prolog file first")
+    parser.add_argument("-f", "--consult", metavar="FILE.pl", help="load this Prolog program into logicpy's engine first")
     parser.set_defaults(func=_main)
 
 

@@ -1,17 +1,20 @@
-"""A query term as a kanren goal: Prolog's control and built-ins, clpfd's operators, and
-Python relations called by name.
+"""A query term or clause body as a goal of logicpy's search: Prolog's control and
+built-ins, clpfd's operators, consulted predicates and Python relations called by name.
 
 The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `condu` for
 `->`, `conda` for `*->`, the FD goals; arithmetic is `arith`'s); a name the table below
-does not know is looked up in the toplevel's `Relations` and called with the query's
-arguments.
+does not know is looked up in the toplevel's `Relations` (consulted predicates first, then
+Python relations) and called with the query's arguments. The parts of a goal stay goals of
+the one search (no search nested per part), so a clause body's recursion costs no stack.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Iterator
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -22,11 +25,13 @@ from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
 from ..core.terms import Term, format_term
-from ..errors import InputError, ModeError, shown
+from ..core.streams import Call, Scheduled
+from ..core.tabling import _variables
+from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
 from ..core.terms import is_var
 
-GoalType = Callable[[Any], Iterator[Any]]
+GoalType = Callable[[Any], Iterable[Any]]
 
 #: Modules whose relations the toplevel loads at start: the core, the FD goals, the puzzles.
 DEFAULT_MODULES = (
@@ -49,12 +54,14 @@ class Relations:
 
     table: dict[str, Callable[..., Any]] = field(default_factory=dict)
     source: dict[str, ModuleType] = field(default_factory=dict)
+    program: Any = None
+    """The consulted Prolog predicates (a `logicpy.prolog.Program`), looked up first."""
 
     def load(self, module_name: str) -> list[str]:
         """Add the public relations of `module_name` (its `__all__`, or its public callables
         defined there); return their names. A later module's name replaces an earlier one's."""
         try:
-            module = importlib.import_module(module_name)
+            module = _import_here(module_name)
         except Exception as exc:  # ImportError, or the module failing as it loads
             raise InputError(f"cannot import module {module_name!r}: {exc}") from None
         names = getattr(module, "__all__", None)
@@ -72,11 +79,16 @@ class Relations:
         return loaded
 
     def call(self, name: str, args: tuple[Term, ...]) -> GoalType:
-        """The goal of relation `name` on `args`; an atom argument naming a constant of the
-        relation's module (`classic` for `CLASSIC`) is that constant."""
+        """The goal of predicate or relation `name` on `args`: a consulted predicate, else a
+        Python relation, where an atom argument naming a constant of the relation's module
+        (`classic` for `CLASSIC`) is that constant."""
+        if self.program is not None:
+            predicate = self.program.lookup(name, len(args))
+            if predicate is not None:
+                return predicate(*args)
         relation = self.table.get(name)
-        if relation is None:
-            raise InputError(f"unknown relation {name}/{len(args)} (help. lists what is loaded)")
+        if relation is None:  # looked up again when reached: the goals before it may define it
+            return Call(self._existing, (name, args))
         module = self.source[name]
         args = tuple(_constant(module, a) for a in args)
         try:
@@ -90,6 +102,30 @@ class Relations:
         if not callable(goal):
             raise InputError(f"{name}/{len(args)} is not a relation: it returned {shown(goal)}, not a goal")
         return goal
+
+
+    def _existing(self, name: str, args: tuple[Term, ...]) -> GoalType:
+        """The goal of `name` on `args` once the search reaches it, or the existence error."""
+        if (self.program is None or self.program.lookup(name, len(args)) is None) and name not in self.table:
+            raise PrologError(f"procedure {name}/{len(args)} does not exist",
+                              ("error", ("existence_error", "procedure", ("/", name, len(args))), "_"))
+        return self.call(name, args)
+
+
+def _import_here(module_name: str) -> ModuleType:
+    """Import `module_name`, also from the current directory (as `python -m` would find it),
+    which an installed command does not search."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != module_name.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.insert(0, here)
+        try:
+            return importlib.import_module(module_name)
+        finally:
+            sys.path.remove(here)
 
 
 def _constant(module: ModuleType, arg: Term) -> Any:
@@ -108,15 +144,15 @@ class Interrupt:
 
     Python raises KeyboardInterrupt wherever the interpreter is; inside a weakref or
     `__del__` callback (kanren's streams make many) it is printed and dropped, and the
-    search would go on. The toplevel's SIGINT handler also sets this flag, and every goal
-    of a query raises KeyboardInterrupt when it finds it set.
+    search would go on. The toplevel's SIGINT handler also sets this flag, and the query, and
+    every call of a predicate or relation in it, raises KeyboardInterrupt when it finds it set.
     """
 
     requested = False
 
 
 def _interruptible(goal: GoalType) -> GoalType:
-    def checked(state: Any) -> Iterator[Any]:
+    def checked(state: Any) -> Iterable[Any]:
         if Interrupt.requested:
             Interrupt.requested = False
             raise KeyboardInterrupt
@@ -125,13 +161,32 @@ def _interruptible(goal: GoalType) -> GoalType:
 
 
 def to_goal(term: Term, relations: Relations) -> GoalType:
-    """The kanren goal of the query `term` (each part checks `Interrupt` when it runs)."""
+    """The kanren goal of the query `term` (it checks `Interrupt` when it runs, and so does
+    every call of a relation in it)."""
     return _interruptible(_to_goal(term, relations))
+
+
+def translate(term: Term, relations: Relations) -> GoalType:
+    """The goal of `term` inside a search (a clause's body): interpreted by the caller's search."""
+    return _to_goal(term, relations)
+
+
+def control_construct(name: str, arity: int) -> bool:
+    """Whether `name/arity` is a built-in a program may not define (`,/2`, `is/2`, `dif/2`, ...);
+    the list predicates `member/2`, `append/3`, `length/2` may be."""
+    return (name, arity) in _BUILTINS and (name, arity) not in _LIBRARY
+
+
+def _check_interrupt(state: Any) -> tuple:
+    if Interrupt.requested:
+        Interrupt.requested = False
+        raise KeyboardInterrupt
+    return (state,)
 
 
 def _to_goal(term: Term, relations: Relations) -> GoalType:
     if is_var(term):
-        raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
+        return _MetaCall(term, (), relations)
     if isinstance(term, bool):
         term = "true" if term else "false"
     if isinstance(term, str):
@@ -139,24 +194,67 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
             return succeed
         if term in ("fail", "false"):
             return fail
+        if term == "!":
+            raise InputError("cut (!) is not supported: the search interleaves clauses; "
+                             "use (If -> Then ; Else), once/1 or \\+ instead")
         return relations.call(term, ())
     if not isinstance(term, tuple):
         raise InputError(f"{format_term(term)} is not a goal (expected a relation call like appendo(X, Y, [1]))")
     name, args = term[0], term[1:]
     builtin = _BUILTINS.get((name, len(args)))
-    if builtin is not None:
+    if builtin is not None and not (relations.program is not None and (name, len(args)) in _LIBRARY
+                                    and relations.program.lookup(name, len(args)) is not None):
+        if (name, len(args)) in _READS_VALUES:
+            return _WithValues(builtin, args, relations)
         return builtin(relations, *args)
-    return relations.call(name, args)
+    return lall(_check_interrupt, relations.call(name, args))
+
+
+class _WithValues(Scheduled):
+    """A built-in that reads its arguments' shape (clpfd's expressions and domains), built
+    when the search reaches it, from the arguments as the current state binds them."""
+
+    __slots__ = ("builtin", "args", "relations")
+
+    def __init__(self, builtin: Callable[..., GoalType], args: tuple, relations: Relations):
+        self.builtin, self.args, self.relations = builtin, args, relations
+
+    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any]:
+        data = _data(S)
+        return (S,), (self.builtin(self.relations, *(reify(a, data) for a in self.args)), K)
+
+
+class _MetaCall(Scheduled):
+    """`call(G, A1, ...)`: G (with the extra arguments added) read in the current state and
+    run as a goal of the caller's search; an unbound G is an instantiation error."""
+
+    __slots__ = ("goal", "extra", "relations")
+
+    def __init__(self, goal: Term, extra: tuple, relations: Relations):
+        self.goal, self.extra, self.relations = goal, extra, relations
+
+    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any]:
+        goal = reify(self.goal, _data(S))
+        if is_var(goal):
+            raise ModeError("a variable is not a goal: call/1 needs its goal bound (instantiation error)")
+        if self.extra:
+            if isinstance(goal, str):
+                goal = (goal, *self.extra)
+            elif isinstance(goal, tuple) and goal and isinstance(goal[0], str):
+                goal = (*goal, *self.extra)
+            else:
+                raise InputError(f"call/{len(self.extra) + 1}: {format_term(goal)} is not callable")
+        return (S,), (_to_goal(goal, self.relations), K)
 
 
 def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
-    return lall(*(to_goal(g, rel) for g in _flatten(",", (",", a, b))))
+    return lall(*(_to_goal(g, rel) for g in _flatten(",", (",", a, b))))
 
 
 def _disjunction(rel: Relations, a: Term, b: Term) -> GoalType:
     if _is_if(a):  # (If -> Then ; Else), (If *-> Then ; Else)
-        return _IF[a[0]]([to_goal(a[1], rel), to_goal(a[2], rel)], [succeed, to_goal(b, rel)])
-    return conde(*([to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
+        return _IF[a[0]]([_to_goal(a[1], rel), _to_goal(a[2], rel)], [succeed, _to_goal(b, rel)])
+    return conde(*([_to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
 
 
 #: If-then-else: `->` commits to the condition's first answer, `*->` (soft cut) keeps them all.
@@ -165,7 +263,7 @@ _IF = {"->": condu, "*->": conda}
 
 def _if_then(rel: Relations, condition: Term, then: Term, soft: bool = False) -> GoalType:
     """(If -> Then) and (If *-> Then) without an else: they fail when If fails."""
-    return _IF["*->" if soft else "->"]([to_goal(condition, rel), to_goal(then, rel)])
+    return _IF["*->" if soft else "->"]([_to_goal(condition, rel), _to_goal(then, rel)])
 
 
 def _flatten(op: str, term: Term) -> list[Term]:
@@ -184,7 +282,7 @@ def _is_if(t: Term) -> bool:
 
 
 def _not(rel: Relations, g: Term) -> GoalType:
-    return conda([to_goal(g, rel), fail], [succeed])
+    return conda([_to_goal(g, rel), fail], [succeed])
 
 
 def _not_unifiable(rel: Relations, a: Term, b: Term) -> GoalType:
@@ -215,6 +313,16 @@ def _same_vars(x: Term, y: Term) -> bool:
     return format_term(x, names) == format_term(y, names)
 
 
+def _variant(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalType:
+    """`A =@= B`: equal up to a one-to-one renaming of their variables."""
+    def shape(t: Term) -> str:  # variables named by order of first appearance
+        return format_term(t, {v: f"_V{i}" for i, v in enumerate(_variables(t))})
+
+    def test(state: Any) -> bool:
+        return (shape(reify(a, _data(state))) == shape(reify(b, _data(state)))) != negated
+    return _checked(test)
+
+
 def _is(rel: Relations, x: Term, e: Term) -> GoalType:
     def goal(state: Any) -> Iterator[Any]:
         yield from eq(x, arith.evaluate(reify(e, _data(state))))(state)
@@ -225,6 +333,46 @@ def _compare(op: str) -> Callable[..., GoalType]:
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
         return _checked(lambda s: arith.compare(op, reify(a, _data(s)), reify(b, _data(s))))
     return build
+
+
+def _program(rel: Relations, who: str) -> Any:
+    if rel.program is None:
+        raise InputError(f"{who}: no program to change here")
+    return rel.program
+
+
+def _asserting(rel: Relations, clause: Term, at_end: bool) -> GoalType:
+    """assertz/1, asserta/1: a copy of the clause as it is now added to the program."""
+    def goal(state: Any) -> tuple:
+        program = _program(rel, "assertz/1" if at_end else "asserta/1")
+        (program.assertz if at_end else program.asserta)(reify(clause, _data(state)))
+        return (state,)
+    return goal
+
+
+def _retract(rel: Relations, clause: Term) -> GoalType:
+    """retract/1: remove the first clause unifying with `clause`, the next on backtracking."""
+    def goal(state: Any) -> Iterator[Any]:
+        yield from _program(rel, "retract/1").retracting(reify(clause, _data(state)), _unifier(state))
+    return goal
+
+
+def _retractall(rel: Relations, head: Term) -> GoalType:
+    """retractall/1: remove every clause whose head unifies with `head`; succeeds once."""
+    def goal(state: Any) -> tuple:
+        program = _program(rel, "retractall/1")
+        for _ in program.retracting((":-", reify(head, _data(state)), core.var()), _unifier(state)):
+            pass
+        program.declare(reify(head, _data(state)))
+        return (state,)
+    return goal
+
+
+def _unifier(state: Any) -> Callable[[Term, Term], Any]:
+    def unify(a: Term, b: Term) -> Any:
+        states = eq(a, b)(state)
+        return states[0] if states else None
+    return unify
 
 
 # ---------------------------------------------------------------- clpfd
@@ -371,12 +519,21 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("->", 2): _if_then,
     ("*->", 2): lambda rel, c, t: _if_then(rel, c, t, soft=True),
     ("\\+", 1): _not,
-    ("call", 1): lambda rel, g: to_goal(g, rel),
+    ("once", 1): lambda rel, g: condu([_to_goal(g, rel), succeed]),
+    ("ignore", 1): lambda rel, g: condu([_to_goal(g, rel), succeed], [succeed]),
+    **{("call", n): (lambda rel, g, *extra: _MetaCall(g, extra, rel)) for n in range(1, 9)},
+    ("assertz", 1): lambda rel, c: _asserting(rel, c, at_end=True),
+    ("assert", 1): lambda rel, c: _asserting(rel, c, at_end=True),
+    ("asserta", 1): lambda rel, c: _asserting(rel, c, at_end=False),
+    ("retract", 1): _retract,
+    ("retractall", 1): _retractall,
     ("=", 2): lambda rel, a, b: eq(a, b),
     ("\\=", 2): _not_unifiable,
     ("dif", 2): lambda rel, a, b: neq(a, b),
     ("==", 2): _identical,
     ("\\==", 2): lambda rel, a, b: _identical(rel, a, b, negated=True),
+    ("=@=", 2): _variant,
+    ("\\=@=", 2): lambda rel, a, b: _variant(rel, a, b, negated=True),
     ("is", 2): _is,
     **{(op, 2): _compare(op) for op in arith.COMPARISONS},
     ("#=", 2): _fd_equal, ("#\\=", 2): _fd_differ,
@@ -393,5 +550,12 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("append", 3): lambda rel, x, y, z: core.appendo(x, y, z),
     ("length", 2): lambda rel, x, n: core.lengtho(x, n),
 }
+
+#: Built-ins whose goal depends on what their arguments are bound to when they run.
+_READS_VALUES = {("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=", 2), ("in", 2), ("ins", 2),
+                 ("labeling", 2), ("sum", 3), ("tuples_in", 2)}
+
+#: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
+_LIBRARY = {("member", 2), ("append", 3), ("length", 2)}
 
 BUILTIN_NAMES = sorted({f"{n}/{a}" for n, a in _BUILTINS})

@@ -8,7 +8,9 @@ partial lists, canonical compounds, variable names, `_` always fresh) is read by
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Iterator
+from typing import Any, NoReturn
 
 from unification import Var  # type: ignore[import-untyped]
 
@@ -19,7 +21,7 @@ from ..errors import TermError
 INFIX: dict[str, tuple[int, str]] = {
     ":-": (1200, "xfx"), ";": (1100, "xfy"), "|": (1100, "xfy"), "->": (1050, "xfy"), "*->": (1050, "xfy"),
     ",": (1000, "xfy"),
-    **{op: (700, "xfx") for op in ("=", "\\=", "==", "\\==", "@<", "@>", "@=<", "@>=", "=..", "is", "=:=", "=\\=",
+    **{op: (700, "xfx") for op in ("=", "\\=", "==", "\\==", "=@=", "\\=@=", "@<", "@>", "@=<", "@>=", "=..", "is", "=:=", "=\\=",
                                    "<", ">", "=<", ">=", "#=", "#\\=", "#<", "#>", "#=<", "#>=", "in", "ins")},
     "..": (450, "xfx"), **{op: (500, "yfx") for op in ("+", "-", "\\/", "/\\")},
     **{op: (400, "yfx") for op in ("*", "/", "//", "mod", "rem", "div", "xor", "<<", ">>")},
@@ -27,7 +29,10 @@ INFIX: dict[str, tuple[int, str]] = {
 }
 
 #: Prefix operators: name -> (priority, type).
-PREFIX: dict[str, tuple[int, str]] = {"\\+": (900, "fy"), "-": (200, "fy"), "+": (200, "fy"), "\\": (200, "fy")}
+PREFIX: dict[str, tuple[int, str]] = {
+    ":-": (1200, "fx"), "?-": (1200, "fx"),
+    **{op: (1150, "fx") for op in ("dynamic", "discontiguous", "initialization", "table")},
+    "\\+": (900, "fy"), "-": (200, "fy"), "+": (200, "fy"), "\\": (200, "fy")}
 
 _STARTS = ("var", "name", "number", "qatom", "string")
 
@@ -97,7 +102,7 @@ class _QueryParser(_Parser):
             inner = self._expr(1200)
             self._expect(")")
             return inner, 0
-        if kind == "symbol" and text in PREFIX:
+        if kind in ("symbol", "name") and text in PREFIX:
             self._next()
             nkind, ntext, npos = self._peek()
             if ntext == "(" and npos == pos + len(text):  # functional notation: -(1)
@@ -122,3 +127,40 @@ def read_query(text: str) -> tuple[Term, dict[str, Var]]:
         return _QueryParser(text, variables).parse(), variables
     except RecursionError:  # the operator layer recurses; a typed query is never this deep
         raise TermError("query: nested too deeply to read (use logicpy.core.parse_term for deep data)") from None
+
+
+#: Quoted text (kept) or a block comment (blanked) in a program.
+_QUOTED_OR_COMMENT = re.compile(r"""'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|/\*.*?\*/""", re.DOTALL)
+
+
+class _ClauseParser(_QueryParser):
+    """Clauses of a program, one after the other, each ending with '.'; errors name the line."""
+
+    start = 0
+
+    def clauses(self) -> Iterator[tuple[Term, int]]:
+        while self._peek()[0] != "end":
+            self.variables.clear()
+            start = self.start = self._peek()[2]
+            term = self._expr(1200)
+            kind, text, pos = self._next()
+            if kind != "symbol" or text != ".":
+                self._fail(pos, f"unexpected {text or 'end of text'!r} (a '.' or an operator missing?)")
+            yield term, self.text.count("\n", 0, start) + 1
+
+    def _fail(self, pos: int, why: str) -> NoReturn:
+        if pos >= len(self.text.rstrip()):  # the text ended inside a clause: name the clause's line
+            pos = self.start
+        raise TermError(f"{self.text.count(chr(10), 0, pos) + 1}: syntax error: {why}")
+
+
+def read_clauses(text: str) -> Iterator[tuple[Term, int]]:
+    """The clauses and directives of program `text` (Prolog syntax, block and line comments
+    allowed), each with the line it starts on; a syntax error is a `TermError` starting
+    with the line number."""
+    text = _QUOTED_OR_COMMENT.sub(
+        lambda m: m.group() if m.group()[0] in "'\"" else re.sub(r"[^\n]", " ", m.group()), text)
+    try:
+        yield from _ClauseParser(text, {}).clauses()
+    except RecursionError:
+        raise TermError("1: a clause nested too deeply to read") from None

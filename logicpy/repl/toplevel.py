@@ -34,8 +34,10 @@ from ..core.terms import is_var
 
 COMMANDS = {
     "help.": "this list",
-    "consult('file.pl').": "load a Prolog file into SWI-Prolog (through logicpy.swi)",
-    "swi: Goal.": "run Goal in SWI-Prolog, in the last consulted file",
+    "consult('file.pl').": "load a Prolog program into logicpy's engine (also [file].)",
+    "[user].": "type clauses (piped: until a line end_of_file.; on a terminal: until Ctrl-D)",
+    "swi_consult('file.pl').": "load a Prolog file into SWI-Prolog (through logicpy.swi)",
+    "swi: Goal.": "run Goal in SWI-Prolog, in the last file given to swi_consult",
     "crosscheck(Goal).": "run Goal with the logicpy relation and the Prolog predicate of that name; show differences",
     "use_module('pkg.module').": "load the relations of a Python module (its __all__ or public functions)",
     "time(Goal).": "run Goal and report the CPU and wall time",
@@ -63,10 +65,16 @@ class Toplevel:
     """Print one JSON object per query (`query`, `answers` with `bindings` in logicpy's tagged
     JSON and `constraints`, `more`, or `result`/`messages` for commands, or `error`)."""
     _record: dict[str, Any] | None = field(default=None, repr=False)
+    reading_clauses: bool = False
+    """After `[user].`: the lines are clauses until `end_of_file.`."""
+    program: Any = None
+    """The clauses defined here or consulted (a `logicpy.prolog.Program`)."""
 
     def __post_init__(self) -> None:
+        from ..prolog import Program
         for name in DEFAULT_MODULES:
             self.relations.load(name)
+        self.program = Program(self.relations)
 
     # ------------------------------------------------------------ one query
 
@@ -101,9 +109,15 @@ class Toplevel:
             self.out.flush()
 
     def _query(self, text: str) -> None:
+        if self.reading_clauses:
+            return self._clause(text)
         if text.startswith("swi:"):
             return self._swi(text[4:])
         term, variables = read_query(text)
+        if isinstance(term, list) and term:  # [file, ...]. and [user].
+            for item in term:
+                self.consult(item)
+            return
         shown = [(name, v) for name, v in variables.items() if not name.startswith("_")]
         if isinstance(term, tuple) and len(term) == 2 and term[0] == "time":
             return self._run(term[1], shown, timed=True)
@@ -187,10 +201,36 @@ class Toplevel:
 
         self._show(shown(), names)
 
+    def _clause(self, text: str) -> None:
+        """A line of `[user].` input: a clause or directive, or `end_of_file.`."""
+        if text.rstrip(". \t") == "end_of_file":
+            self.reading_clauses = False
+            self._say("true.")
+            return
+        self.program.consult_text(text if text.rstrip().endswith(".") else text + ".", "user")
+
+    def end_clauses(self) -> None:
+        """End of input while reading `[user].` clauses."""
+        self.reading_clauses = False
+
     def consult(self, path: Term) -> None:
+        if path == "user":
+            self.reading_clauses = True
+            return
+        path = _path_of(path)
+        if not isinstance(path, str):
+            raise_input(f"consult/1 takes a file name, as consult('family.pl') or [family]; got {format_term(path)}")
+        file = path if os.path.exists(path) or not os.path.exists(path + ".pl") else path + ".pl"
+        self.program.consult(file)
+        defined = self.program.defined_by(file)
+        self._say(f"% consulted {file}: {len(defined)} predicate{'s' if len(defined) != 1 else ''}")
+        self._say("true.")
+
+    def swi_consult(self, path: Term) -> None:
         from .. import swi
         if not isinstance(path, str):
-            raise_input(f"consult/1 takes a file name in quotes, as consult('prolog/lists.pl'); got {format_term(path)}")
+            raise_input(f"swi_consult/1 takes a file name in quotes, as swi_consult('prolog/lists.pl'); "
+                        f"got {format_term(path)}")
         self.prolog = swi.consult(path)
         for w in self.prolog.warnings:
             self._say(f"% warning: {w}")
@@ -200,7 +240,7 @@ class Toplevel:
     def crosscheck(self, goal: Term) -> None:
         from ..crosscheck import crosscheck
         if self.prolog is None:
-            raise_input("crosscheck/1: consult a Prolog file first (consult('prolog/lists.pl').)")
+            raise_input("crosscheck/1: load a Prolog file into SWI-Prolog first (swi_consult('prolog/lists.pl').)")
         if not isinstance(goal, tuple) or not isinstance(goal[0], str):
             raise_input(f"crosscheck/1 takes a relation call, as crosscheck(appendo(X, Y, [1,2])); got {format_term(goal)}")
         relation = self.relations.table.get(goal[0])
@@ -231,6 +271,8 @@ class Toplevel:
             by_module.setdefault(module.__name__, []).append(name)
         for module_name, names in by_module.items():
             self._say(f"% from {module_name}: {' '.join(sorted(names))}")
+        if len(self.program):
+            self._say(f"% predicates: {' '.join(sorted(self.program))}")
         if self.prolog is not None:
             self._say(f"% SWI-Prolog: {self.prolog.path} (swi: Goal.)")
         self._say("true.")
@@ -261,7 +303,7 @@ class Toplevel:
 
 _COMMANDS: dict[Any, Callable[..., None]] = {
     "help": Toplevel.help, "halt": Toplevel.halt,
-    ("consult", 1): Toplevel.consult, ("crosscheck", 1): Toplevel.crosscheck, ("use_module", 1): Toplevel.use_module,
+    ("consult", 1): Toplevel.consult, ("swi_consult", 1): Toplevel.swi_consult, ("crosscheck", 1): Toplevel.crosscheck, ("use_module", 1): Toplevel.use_module,
 }
 
 
@@ -303,6 +345,15 @@ def _integers_of_any_length() -> Iterator[None]:
         yield
     finally:
         set_(previous)
+
+
+def _path_of(term: Term) -> Term:
+    """A file name written as a term: `family`, `'dir/family.pl'` or `dir/family`."""
+    if isinstance(term, tuple) and len(term) == 3 and term[0] == "/":
+        head, tail = _path_of(term[1]), _path_of(term[2])
+        if isinstance(head, str) and isinstance(tail, str):
+            return f"{head}/{tail}"
+    return term
 
 
 def raise_input(message: str) -> NoReturn:
@@ -370,6 +421,7 @@ def run_piped(top: Toplevel, stream: TextIO) -> int:
             top.query(text)
     except Halt:
         pass
+    top.end_clauses()
     return 2 if top.errors else 0
 
 
@@ -390,7 +442,7 @@ def run_terminal(top: Toplevel) -> int:
     try:
         while True:
             try:
-                text = input("?- ")
+                text = input("|: " if top.reading_clauses else "?- ")
                 while not text.strip().endswith("."):
                     if not text.strip():
                         break
@@ -400,6 +452,9 @@ def run_terminal(top: Toplevel) -> int:
                 continue
             except EOFError:
                 print()
+                if top.reading_clauses:  # Ctrl-D ends [user]. input, not the session
+                    top.end_clauses()
+                    continue
                 break
             if not text.strip():
                 continue

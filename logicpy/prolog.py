@@ -1,0 +1,424 @@
+"""Prolog programs on logicpy's own engine: clauses compiled to logicpy relations.
+
+    >>> from logicpy.core import run, var
+    >>> family = consult_text('''
+    ...     parent(tom, bob).  parent(bob, ann).
+    ...     ancestor(X, Y) :- parent(X, Y).
+    ...     ancestor(X, Y) :- parent(X, Z), ancestor(Z, Y).
+    ... ''')
+    >>> q = var()
+    >>> sorted(run(0, q, family.ancestor("tom", q)))
+    ['ann', 'bob']
+
+A predicate `name/arity` is a relation: calling it with terms gives a goal that, when the
+search reaches it, takes the clauses whose first argument can match the call's, renames
+each apart (fresh variables per call), unifies the head with the arguments and runs the
+body, translated as the toplevel translates queries (`repl.goals`). The candidate clauses
+are a disjunction, so answers come in miniKanren's interleaved order, not Prolog's
+depth-first order, and cut is refused; recursion costs no Python stack. `:- table p/2.` makes `p/2` a `tabled` relation; `:- dynamic p/1.`
+declares a predicate with no clauses yet. Clauses are added with `assertz`/`asserta` and
+removed with `retract` (a call sees the clauses there were when it started).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from cons.core import ConsPair  # type: ignore[import-untyped]
+
+from .core.equality import atomic_key, walk
+from .core.streams import Call, Scheduled, conj, disj, eq, goal_text
+from .core.tabling import _variables, tabled
+from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var
+from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
+from .repl.goals import Interrupt, Relations, control_construct, translate
+from .repl.reader import read_clauses, read_query
+
+__all__ = ["Program", "consult", "consult_text"]
+
+Key = tuple[str, int]
+
+
+@dataclass
+class Clause:
+    """`head :- body` with its variables (renamed apart at every call); `body` is "true" for a
+    fact; `key` is the first argument's principal functor (None: a variable, or no argument)."""
+
+    head: tuple
+    body: Term
+    variables: list
+    key: Any = None
+    renamed: Callable[[], tuple[tuple, Term]] = field(init=False, repr=False)
+    """A copy of (head arguments, body) with fresh variables."""
+
+    def __post_init__(self) -> None:
+        self.key = _index_key(self.head[0]) if self.head else None
+        self.renamed = _copier((self.head, self.body), self.variables)
+
+
+def _copier(term: Term, variables: list) -> Callable[[], Any]:
+    """A function returning a copy of `term` with fresh variables in place of `variables`
+    (compiled Python: a constructor per compound or list cell, ground parts shared)."""
+    if not variables:
+        return lambda: term
+    index = {v: i for i, v in enumerate(variables)}
+    constants: list = []
+
+    def source(t: Term) -> tuple[str, bool]:  # (Python expression, holds a variable)
+        if is_var(t):
+            return f"v{index[t]}", True
+        kind = type(t)
+        if kind is tuple or kind is list or kind is ConsPair:
+            parts = [source(a) for a in ((t.car, t.cdr) if kind is ConsPair else t)]
+            if any(has for _, has in parts):
+                inner = ", ".join(text for text, _ in parts)
+                if kind is tuple:
+                    return f"({inner},)", True
+                return (f"[{inner}]", True) if kind is list else (f"_cell({inner})", True)
+        constants.append(t)
+        return f"k[{len(constants) - 1}]", False
+
+    expression = source(term)[0]
+    fresh = "".join(f"    v{i} = V()\n" for i in range(len(variables)))
+    namespace: dict[str, Any] = {"V": Variable, "_cell": _cell, "k": constants}
+    exec(f"def renamed():\n{fresh}    return {expression}\n", namespace)  # noqa: S102  code built above
+    renamed: Callable[[], Any] = namespace["renamed"]
+    return renamed
+
+
+_LIST = ("[|]", 2)
+
+
+def _index_key(term: Term) -> Any:
+    """The principal functor of a bound term, hashable (`atomic_key` for atomic terms); None
+    for a variable or a term of no known kind (such a clause or call is never filtered out)."""
+    kind = type(term)
+    if kind is tuple:
+        return (term[0], len(term) - 1) if term else None
+    if kind is list:
+        return _LIST if term else "[]"
+    if kind in (str, int, float, bool, Fraction):
+        return atomic_key(term)
+    if kind is ConsPair:
+        return _LIST
+    if isinstance(term, Suffix):
+        return _LIST if len(term) else "[]"
+    return None
+
+
+class Predicate:
+    """The clauses of `name/arity` and the relation that runs them."""
+
+    def __init__(self, program: "Program", name: str, arity: int):
+        self.program, self.name, self.arity = program, name, arity
+        self.clauses: list[Clause] = []
+        self.relation: Callable[..., Any] = self._call
+        self._tabled: Any = None
+
+    @property
+    def key(self) -> Key:
+        return self.name, self.arity
+
+    def table(self) -> None:
+        """Make the predicate a `tabled` relation (answers per call variant, left recursion ends)."""
+        if self._tabled is None:
+            self._tabled = tabled(self._clauses_goal)
+            self.relation = self._tabled
+
+    def changed(self) -> None:
+        """Clauses were added or removed: answers tabled so far may be wrong."""
+        for predicate in self.program.predicates.values():
+            if predicate._tabled is not None:
+                predicate._tabled.clear()
+
+    def _call(self, *args: Term) -> Any:
+        return _PredicateCall(self, args)
+
+    def _clauses_goal(self, *args: Term) -> Any:
+        return _PredicateCall(self, args)
+
+    def _clause_goal(self, clause: Clause, args: tuple) -> Any:
+        head, body = clause.renamed()
+        if body == "true":
+            return eq(args, head)
+        return conj(eq(args, head), Call(translate, (body, self.program.relations)))
+
+
+class _PredicateCall(Scheduled):
+    """A call of a predicate: when the search reaches it, the clauses there are now whose
+    first argument can match the call's (first-argument indexing) become a disjunction on
+    the caller's continuation; one candidate goes on with no choice point."""
+
+    __slots__ = ("predicate", "args")
+
+    def __init__(self, predicate: Predicate, args: tuple):
+        self.predicate, self.args = predicate, args
+
+    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any] | None:
+        if Interrupt.requested:
+            Interrupt.requested = False
+            raise KeyboardInterrupt
+        predicate, args = self.predicate, self.args
+        clauses = predicate.clauses
+        if args and len(clauses) > 1:
+            key = _index_key(walk(args[0], getattr(S, "data", S)))
+            if key is not None:
+                clauses = [c for c in clauses if c.key is None or c.key == key]
+        if not clauses:
+            return None
+        if len(clauses) == 1:
+            return (S,), (predicate._clause_goal(clauses[0], args), K)
+        return (S,), (disj(*(Call(predicate._clause_goal, (c, args)) for c in clauses)), K)
+
+    def __repr__(self) -> str:
+        return goal_text(self.predicate.name, self.args)
+
+
+class Program(Mapping):
+    """Consulted predicates by `"name/arity"`, each a relation (a function of its arguments
+    returning a goal); `program.name(...)` calls the predicate `name` of that many arguments."""
+
+    def __init__(self, relations: Relations | None = None):
+        if relations is None:
+            relations = Relations()
+            relations.load("logicpy.core")
+        self.relations = relations
+        relations.program = self
+        self.predicates: dict[Key, Predicate] = {}
+        self._loaded: dict[str, set[Key]] = {}
+        self._initialization: list[tuple[Term, str]] = []
+
+    # ------------------------------------------------------------ the mapping
+
+    def __getitem__(self, key: str) -> Callable[..., Any]:
+        name, _, arity = key.rpartition("/")
+        predicate = self.predicates.get((name, int(arity))) if arity.isdigit() else None
+        if predicate is None:
+            raise KeyError(key)
+        return predicate.relation
+
+    def __iter__(self) -> Iterator[str]:
+        return (f"{name}/{arity}" for name, arity in self.predicates)
+
+    def __len__(self) -> int:
+        return len(self.predicates)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        arities = sorted(a for n, a in self.__dict__.get("predicates", {}) if n == name)
+        if not arities:
+            raise AttributeError(f"no predicate named {name}")
+        if len(arities) == 1:
+            return self.predicates[name, arities[0]].relation
+
+        def by_arity(*args: Term) -> Any:
+            predicate = self.predicates.get((name, len(args)))
+            if predicate is None:
+                raise PrologError(f"procedure {name}/{len(args)} does not exist")
+            return predicate.relation(*args)
+        by_arity.__name__ = name
+        return by_arity
+
+    def defined_by(self, path: str | Path) -> list[str]:
+        """The predicates the file at `path` defined when it was last consulted, as `name/arity`."""
+        return sorted(f"{n}/{a}" for n, a in self._loaded.get(str(Path(path).resolve()), ()))
+
+    def lookup(self, name: str, arity: int) -> Callable[..., Any] | None:
+        predicate = self.predicates.get((name, arity))
+        return None if predicate is None else predicate.relation
+
+    # ------------------------------------------------------------ loading
+
+    def consult(self, path: str | Path) -> "Program":
+        """Load the clauses and directives of a Prolog file; errors name file and line.
+        Consulting a file again replaces the predicates it defined."""
+        text = read_input_file(path)
+        source = str(path)
+        for key in self._loaded.pop(str(Path(path).resolve()), ()):
+            self.predicates.pop(key, None)
+        before = set(self.predicates)
+        self.consult_text(text, source)
+        self._loaded[str(Path(path).resolve())] = set(self.predicates) - before
+        return self
+
+    def consult_text(self, text: str, source: str = "user") -> "Program":
+        """Load clauses and directives from Prolog text (`source` names it in errors); text
+        with a syntax error is refused whole."""
+        try:
+            terms = list(read_clauses(text))  # a syntax error anywhere: nothing is loaded
+        except TermError as exc:
+            raise PrologSyntaxError(f"{source}:{exc}") from None
+        for term, line in terms:
+            self.add_term(term, f"{source}:{line}")
+        self._initialize()
+        return self
+
+    def query(self, text: str, n: int | None = None) -> list[dict[str, Term]]:
+        """The answers (up to `n`) of a query in Prolog syntax, each the values of its named variables."""
+        from .core.streams import run
+        goal, variables = read_query(text)
+        named = {name: v for name, v in variables.items() if not name.startswith("_")}
+        answers = run(n or 0, tuple(named.values()), translate(goal, self.relations))
+        return [dict(zip(named, answer)) for answer in answers]
+
+    def add_term(self, term: Term, where: str) -> None:
+        """One clause, fact or directive read from a program."""
+        if isinstance(term, tuple) and len(term) == 2 and term[0] == ":-":
+            return self.directive(term[1], where)
+        try:
+            self.assertz(term)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+
+    def directive(self, goal: Term, where: str) -> None:
+        """`:- table p/2.` (tabled), `:- dynamic p/1.` and `:- discontiguous p/1.` (the predicate
+        exists, with or without clauses), `:- initialization(G).` (G run once when the text is
+        loaded), `:- use_module(library(clpfd)).` (and lists, apply, dif, tabling: built in);
+        anything else refused."""
+        if isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("table", "dynamic", "discontiguous"):
+            for name, arity in _indicators(goal[1], where):
+                predicate = self._predicate(name, arity, where)
+                if goal[0] == "table":
+                    predicate.table()
+            return
+        if isinstance(goal, tuple) and len(goal) == 2 and goal[0] == "initialization":
+            self._initialization.append((goal[1], where))
+            return
+        if goal in _BUILT_IN_LIBRARIES:
+            return
+        raise InputError(f"{where}: directive {format_term(goal)} is not supported (table/1, dynamic/1, "
+                         "discontiguous/1, initialization/1 and use_module(library(clpfd)) are)")
+
+    def _initialize(self) -> None:
+        """Run the `initialization/1` goals of the text just loaded, once each, in order."""
+        from .core.streams import run
+        from .core.terms import var
+        goals, self._initialization = self._initialization, []
+        for goal, where in goals:
+            try:
+                succeeded = run(1, var(), translate(goal, self.relations))
+            except LogicpyError as exc:
+                raise type(exc)(f"{where}: initialization goal {format_term(goal)}: {exc}") from None
+            if not succeeded:
+                raise InputError(f"{where}: initialization goal {format_term(goal)} failed")
+
+    def _predicate(self, name: str, arity: int, where: str = "") -> Predicate:
+        predicate = self.predicates.get((name, arity))
+        if predicate is None:
+            if control_construct(name, arity):
+                prefix = f"{where}: " if where else ""
+                raise InputError(f"{prefix}No permission to modify static procedure `{name}/{arity}'")
+            predicate = self.predicates[name, arity] = Predicate(self, name, arity)
+        return predicate
+
+    # ------------------------------------------------------------ assert and retract
+
+    def assertz(self, clause: Term) -> None:
+        """Add `clause` (`Head :- Body` or a fact) after the predicate's clauses."""
+        self._add(clause, at_end=True)
+
+    def asserta(self, clause: Term) -> None:
+        """Add `clause` before the predicate's clauses."""
+        self._add(clause, at_end=False)
+
+    def _add(self, clause: Term, at_end: bool) -> None:
+        head, body = _split(clause)
+        if is_var(body) or not isinstance(body, (str, tuple)):
+            body = ("call", body)
+        name, arity = _head_key(head)
+        if _has_cut(body):
+            raise InputError(f"{name}/{arity}: cut (!) is not supported: the search interleaves clauses; "
+                             "use (If -> Then ; Else), once/1 or \\+ instead")
+        predicate = self._predicate(name, arity)
+        stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, _variables((head, body)))
+        if at_end:
+            predicate.clauses.append(stored)
+        else:
+            predicate.clauses.insert(0, stored)
+        predicate.changed()
+
+    def declare(self, head: Term) -> None:
+        """Make the predicate of `head` exist (with no clauses if it had none), as `dynamic/1` does."""
+        self._predicate(*_head_key(head))
+
+    def retracting(self, clause: Term, unify: Callable[[Term, Term], Any]) -> Iterator[Any]:
+        """`retract(clause)`: for each clause that `unify(clause_term, stored)` accepts (a new
+        state, or None), remove it and yield the state, in clause order, on backtracking."""
+        head, body = _split(clause)
+        if is_var(head):
+            raise PrologError("retract/1: the clause's head is a variable (instantiation error)")
+        predicate = self.predicates.get(_head_key(head))
+        if predicate is None:
+            return
+        for stored in list(predicate.clauses):
+            stored_head, stored_body = stored.renamed()
+            name = head[0] if isinstance(head, tuple) else head
+            state = unify((head, body), ((name, *stored_head) if stored_head else name, stored_body))
+            if state is not None and stored in predicate.clauses:
+                predicate.clauses.remove(stored)
+                predicate.changed()
+                yield state
+
+
+#: `use_module` directives for libraries whose predicates are built in.
+_BUILT_IN_LIBRARIES = {("use_module", ("library", name)) for name in ("clpfd", "lists", "apply", "dif", "tabling")}
+
+
+def _split(clause: Term) -> tuple[Term, Term]:
+    if isinstance(clause, tuple) and len(clause) == 3 and clause[0] == ":-":
+        return clause[1], clause[2]
+    return clause, "true"
+
+
+def _has_cut(body: Term) -> bool:
+    """Whether `!` is a goal of `body` (through `,`, `;`, `->`, `*->`)."""
+    stack = [body]
+    while stack:
+        g = stack.pop()
+        if g == "!":
+            return True
+        if isinstance(g, tuple) and len(g) == 3 and g[0] in (",", ";", "->", "*->", "|"):
+            stack.extend(g[1:])
+    return False
+
+
+def _head_key(head: Term) -> Key:
+    if is_var(head):
+        raise InputError("a clause's head is a variable (instantiation error)")
+    if isinstance(head, str):
+        return head, 0
+    if isinstance(head, tuple) and head and isinstance(head[0], str):
+        return head[0], len(head) - 1
+    raise InputError(f"{format_term(head)} cannot be a clause's head (type error: callable expected)")
+
+
+def _indicators(spec: Term, where: str) -> Iterator[Key]:
+    """The `name/arity` of a directive's argument: one, a `,` sequence or a list."""
+    stack = [spec]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, list):
+            stack.extend(reversed(s))
+        elif isinstance(s, tuple) and len(s) == 3 and s[0] == ",":
+            stack.extend((s[2], s[1]))
+        elif (isinstance(s, tuple) and len(s) == 3 and s[0] == "/" and isinstance(s[1], str)
+              and isinstance(s[2], int) and not isinstance(s[2], bool) and s[2] >= 0):
+            yield s[1], s[2]
+        else:
+            raise InputError(f"{where}: {format_term(s)} is not a predicate indicator (name/arity)")
+
+
+def consult(path: str | Path) -> Program:
+    """The predicates of the Prolog file at `path`, each a logicpy relation."""
+    return Program().consult(path)
+
+
+def consult_text(text: str) -> Program:
+    """The predicates of Prolog program text, each a logicpy relation."""
+    return Program().consult_text(text)
+
