@@ -32,8 +32,7 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from .core.equality import atomic_key, walk
 from .core.streams import Call, Scheduled, conj, disj, eq, goal_text
-from .core.tabling import _variables, tabled
-from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var
+from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
 from .repl.goals import Interrupt, Relations, control_construct, translate
 from .repl.reader import read_clauses, read_query
@@ -126,6 +125,8 @@ class Predicate:
     def table(self) -> None:
         """Make the predicate a `tabled` relation (answers per call variant, left recursion ends)."""
         if self._tabled is None:
+            from .core.tabling import tabled  # imported when a program first tables a predicate
+
             self._tabled = tabled(self._clauses_goal)
             self.relation = self._tabled
 
@@ -335,7 +336,7 @@ class Program(Mapping):
             raise InputError(f"{name}/{arity}: cut (!) is not supported: the search interleaves clauses; "
                              "use (If -> Then ; Else), once/1 or \\+ instead")
         predicate = self._predicate(name, arity)
-        stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, _variables((head, body)))
+        stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, term_variables((head, body)))
         if at_end:
             predicate.clauses.append(stored)
         else:

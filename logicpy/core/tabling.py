@@ -36,15 +36,13 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Iterator, cast
 
-from cons.core import ConsPair
 from immutables import Map
 
 from ..errors import ModeError, shown
 from ._spine import hashable_key
 from .equality import reify, unify
 from .streams import PAUSE, Scheduled, Search, goal_text, solve
-from .terms import var
-from .terms import is_var
+from .terms import term_variables, var
 
 __all__ = ["tabled", "TableStats"]
 
@@ -79,21 +77,6 @@ class _Entry:
     keys: set = field(default_factory=set)
     consumers: list = field(default_factory=list)
     evaluation: "_Evaluation | None" = None
-
-
-def _variables(term: Any) -> list:
-    """The distinct logic variables of a reified term, in order of first appearance."""
-    seen: dict = {}
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if is_var(t):
-            seen.setdefault(t, None)
-        elif type(t) in (list, tuple):
-            stack.extend(reversed(t))
-        elif issubclass(type(t), ConsPair):
-            stack.extend((t.cdr, t.car))
-    return list(seen)
 
 
 def _renamed(term: Any, variables: list, new: Callable[[int], Any]) -> Any:
@@ -132,7 +115,7 @@ def tabled(relation: Callable[..., Any]) -> Callable[..., Any]:
 
 def _variant_key(term: Any, variables: list) -> Any:
     """A hashable key equal for two terms iff they are variants (equal up to renaming);
-    `variables` are the term's own (`_variables(term)`)."""
+    `variables` are the term's own (`term_variables(term)`)."""
     return hashable_key(_renamed(term, variables, _Slot))
 
 
@@ -299,7 +282,7 @@ class _Tabling:
 
     def call(self, args: tuple, S: Any, K: Any, search: Search):
         args_rf = reify(args, S)
-        arg_variables = _variables(args_rf)
+        arg_variables = term_variables(args_rf)
         key = _variant_key(args_rf, arg_variables)
         here = _Evaluation.of(search)
         entry = self.entries.get(key)
@@ -378,7 +361,7 @@ class _Tabling:
             raise ModeError(f"tabled {self.name}: an answer to {shown((self.name, *fresh_args))} carries "
                             "constraints (dif, domains), which a table cannot replay")
         answer = reify(fresh_args, S)
-        variables = _variables(answer)
+        variables = term_variables(answer)
         key = _variant_key(answer, variables)
         if key in entry.keys:
             return

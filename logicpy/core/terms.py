@@ -164,6 +164,24 @@ def is_var(term: Any) -> bool:
 _NOT_VARIABLES = frozenset({str, int, float, bool, list, tuple, ConsPair, Fraction})
 
 
+def term_variables(term: Any) -> list:
+    """The distinct logic variables of a term, in order of first appearance (term_variables/2);
+    a loop, so any depth and length."""
+    seen: dict = {}
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if is_var(t):
+            seen.setdefault(t, None)
+        elif type(t) in (list, tuple):
+            stack.extend(reversed(t))
+        elif type(t) is Suffix:
+            stack.extend(reversed(t.to_list()))
+        elif issubclass(type(t), ConsPair):
+            stack.extend((t.cdr, t.car))
+    return list(seen)
+
+
 def rest_of(items: list, start: int) -> list | Suffix:
     """The proper list `items[start:]` without copying: `[]` past the end, else a `Suffix`."""
     if start >= len(items):

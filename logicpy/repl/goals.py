@@ -24,12 +24,10 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.terms import Term, format_term
 from ..core.streams import Call, Scheduled
-from ..core.tabling import _variables
+from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
-from ..core.terms import is_var
 
 GoalType = Callable[[Any], Iterable[Any]]
 
@@ -316,7 +314,7 @@ def _same_vars(x: Term, y: Term) -> bool:
 def _variant(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalType:
     """`A =@= B`: equal up to a one-to-one renaming of their variables."""
     def shape(t: Term) -> str:  # variables named by order of first appearance
-        return format_term(t, {v: f"_V{i}" for i, v in enumerate(_variables(t))})
+        return format_term(t, {v: f"_V{i}" for i, v in enumerate(term_variables(t))})
 
     def test(state: Any) -> bool:
         return (shape(reify(a, _data(state))) == shape(reify(b, _data(state)))) != negated
