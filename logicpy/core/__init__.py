@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from . import equality  # noqa: F401  first: registers logicpy's state types with unification
 from kanren import conso, heado, itero, nullo, tailo
-from kanren.core import fail, ifa, succeed
+from kanren.core import fail, succeed
 from unification import Var, isvar
 
 from .answers import Answer, answers, show
 from .constraints import disequalities, neq, typeo
 from .equality import reify, unify
-from .control import conda, condu, onceo, unique_by
+from .control import conda, condu, ifa, onceo, unique_by
 from .fd import __all__ as _fd_all
 from .meta import atomico, groundo, nonvaro, numbero, project, varo
 from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, relation, run
@@ -42,8 +42,8 @@ from .terms import String, cons, format_term, from_json, parse_term, to_json, va
 __all__ = [
     # logicpy's search (logicpy.core.streams): kanren's names, without recursion or quadratic conjunction
     "run", "eq", "eq_oc", "conde", "lall", "lany", "conj", "disj", "relation", "Zzz", "SearchTimeout",
-    # kanren: primitives, combinators
-    "neq", "ifa", "fail", "succeed",
+    # kanren: primitives
+    "neq", "fail", "succeed",
     # kanren: terms and their structure
     "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
     # logicpy: terms (see logicpy.core.terms for the representation)
@@ -51,7 +51,7 @@ __all__ = [
     # logicpy: lists
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control
-    "onceo", "unique_by", "conda", "condu",
+    "onceo", "unique_by", "conda", "condu", "ifa",
     # logicpy: non-relational goals on the current state
     "project", "varo", "nonvaro", "groundo", "atomico", "numbero",
     # logicpy: disequality, and answers with their residual constraints

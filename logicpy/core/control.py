@@ -19,7 +19,7 @@ from ..errors import InputError
 from ._spine import hashable_key
 from .streams import PAUSE, Call, Scheduled, Search, conj, stepped
 
-__all__ = ["onceo", "unique_by", "conda", "condu"]
+__all__ = ["onceo", "unique_by", "conda", "condu", "ifa"]
 
 _NO_TERM = object()
 
@@ -162,3 +162,15 @@ def condu(*clauses: Iterable[GoalType]) -> GoalType:
     (1,)
     """
     return _committed(clauses, every=False)
+
+
+def ifa(g1: GoalType, g2: GoalType) -> GoalType:
+    """g1's answers if it has any, else g2's (kanren's `ifa`): `conda([g1], [g2])`, so g1 is
+    stepped by the caller's search and an endless g1 still takes turns and keeps time limits.
+
+    >>> from logicpy.core import run, var, eq, membero
+    >>> q = var()
+    >>> run(0, q, ifa(membero(q, []), eq(q, 0))), run(0, q, ifa(membero(q, [1, 2]), eq(q, 0)))
+    ((0,), (1, 2))
+    """
+    return conda([g1], [g2])

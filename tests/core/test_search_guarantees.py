@@ -18,7 +18,7 @@ from immutables import Map
 import logicpy.core.lists
 from logicpy.core import (
     ExactCover, SearchTimeout, Table, answers, answers_with_constraints, appendo, conda, conde, condu, conj, disj, eq, lall,
-    exact_covero, lany, membero, neq, onceo, relation, run, succeed, unique_by, var,
+    exact_covero, ifa, lany, membero, neq, onceo, relation, run, succeed, unique_by, var,
 )
 from logicpy.core.answers import Answer
 from logicpy.core import streams
@@ -299,3 +299,11 @@ def test_answers_follow_the_search_of_run():
     goals = (conde([membero(x, [1, 2, 3])], [onceo(membero(x, [7, 8]))], [nato(y), eq(x, y)]),)
     assert answers(6, x, *goals).values == run(6, x, *goals)
     assert [r.term for r in answers_with_constraints(x, *goals, n=6)] == list(run(6, x, *goals))
+
+
+def test_ifa_steps_its_first_goal_in_the_callers_search():
+    # logicpy's ifa is conda([g1], [g2]): an endless g1 takes turns with other branches
+    x, q = var(), var()
+    assert run(1, q, conde([ifa(appendo(x, [1], x), eq(q, 0)), eq(q, "never")], [eq(q, 1)])) == (1,)
+    with pytest.raises(SearchTimeout):
+        run(1, q, ifa(appendo(x, [1], x), eq(q, 0)), timeout=0.3)
