@@ -174,7 +174,7 @@ class _PredicateCall(Scheduled):
                 clauses = [c for c in clauses if c.key is None or c.key == key]
         if not clauses:
             return None
-        barrier = CutBarrier(len(search.stack)) if search.order == "prolog" else None
+        barrier = CutBarrier(search.stack) if search.order == "prolog" else None
         if len(clauses) == 1:
             return (S,), (predicate._clause_goal(clauses[0], args, barrier), K)
         return (S,), (disj(*(Call(predicate._clause_goal, (c, args, barrier)) for c in clauses)), K)

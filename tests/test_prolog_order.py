@@ -175,3 +175,17 @@ def test_toplevel_prolog_order_and_the_flag():
     assert "cut (!) needs Prolog's search order" in err.getvalue()
     assert "search_order is prolog or interleaved, got bfs" in err.getvalue()
     assert status != 0
+
+
+def test_cut_in_a_search_run_apart_is_local_to_it():
+    from logicpy.core.streams import Cut, CutBarrier, solve
+
+    def all_of(goal):  # a findall-like goal: a search of its own inside the caller's
+        def collect(state):
+            return eq(out, [s.get(x, x) for s in solve(goal, state)])(state)
+        return collect
+    x, out = var(), var()
+    assert run(0, x, conde([membero(x, [1, 2, 3]), Cut()], [eq(x, 4)]), order="prolog") == (1,)
+    outer = CutBarrier([None] * 5)  # a barrier of the caller's stack, deeper than the inner one
+    inner = conde([membero(x, [1, 2, 3]), Cut(outer)], [eq(x, 4)])
+    assert run(0, out, all_of(inner), order="prolog") == ([1],)

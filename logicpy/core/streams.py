@@ -534,17 +534,19 @@ class Search:
 
 
 class CutBarrier:
-    """Where a cut cuts to: the depth of the task's stack when a predicate call started."""
+    """Where a cut cuts to: the running task's `stack` and its depth when a predicate call
+    started."""
 
-    __slots__ = ("depth",)
+    __slots__ = ("stack", "depth")
 
-    def __init__(self, depth: int):
-        self.depth = depth
+    def __init__(self, stack: list):
+        self.stack, self.depth = stack, len(stack)
 
 
 class Cut(Scheduled):
-    """Prolog's `!`: succeeds once and drops the choice points made since `barrier` (None:
-    since the search began, which makes a cut local to a search run apart). Prolog order only."""
+    """Prolog's `!`: succeeds once and drops the choice points made since `barrier`; with
+    none, or one of another stack (a search run apart, as findall's), since the search began,
+    so it is local to that search. Prolog order only."""
 
     __slots__ = ("barrier",)
 
@@ -555,7 +557,8 @@ class Cut(Scheduled):
         if search.order != "prolog":
             raise InputError("cut (!) needs Prolog's search order (order=\"prolog\"; in the toplevel "
                              "set_prolog_flag(search_order, prolog)); the interleaved order has no choice points to cut")
-        del search.stack[0 if self.barrier is None else self.barrier.depth:]
+        barrier, stack = self.barrier, search.stack
+        del stack[barrier.depth if barrier is not None and barrier.stack is stack else 0:]
         return (S,), K
 
     def __repr__(self) -> str:

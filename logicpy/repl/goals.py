@@ -268,7 +268,7 @@ class _MetaCall(Scheduled):
                 goal = (*goal, *self.extra)
             else:
                 raise InputError(f"call/{len(self.extra) + 1}: {format_term(goal)} is not callable")
-        return (S,), (_scoped(goal, self.relations, CutBarrier(len(search.stack))), K)
+        return (S,), (_scoped(goal, self.relations, CutBarrier(search.stack)), K)
 
 
 def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
