@@ -6,6 +6,8 @@ The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `c
 does not know is looked up in the toplevel's `Relations` (consulted predicates first, then
 Python relations) and called with the query's arguments. The parts of a goal stay goals of
 the one search (no search nested per part), so a clause body's recursion costs no stack.
+`!` is the core's `Cut`, cutting to the barrier of the clause it was translated for
+(`translate`); in a query, a condition, `\\+`, `once/1` or `call/1` it is local to them.
 """
 
 from __future__ import annotations
