@@ -14,8 +14,11 @@ A predicate `name/arity` is a relation: calling it with terms gives a goal that,
 search reaches it, takes the clauses whose first argument can match the call's, renames
 each apart (fresh variables per call), unifies the head with the arguments and runs the
 body, translated as the toplevel translates queries (`repl.goals`). The candidate clauses
-are a disjunction, so answers come in miniKanren's interleaved order, not Prolog's
-depth-first order, and cut is refused; recursion costs no Python stack. `:- table p/2.` makes `p/2` a `tabled` relation; `:- dynamic p/1.`
+are a disjunction: a search in Prolog order (`run(..., order="prolog")`, and
+`Program.query`, which uses the program's `order`) tries them depth first in clause order,
+giving SWI-Prolog's answers in its order, and `!` has its ISO meaning (it drops the
+choice points made since the predicate was called); the default interleaved order is
+complete and fair but not Prolog's, and refuses cut. Recursion costs no Python stack. `:- table p/2.` makes `p/2` a `tabled` relation; `:- dynamic p/1.`
 declares a predicate with no clauses yet. Clauses are added with `assertz`/`asserta` and
 removed with `retract` (a call sees the clauses there were when it started).
 """
@@ -31,7 +34,7 @@ from typing import Any
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from .core.equality import atomic_key, walk
-from .core.streams import Call, Scheduled, conj, disj, eq, goal_text
+from .core.streams import ORDERS, Call, CutBarrier, Scheduled, conj, disj, eq, goal_text
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
 from .repl.goals import Interrupt, Relations, control_construct, translate
@@ -142,17 +145,18 @@ class Predicate:
     def _clauses_goal(self, *args: Term) -> Any:
         return _PredicateCall(self, args)
 
-    def _clause_goal(self, clause: Clause, args: tuple) -> Any:
+    def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
         head, body = clause.renamed()
         if body == "true":
             return eq(args, head)
-        return conj(eq(args, head), Call(translate, (body, self.program.relations)))
+        return conj(eq(args, head), Call(translate, (body, self.program.relations, barrier)))
 
 
 class _PredicateCall(Scheduled):
     """A call of a predicate: when the search reaches it, the clauses there are now whose
     first argument can match the call's (first-argument indexing) become a disjunction on
-    the caller's continuation; one candidate goes on with no choice point."""
+    the caller's continuation; one candidate goes on with no choice point. In Prolog order
+    the call records the depth of the task's stack, where a cut in its clauses cuts to."""
 
     __slots__ = ("predicate", "args")
 
@@ -171,9 +175,10 @@ class _PredicateCall(Scheduled):
                 clauses = [c for c in clauses if c.key is None or c.key == key]
         if not clauses:
             return None
+        barrier = CutBarrier(search.stack) if search.order == "prolog" else None
         if len(clauses) == 1:
-            return (S,), (predicate._clause_goal(clauses[0], args), K)
-        return (S,), (disj(*(Call(predicate._clause_goal, (c, args)) for c in clauses)), K)
+            return (S,), (predicate._clause_goal(clauses[0], args, barrier), K)
+        return (S,), (disj(*(Call(predicate._clause_goal, (c, args, barrier)) for c in clauses)), K)
 
     def __repr__(self) -> str:
         return goal_text(self.predicate.name, self.args)
@@ -181,9 +186,14 @@ class _PredicateCall(Scheduled):
 
 class Program(Mapping):
     """Consulted predicates by `"name/arity"`, each a relation (a function of its arguments
-    returning a goal); `program.name(...)` calls the predicate `name` of that many arguments."""
+    returning a goal); `program.name(...)` calls the predicate `name` of that many arguments.
+    `order` is the search order of `query` and initialization goals: "prolog" (depth first,
+    clause order, cut) or "interleaved" (complete and fair)."""
 
-    def __init__(self, relations: Relations | None = None):
+    def __init__(self, relations: Relations | None = None, order: str = "prolog"):
+        if order not in ORDERS:
+            raise InputError(f"Program: order must be one of {', '.join(ORDERS)}, got {order!r}")
+        self.order = order
         if relations is None:
             relations = Relations()
             relations.load("logicpy.core")
@@ -264,7 +274,7 @@ class Program(Mapping):
         from .core.streams import run
         goal, variables = read_query(text)
         named = {name: v for name, v in variables.items() if not name.startswith("_")}
-        answers = run(n or 0, tuple(named.values()), translate(goal, self.relations))
+        answers = run(n or 0, tuple(named.values()), translate(goal, self.relations), order=self.order)
         return [dict(zip(named, answer)) for answer in answers]
 
     def add_term(self, term: Term, where: str) -> None:
@@ -302,7 +312,7 @@ class Program(Mapping):
         goals, self._initialization = self._initialization, []
         for goal, where in goals:
             try:
-                succeeded = run(1, var(), translate(goal, self.relations))
+                succeeded = run(1, var(), translate(goal, self.relations), order=self.order)
             except LogicpyError as exc:
                 raise type(exc)(f"{where}: initialization goal {format_term(goal)}: {exc}") from None
             if not succeeded:
@@ -332,9 +342,6 @@ class Program(Mapping):
         if is_var(body) or not isinstance(body, (str, tuple)):
             body = ("call", body)
         name, arity = _head_key(head)
-        if _has_cut(body):
-            raise InputError(f"{name}/{arity}: cut (!) is not supported: the search interleaves clauses; "
-                             "use (If -> Then ; Else), once/1 or \\+ instead")
         predicate = self._predicate(name, arity)
         stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, term_variables((head, body)))
         if at_end:
@@ -376,18 +383,6 @@ def _split(clause: Term) -> tuple[Term, Term]:
     return clause, "true"
 
 
-def _has_cut(body: Term) -> bool:
-    """Whether `!` is a goal of `body` (through `,`, `;`, `->`, `*->`)."""
-    stack = [body]
-    while stack:
-        g = stack.pop()
-        if g == "!":
-            return True
-        if isinstance(g, tuple) and len(g) == 3 and g[0] in (",", ";", "->", "*->", "|"):
-            stack.extend(g[1:])
-    return False
-
-
 def _head_key(head: Term) -> Key:
     if is_var(head):
         raise InputError("a clause's head is a variable (instantiation error)")
@@ -414,12 +409,12 @@ def _indicators(spec: Term, where: str) -> Iterator[Key]:
             raise InputError(f"{where}: {format_term(s)} is not a predicate indicator (name/arity)")
 
 
-def consult(path: str | Path) -> Program:
-    """The predicates of the Prolog file at `path`, each a logicpy relation."""
-    return Program().consult(path)
+def consult(path: str | Path, order: str = "prolog") -> Program:
+    """The predicates of the Prolog file at `path`, each a logicpy relation (`order`: see `Program`)."""
+    return Program(order=order).consult(path)
 
 
-def consult_text(text: str) -> Program:
-    """The predicates of Prolog program text, each a logicpy relation."""
-    return Program().consult_text(text)
+def consult_text(text: str, order: str = "prolog") -> Program:
+    """The predicates of Prolog program text, each a logicpy relation (`order`: see `Program`)."""
+    return Program(order=order).consult_text(text)
 

@@ -20,6 +20,13 @@ per answer, which is quadratic). A `Disj` keeps its first branch in the running 
 queues one new task per other branch (a disjunction over an iterator queues the rest of it
 as one task, pulling one goal per turn, so it may be endless).
 
+In Prolog order (`order="prolog"`), a `Disj` instead pushes its other branches, in order,
+as frames onto the running task's stack, below its first branch's work: alternatives are
+tried depth first, left to right, as Prolog tries clauses, and a `Cut` truncates the stack
+to the depth its `CutBarrier` recorded (discarding the choice points made since). That order
+gives Prolog's answer order but is incomplete (a left recursion never returns); the
+interleaving default is complete and fair.
+
 Tasks take turns (miniKanren's interleaving; answer order across `conde` branches is
 round-robin, as kanren's). A *step* is one `next` on a frame or one goal taken off a
 continuation (a `Call` expanded, a `Conj` or `Disj` opened); a turn ends after `SLICE`
@@ -65,8 +72,11 @@ from .terms import String, Variable, check_term
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
     "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE", "stepped", "query_states",
-    "take_answers",
+    "take_answers", "ORDERS", "Cut", "CutBarrier",
 ]
+
+#: The search orders: miniKanren's fair interleaving, Prolog's depth-first clause order.
+ORDERS = ("interleaved", "prolog")
 
 #: Steps a task takes before the next task gets its turn (a step: one `next` on a leaf
 #: goal's answers, or one goal taken off a continuation: a `Call` expanded, a `Conj` or
@@ -481,7 +491,7 @@ class _Lazy(Scheduled):
         rest = _Lazy(self.pulled, self.index + 1, self.kind)
         if self.kind is Conj:
             return (S,), (g, (rest, K))
-        search.spawn((S,), (rest, K))
+        search.alternative((S,), (rest, K))
         return (S,), (g, K)
 
     def __repr__(self) -> str:
@@ -491,24 +501,68 @@ class _Lazy(Scheduled):
 
 class Search:
     """One run of `solve`: its queue of tasks, its deadline, the search stepping it
-    (`parent`, see `stepped`; else None), and what `Scheduled` goals keep per run.
+    (`parent`, see `stepped`; else None), its `order` (see `ORDERS`), the running task's
+    `stack`, and what `Scheduled` goals keep per run.
 
     `on_finish` and `on_abandon` hold callables run when the search has explored
     everything, or is dropped before that (a `run(n)` that has its n answers, an error).
     """
 
-    __slots__ = ("tasks", "deadline", "parent", "on_finish", "on_abandon")
+    __slots__ = ("tasks", "deadline", "parent", "on_finish", "on_abandon", "order", "stack")
 
-    def __init__(self, deadline: float | None = None, parent: "Search | None" = None) -> None:
+    def __init__(self, deadline: float | None = None, parent: "Search | None" = None,
+                 order: str = "interleaved") -> None:
         self.tasks: deque = deque()
         self.deadline = deadline
         self.parent = parent
+        self.order = order
+        self.stack: list = []
         self.on_finish: list[Callable[[], None]] = []
         self.on_abandon: list[Callable[[], None]] = []
 
     def spawn(self, states: Iterable[Any], K: Any) -> None:
         """Queue a task that goes on with continuation K from each of `states`."""
         self.tasks.append([(iter(states), K)])
+
+    def alternative(self, states: Iterable[Any], K: Any) -> None:
+        """A choice point: continuation K from each of `states`, tried after the running
+        branch in Prolog order (a frame under it), else as a task of its own."""
+        if self.order == "prolog":
+            self.stack.append((iter(states), K))
+        else:
+            self.spawn(states, K)
+
+
+class CutBarrier:
+    """Where a cut cuts to: the running task's `stack` and its depth when a predicate call
+    started."""
+
+    __slots__ = ("stack", "depth")
+
+    def __init__(self, stack: list):
+        self.stack, self.depth = stack, len(stack)
+
+
+class Cut(Scheduled):
+    """Prolog's `!`: succeeds once and drops the choice points made since `barrier`; with
+    none, or one of another stack (a search run apart, as findall's), since the search began,
+    so it is local to that search. Prolog order only."""
+
+    __slots__ = ("barrier",)
+
+    def __init__(self, barrier: CutBarrier | None = None):
+        self.barrier = barrier
+
+    def schedule(self, S: Any, K: Any, search: Search) -> tuple[Iterable[Any], Any]:
+        if search.order != "prolog":
+            raise InputError("cut (!) needs Prolog's search order (order=\"prolog\"; in the toplevel "
+                             "set_prolog_flag(search_order, prolog)); the interleaved order has no choice points to cut")
+        barrier, stack = self.barrier, search.stack
+        del stack[barrier.depth if barrier is not None and barrier.stack is stack else 0:]
+        return (S,), K
+
+    def __repr__(self) -> str:
+        return "!"
 
 
 class _Running(threading.local):
@@ -521,18 +575,25 @@ class _Running(threading.local):
 _running = _Running()
 
 
-def solve(goal: Any, S: Any, deadline: float | None = None, pauses: bool = False) -> Iterator[Any]:
+def solve(goal: Any, S: Any, deadline: float | None = None, pauses: bool = False,
+          order: str | None = None) -> Iterator[Any]:
     """The answer states of `goal` from state `S`, searched as the module describes.
 
     With `deadline` (a `time.monotonic()` value), raises `SearchTimeout` once it passes.
     Called while another search runs a step (a goal calling a goal as a function), it
     keeps that search's deadline when it has none of its own. With `pauses`, it yields
     `PAUSE` at the end of every turn, so a caller stepping it from inside another search
-    gets control back at a bounded interval; without, never.
+    gets control back at a bounded interval; without, never. `order` is "interleaved" or
+    "prolog" (see the module); None: the order of the search running, else interleaved.
     """
-    if deadline is None and _running.search is not None:
-        deadline = _running.search.deadline
-    return _search(Search(deadline), goal, S, pausing=pauses)
+    running = _running.search
+    if deadline is None and running is not None:
+        deadline = running.deadline
+    if order is None:
+        order = running.order if running is not None else "interleaved"
+    elif order not in ORDERS:
+        raise InputError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+    return _search(Search(deadline, order=order), goal, S, pausing=pauses)
 
 
 def stepped(goal: Any, S: Any, outer: Search) -> Generator[Any, None, None]:
@@ -540,7 +601,7 @@ def stepped(goal: Any, S: Any, outer: Search) -> Generator[Any, None, None]:
     but stepped by it: `PAUSE` after each `SLICE` steps without an answer, so an endless
     `goal` costs the outer search one turn at a time, never a hang; `outer`'s deadline
     holds. What `Scheduled` goals return to search a condition (`onceo`, `conda`, ...)."""
-    return _search(Search(outer.deadline, outer), goal, S, pausing=True)
+    return _search(Search(outer.deadline, outer, outer.order), goal, S, pausing=True)
 
 
 def _search(search: Search, goal: Any, S: Any, pausing: bool) -> Generator[Any, None, None]:
@@ -568,15 +629,17 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     """
     tasks = search.tasks
     deadline = search.deadline
-    timed = deadline is not None  # only a search with a deadline has one to pass on
+    timed = deadline is not None
+    prolog = search.order == "prolog"
+    tracked = timed or prolog  # a search with a deadline or an order to pass on is `_running`
     outer = _running.search
-    if timed:
+    if tracked:
         _running.search = search
     clock = SLICE  # steps of short turns left before the clock is read
     steps = SLICE
     try:
         while tasks:
-            stack = tasks.popleft()
+            stack = search.stack = tasks.popleft()
             if not pausing or steps <= 0:  # a stepped search pauses every SLICE steps, across its tasks
                 steps = SLICE
             while stack:
@@ -585,10 +648,10 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                         raise SearchTimeout("the search ran past its time limit")
                     if pausing:
                         tasks.append(stack)
-                        if timed:
+                        if tracked:
                             _running.search = outer
                         yield PAUSE
-                        if timed:
+                        if tracked:
                             _running.search = search
                         break
                     if tasks:
@@ -621,8 +684,12 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                         K = (g.fn(*g.args), K)
                     elif kind is Disj:
                         first, *others = g.goals
-                        for other in others:
-                            tasks.append([(iter((S,)), (other, K))])
+                        if prolog:
+                            for other in reversed(others):
+                                stack.append((iter((S,)), (other, K)))
+                        else:
+                            for other in others:
+                                tasks.append([(iter((S,)), (other, K))])
                         K = (first, K)
                     elif kind in _SCHEDULED:
                         went_on = g.schedule(S, K, search)
@@ -650,10 +717,10 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                 else:
                     if timed and time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
-                    if timed:
+                    if tracked:
                         _running.search = outer
                     yield S
-                    if timed:
+                    if tracked:
                         _running.search = search
                     if tasks:  # let the other tasks have their turn
                         tasks.append(stack)
@@ -665,29 +732,33 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                     if time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
     finally:
-        if timed and _running.search is search:  # stopped by an error, not closed while suspended
+        if tracked and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer
 
 
 def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
-        results_filter: Callable[[Iterator[Any]], Any] | None = None) -> Any:
+        results_filter: Callable[[Iterator[Any]], Any] | None = None, order: str = "interleaved") -> Any:
     """The first `n` answers (all for `n=0`, a lazy iterator for `n=None`): `x` reified in
     each state where all `goals` hold.
 
     `timeout` (seconds) stops a search that runs past it with `SearchTimeout`, whose
     `answers` are those found before; `occurs_check=True` makes every unification of the
-    run check occurs (as `eq_oc`). kanren's `run`, on logicpy's search (see module).
+    run check occurs (as `eq_oc`); `order="prolog"` searches depth first in clause order
+    (Prolog's answer order, needed by cut; a left recursion never ends) instead of the
+    complete, fair interleaving. kanren's `run`, on logicpy's search (see module).
 
     >>> from logicpy.core import var, membero
     >>> x = var()
     >>> run(2, x, membero(x, [1, 2, 3]))
     (1, 2)
+    >>> run(0, x, conde([membero(x, [1, 2])], [membero(x, [3, 4])]), order="prolog")
+    (1, 2, 3, 4)
     >>> run(-1, x, membero(x, [1]))
     Traceback (most recent call last):
     ...
     logicpy.errors.InputError: run: the number of answers must be None (lazy), 0 (all) or a positive integer, got -1
     """
-    states = query_states("run", n, goals, timeout, occurs_check)
+    states = query_states("run", n, goals, timeout, occurs_check, order)
     results = (_reify_answer(x, s) for s in states)
     if results_filter is not None:
         results = results_filter(results)
@@ -695,7 +766,7 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
 
 
 def query_states(who: str, n: int | None, goals: tuple, timeout: float | None,
-                 occurs_check: bool = False) -> Iterator[Any]:
+                 occurs_check: bool = False, order: str = "interleaved") -> Iterator[Any]:
     """The answer states of a query's `goals` (a search from the empty state, one that checks
     occurs if asked), after checking the `n` and `timeout` given to `who` (`run`, `answers`,
     ...) as `run` takes them."""
@@ -704,8 +775,10 @@ def query_states(who: str, n: int | None, goals: tuple, timeout: float | None,
                          f"got {n!r}")
     if timeout is not None and (type(timeout) is bool or not (isinstance(timeout, (int, float)) and timeout > 0)):
         raise InputError(f"{who}: timeout must be a positive number of seconds, got {timeout!r}")
+    if order not in ORDERS:
+        raise InputError(f"{who}: order must be one of {', '.join(ORDERS)}, got {order!r}")
     deadline = None if timeout is None else time.monotonic() + timeout
-    return solve(conj(*goals), State(occurs_check=True) if occurs_check else Map(), deadline)
+    return solve(conj(*goals), State(occurs_check=True) if occurs_check else Map(), deadline, order=order)
 
 
 def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float | None) -> Any:

@@ -6,6 +6,8 @@ The built-ins are written in terms of the core's goals (`eq`, `neq`, `conde`, `c
 does not know is looked up in the toplevel's `Relations` (consulted predicates first, then
 Python relations) and called with the query's arguments. The parts of a goal stay goals of
 the one search (no search nested per part), so a clause body's recursion costs no stack.
+`!` is the core's `Cut`, cutting to the barrier of the clause it was translated for
+(`translate`); in a query, a condition, `\\+`, `once/1` or `call/1` it is local to them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import importlib
 import inspect
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -24,7 +27,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.streams import Call, Scheduled
+from ..core.streams import Call, Cut, CutBarrier, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
@@ -149,24 +152,48 @@ class Interrupt:
     requested = False
 
 
-def _interruptible(goal: GoalType) -> GoalType:
-    def checked(state: Any) -> Iterable[Any]:
+def to_goal(term: Term, relations: Relations, order: str = "prolog") -> GoalType:
+    """The goal of the query `term`, searched in `order` ("prolog" or "interleaved"); it
+    checks `Interrupt` when it runs, and so does every call of a relation in it. A cut in
+    the query cuts the query's choice points."""
+    goal = _scoped(term, relations, None)
+
+    def query(state: Any) -> Iterable[Any]:
         if Interrupt.requested:
             Interrupt.requested = False
             raise KeyboardInterrupt
-        return goal(state)
-    return checked
+        return solve(goal, state, order=order)
+    return query
 
 
-def to_goal(term: Term, relations: Relations) -> GoalType:
-    """The kanren goal of the query `term` (it checks `Interrupt` when it runs, and so does
-    every call of a relation in it)."""
-    return _interruptible(_to_goal(term, relations))
+def translate(term: Term, relations: Relations, barrier: CutBarrier | None = None) -> GoalType:
+    """The goal of `term` inside a search (a clause's body): interpreted by the caller's
+    search; a cut in it cuts back to `barrier` (the clause's predicate call)."""
+    return _scoped(term, relations, barrier)
 
 
-def translate(term: Term, relations: Relations) -> GoalType:
-    """The goal of `term` inside a search (a clause's body): interpreted by the caller's search."""
-    return _to_goal(term, relations)
+class _CutScope(threading.local):
+    """The barrier a `!` met while translating cuts to (None: the search it runs in)."""
+
+    barrier: CutBarrier | None = None
+
+
+_cut_scope = _CutScope()
+
+
+def _scoped(term: Term, relations: Relations, barrier: CutBarrier | None) -> GoalType:
+    """The goal of `term` with its cuts cutting to `barrier`."""
+    outer, _cut_scope.barrier = _cut_scope.barrier, barrier
+    try:
+        return _to_goal(term, relations)
+    finally:
+        _cut_scope.barrier = outer
+
+
+def _opaque(term: Term, relations: Relations) -> GoalType:
+    """The goal of `term` run in a search of its own (a condition, `\\+`, `once/1`), where a
+    cut is local to it."""
+    return _scoped(term, relations, None)
 
 
 def control_construct(name: str, arity: int) -> bool:
@@ -193,8 +220,7 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
         if term in ("fail", "false"):
             return fail
         if term == "!":
-            raise InputError("cut (!) is not supported: the search interleaves clauses; "
-                             "use (If -> Then ; Else), once/1 or \\+ instead")
+            return Cut(_cut_scope.barrier)
         return relations.call(term, ())
     if not isinstance(term, tuple):
         raise InputError(f"{format_term(term)} is not a goal (expected a relation call like appendo(X, Y, [1]))")
@@ -242,7 +268,7 @@ class _MetaCall(Scheduled):
                 goal = (*goal, *self.extra)
             else:
                 raise InputError(f"call/{len(self.extra) + 1}: {format_term(goal)} is not callable")
-        return (S,), (_to_goal(goal, self.relations), K)
+        return (S,), (_scoped(goal, self.relations, CutBarrier(search.stack)), K)
 
 
 def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
@@ -251,7 +277,7 @@ def _conjunction(rel: Relations, a: Term, b: Term) -> GoalType:
 
 def _disjunction(rel: Relations, a: Term, b: Term) -> GoalType:
     if _is_if(a):  # (If -> Then ; Else), (If *-> Then ; Else)
-        return _IF[a[0]]([_to_goal(a[1], rel), _to_goal(a[2], rel)], [succeed, _to_goal(b, rel)])
+        return _IF[a[0]]([_opaque(a[1], rel), _to_goal(a[2], rel)], [succeed, _to_goal(b, rel)])
     return conde(*([_to_goal(g, rel)] for g in _flatten(";", (";", a, b))))
 
 
@@ -261,7 +287,7 @@ _IF = {"->": condu, "*->": conda}
 
 def _if_then(rel: Relations, condition: Term, then: Term, soft: bool = False) -> GoalType:
     """(If -> Then) and (If *-> Then) without an else: they fail when If fails."""
-    return _IF["*->" if soft else "->"]([_to_goal(condition, rel), _to_goal(then, rel)])
+    return _IF["*->" if soft else "->"]([_opaque(condition, rel), _to_goal(then, rel)])
 
 
 def _flatten(op: str, term: Term) -> list[Term]:
@@ -280,7 +306,7 @@ def _is_if(t: Term) -> bool:
 
 
 def _not(rel: Relations, g: Term) -> GoalType:
-    return conda([_to_goal(g, rel), fail], [succeed])
+    return conda([_opaque(g, rel), fail], [succeed])
 
 
 def _not_unifiable(rel: Relations, a: Term, b: Term) -> GoalType:
@@ -517,8 +543,8 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("->", 2): _if_then,
     ("*->", 2): lambda rel, c, t: _if_then(rel, c, t, soft=True),
     ("\\+", 1): _not,
-    ("once", 1): lambda rel, g: condu([_to_goal(g, rel), succeed]),
-    ("ignore", 1): lambda rel, g: condu([_to_goal(g, rel), succeed], [succeed]),
+    ("once", 1): lambda rel, g: condu([_opaque(g, rel), succeed]),
+    ("ignore", 1): lambda rel, g: condu([_opaque(g, rel), succeed], [succeed]),
     **{("call", n): (lambda rel, g, *extra: _MetaCall(g, extra, rel)) for n in range(1, 9)},
     ("assertz", 1): lambda rel, c: _asserting(rel, c, at_end=True),
     ("assert", 1): lambda rel, c: _asserting(rel, c, at_end=True),

@@ -41,6 +41,7 @@ COMMANDS = {
     "crosscheck(Goal).": "run Goal with the logicpy relation and the Prolog predicate of that name; show differences",
     "use_module('pkg.module').": "load the relations of a Python module (its __all__ or public functions)",
     "time(Goal).": "run Goal and report the CPU and wall time",
+    "set_prolog_flag(search_order, O).": "prolog (default: depth first, clause order, cut) or interleaved (fair)",
     "halt.": "leave (or Ctrl-D)",
 }
 
@@ -128,7 +129,7 @@ class Toplevel:
         return self._run(term, shown)
 
     def _run(self, term: Term, shown: list[tuple[str, Var]], timed: bool = False) -> None:
-        goal = to_goal(term, self.relations)
+        goal = to_goal(term, self.relations, self.program.order)
         names = [name for name, _ in shown]
         query_vars = [v for _, v in shown]
 
@@ -261,6 +262,15 @@ class Toplevel:
         self._say(f"% {len(loaded)} relations from {name}: {', '.join(sorted(loaded))}")
         self._say("true.")
 
+    def set_prolog_flag(self, flag: Term, value: Term) -> None:
+        from ..core.streams import ORDERS
+        if flag != "search_order":
+            raise_input(f"set_prolog_flag/2: unknown flag {format_term(flag)} (search_order is known)")
+        if value not in ORDERS:
+            raise_input(f"set_prolog_flag/2: search_order is prolog or interleaved, got {format_term(value)}")
+        self.program.order = value
+        self._say("true.")
+
     def help(self) -> None:
         self._say("% commands:")
         for command, what in COMMANDS.items():
@@ -304,6 +314,7 @@ class Toplevel:
 _COMMANDS: dict[Any, Callable[..., None]] = {
     "help": Toplevel.help, "halt": Toplevel.halt,
     ("consult", 1): Toplevel.consult, ("swi_consult", 1): Toplevel.swi_consult, ("crosscheck", 1): Toplevel.crosscheck, ("use_module", 1): Toplevel.use_module,
+    ("set_prolog_flag", 2): Toplevel.set_prolog_flag,
 }
 
 
