@@ -20,9 +20,9 @@ The finite-domain goals, `Table`, `tabled` and exact cover are imported on first
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..lazy import lazy_names
 from . import equality  # noqa: F401  first: registers logicpy's state types with unification
 from kanren import conso, heado, itero, nullo, tailo
 from kanren.core import fail, succeed
@@ -78,14 +78,4 @@ _MODULE_OF = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _MODULE_OF, __all__)

@@ -13,8 +13,9 @@ A name is imported from its module when first asked for, so importing the packag
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ...lazy import lazy_names
 
 if TYPE_CHECKING:
     from .channel import Channel, channelo
@@ -51,14 +52,4 @@ _MODULE_OF = {
 _MODULE_OF.update({name: ".goals" for name in __all__ if name not in _MODULE_OF})
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _MODULE_OF, __all__)
