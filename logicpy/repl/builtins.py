@@ -24,7 +24,7 @@ from ..core.streams import Call, solve
 from ..core.terms import String, Suffix, Term, cons, format_term, is_var, term_variables, var
 from ..errors import PrologError
 from . import arith
-from .goals import Relations, _checked, _data, _MetaCall, _not
+from .goals import Relations, _checked, _data, _MetaCall, _not, _WithValues
 
 GoalType = Callable[[Any], Iterable[Any]]
 
@@ -44,18 +44,28 @@ def _kind(value: Term) -> str:
     return "a compound"
 
 
+def _context(who: str) -> str:
+    """The message's prefix naming the built-in; SWI names the system predicates, not the library's."""
+    return "" if who.partition("/")[0] in _UNNAMED else f"{who}: "
+
+
+_UNNAMED = {"numlist", "sum_list", "sumlist", "max_list", "min_list", "last", "nth0", "nth1", "reverse",
+            "subtract", "ord_subtract", "ord_union", "ord_subset", "ord_memberchk", "list_to_set", "append",
+            "select", "selectchk", "aggregate_all", "predsort", "chain"}
+
+
 def type_error(who: str, kind: str, value: Term) -> NoReturn:
-    raise PrologError(f"{who}: Type error: `{kind}' expected, found `{write_text(value, quoted=True)}' "
+    raise PrologError(f"{_context(who)}Type error: `{kind}' expected, found `{write_text(value, quoted=True)}' "
                       f"({_kind(value)})", ("error", ("type_error", kind, value), ("context", who, var())))
 
 
 def domain_error(who: str, kind: str, value: Term) -> NoReturn:
-    raise PrologError(f"{who}: Domain error: `{kind}' expected, found `{write_text(value, quoted=True)}'",
+    raise PrologError(f"{_context(who)}Domain error: `{kind}' expected, found `{write_text(value, quoted=True)}'",
                       ("error", ("domain_error", kind, value), ("context", who, var())))
 
 
 def instantiation_error(who: str) -> NoReturn:
-    raise PrologError(f"{who}: Arguments are not sufficiently instantiated",
+    raise PrologError(f"{_context(who)}Arguments are not sufficiently instantiated",
                       ("error", "instantiation_error", ("context", who, var())))
 
 
@@ -152,7 +162,7 @@ def copy(t: Term, fresh: dict | None = None) -> Term:
 
 def order_key(t: Term, names: dict | None = None) -> tuple:
     """A key sorting terms in SWI-Prolog's standard order: Var < Number < String < Atom (`[]`
-    as the text "[]", before the atom '[]') < Compound;
+    before every atom) < Compound;
     numbers by value (a float before an equal integer), compounds by arity, name, arguments."""
     names = {} if names is None else names
     if is_var(t):
@@ -162,9 +172,9 @@ def order_key(t: Term, names: dict | None = None) -> tuple:
     if isinstance(t, String):
         return (2, t.text)
     if isinstance(t, list) and not t:
-        return (3, "[]", 0)
+        return (3, 0, "")
     if isinstance(t, (str, bool)):
-        return (3, _atom(t), 1)
+        return (3, 1, _atom(t))
     found = _compound(t)
     if found is None:
         return (5, repr(t))
@@ -308,7 +318,10 @@ def _aggregate_all(rel: Relations, spec: Term, goal: Term, result: Term) -> Goal
         elif s[0] == "set":
             value = _sorted(items, unique=True)
         elif s[0] == "sum":
-            value = functools.reduce(lambda a, b: arith.evaluate(("+", a, b)), items, 0)
+            total: Any = 0
+            for x in items:
+                total = arith.evaluate(("+", total, x))
+            value = total
         elif not items:
             return
         else:
@@ -323,7 +336,8 @@ def _aggregate_all(rel: Relations, spec: Term, goal: Term, result: Term) -> Goal
 
 def _sorted(items: list, unique: bool, reverse: bool = False) -> list:
     keyed = sorted(_keyed(items), key=lambda p: p[0], reverse=reverse)
-    out, last = [], None
+    out: list = []
+    last = None
     for k, t in keyed:
         if unique and out and k == last:
             continue
@@ -362,7 +376,8 @@ def _sort4(key: Term, order: Term, items: Term, _result: Term) -> Iterator[tuple
     names: dict = {}
     keyed = [(order_key(part(t), names), t) for t in elements]
     keyed.sort(key=lambda p: p[0], reverse=order in ("@>", "@>="))
-    out, last = [], None
+    out: list = []
+    last = None
     for k, t in keyed:
         if order in ("@<", "@>") and out and k == last:
             continue
@@ -544,6 +559,58 @@ def _last(items: Term, _x: Term) -> Iterator[tuple]:
         yield (items, elements[-1])
 
 
+def _append2(lists: Term, _whole: Term) -> Iterator[tuple]:
+    out: list = []
+    for part in _list_of("append/2", lists):
+        out.extend(_list_of("append/2", part))
+    yield (lists, out)
+
+
+def _select(x: Term, items: Term, rest: Term) -> Iterator[tuple]:
+    elements = proper_list(items)
+    if elements is not None:
+        for i, e in enumerate(elements):
+            yield (e, items, elements[:i] + elements[i + 1:])
+        return
+    others = _list_of("select/3", rest)
+    for i in range(len(others) + 1):
+        yield (x, others[:i] + [x] + others[i:], rest)
+
+
+def _same(a: Term, b: Term) -> bool:
+    return _compare_terms(a, b) == "="
+
+
+def _set_function(who: str, fn: Callable[[list, list], list]) -> Callable[..., Iterator[tuple]]:
+    def apply(a: Term, b: Term, _result: Term) -> Iterator[tuple]:
+        yield (a, b, fn(_list_of(who, a), _list_of(who, b)))
+    return apply
+
+
+def _ord_subset(a: Term, b: Term) -> Iterator[tuple]:
+    big = _list_of("ord_subset/2", b)
+    if all(any(_same(x, y) for y in big) for x in _list_of("ord_subset/2", a)):
+        yield (a, b)
+
+
+def _list_to_set(items: Term, _set: Term) -> Iterator[tuple]:
+    out: list = []
+    for x in _list_of("list_to_set/2", items):
+        if not any(_same(x, y) for y in out):
+            out.append(x)
+    yield (items, out)
+
+
+def _chain(rel: Relations, items: Term, relation: Term) -> GoalType:
+    """clpfd's chain/2: `relation` (#<, #=<, ...) between each element and the next."""
+    def build(rel: Relations, xs: Term, op: Term) -> GoalType:
+        elements = _list_of("chain/2", xs)
+        if op not in ("#=", "#<", "#>", "#=<", "#>="):
+            domain_error("chain/2", "chain_relation", op)
+        return lall(*(_MetaCall(op, (a, b), rel) for a, b in zip(elements, elements[1:])))
+    return _WithValues(build, (items, relation), rel)
+
+
 def _maplist(rel: Relations, g: Term, *lists: Term) -> GoalType:
     heads = [var() for _ in lists]
     tails = [var() for _ in lists]
@@ -656,7 +723,9 @@ def _text(who: str, x: Term, kind: str = "text") -> str:
 
 
 def _from_codes(who: str, t: Term, chars: bool) -> str | None:
-    """The text of a proper list of codes or one-char atoms; None when partial."""
+    """The text of a string, or of a proper list of codes or one-char atoms; None when partial."""
+    if isinstance(t, String):
+        return t.text
     items = proper_list(t)
     if items is None:
         if _partial(t):
@@ -685,11 +754,47 @@ def _to_codes(chars: bool, name: str) -> Callable[..., Iterator[tuple]]:
             text = _text(who, a)
             yield (a, list(text) if chars else [ord(c) for c in text])
             return
-        text = _from_codes(who, cs, chars)
-        if text is None:
+        read = _from_codes(who, cs, chars)
+        if read is None:
             instantiation_error(who)
-        yield (text, cs)
+        yield (read, cs)
     return fn
+
+
+def _string_of(chars: bool | None, name: str) -> Callable[..., Iterator[tuple]]:
+    """string_chars/2 (chars), string_codes/2 (codes), string_to_atom/2 (None: an atom)."""
+    who = f"{name}/2"
+
+    def fn(s: Term, other: Term) -> Iterator[tuple]:
+        if not is_var(s):
+            text = _text(who, s)
+            yield (s, text if chars is None else list(text) if chars else [ord(c) for c in text])
+            return
+        if chars is None:
+            yield (String(_text(who, other)), other)
+            return
+        read = _from_codes(who, other, chars)
+        if read is None:
+            instantiation_error(who)
+        yield (String(read), other)
+    return fn
+
+
+def _atom_string(a: Term, s: Term) -> Iterator[tuple]:
+    who = "atom_string/2"
+    if not is_var(a):
+        yield (a, String(_text(who, a)))
+    else:
+        yield (_text(who, s), s)
+
+
+def _string_length(s: Term, n: Term) -> Iterator[tuple]:
+    yield (s, len(_text("string_length/2", s)))
+
+
+def _string_concat(a: Term, b: Term, c: Term) -> Iterator[tuple]:
+    for x, y, z in _atom_concat(a, b, c):
+        yield (String(x) if is_var(a) else a, String(y) if is_var(b) else b, String(z) if is_var(c) else c)
 
 
 def _number_of(text: str) -> Term | None:
@@ -907,7 +1012,10 @@ def _printing(how: Callable[[Term], str]) -> Callable[..., GoalType]:
 
 def _tab(rel: Relations, n: Term) -> GoalType:
     def goal(state: Any) -> tuple:
-        _emit(" " * arith.evaluate(reify(n, _data(state))))
+        count = arith.evaluate(reify(n, _data(state)))
+        if not _is_int(count):
+            type_error("tab/1", "integer", count)
+        _emit(" " * int(count))
         return (state,)
     return goal
 
@@ -967,7 +1075,7 @@ def format_text(who: str, text: str, args: list) -> str:
             out.append(("-" if value < 0 else "") + digits)
         elif d == "s":
             value = take()
-            out.append(_from_codes(who, value, chars=False) if not isinstance(value, String) else value.text)
+            out.append(_from_codes(who, value, chars=False) or "")
         elif d in "efg":
             value = float(arith.evaluate(take()))
             out.append(f"%.{int(number or 6)}{d}" % value)
@@ -1075,6 +1183,19 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("nth0", 3): _function("nth0/3", _nth(0)),
     ("nth1", 3): _function("nth1/3", _nth(1)),
     ("last", 2): _function("last/2", _last),
+    ("append", 2): _function("append/2", _append2),
+    ("chain", 2): _chain,
+    ("select", 3): _function("select/3", _select),
+    ("selectchk", 3): lambda rel, x, xs, r: condu([_function("select/3", _select)(rel, x, xs, r), succeed]),
+    ("subtract", 3): _function("subtract/3", _set_function(
+        "subtract/3", lambda a, b: [x for x in a if not any(_same(x, y) for y in b)])),
+    ("ord_subtract", 3): _function("ord_subtract/3", _set_function(
+        "ord_subtract/3", lambda a, b: [x for x in a if not any(_same(x, y) for y in b)])),
+    ("ord_union", 3): _function("ord_union/3", _set_function("ord_union/3", lambda a, b: _sorted(a + b, True))),
+    ("ord_subset", 2): _function("ord_subset/2", _ord_subset),
+    ("ord_memberchk", 2): _function("ord_memberchk/2", lambda x, xs: iter(
+        [(x, xs)] if any(_same(x, y) for y in _list_of("ord_memberchk/2", xs)) else [])),
+    ("list_to_set", 2): _function("list_to_set/2", _list_to_set),
     **{("maplist", n): _maplist for n in range(2, 8)},
     **{("foldl", n): _foldl for n in range(4, 8)},
     ("include", 3): lambda rel, p, xs, ys: _partition(rel, p, xs, ys, None),
@@ -1092,6 +1213,12 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("char_code", 2): _function("char_code/2", lambda a, c: iter(
         [(a, ord(a))] if isinstance(a, str) and len(a) == 1 else [(chr(c), c)] if _is_int(c)
         else instantiation_error("char_code/2"))),
+    ("string_chars", 2): _function("string_chars/2", _string_of(True, "string_chars")),
+    ("string_codes", 2): _function("string_codes/2", _string_of(False, "string_codes")),
+    ("string_to_atom", 2): _function("string_to_atom/2", _string_of(None, "string_to_atom")),
+    ("atom_string", 2): _function("atom_string/2", _atom_string),
+    ("string_length", 2): _function("string_length/2", _string_length),
+    ("string_concat", 3): _function("string_concat/3", _string_concat),
     ("atom_length", 2): _function("atom_length/2", _atom_length),
     ("atom_concat", 3): _function("atom_concat/3", _atom_concat),
     ("sub_atom", 5): _function("sub_atom/5", _sub_atom),
@@ -1108,6 +1235,7 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
 }
 
 #: Library predicates a program may define for itself, as in SWI-Prolog.
-LIBRARY = {key for key in BUILTINS if key[0] in {
+LIBRARY: set[tuple[str, int]] = {key for key in BUILTINS if key[0] in {
     "numlist", "sum_list", "sumlist", "max_list", "min_list", "predsort", "memberchk",
-    "reverse", "nth0", "nth1", "last", "maplist", "foldl", "include", "exclude", "partition", "aggregate_all"}}
+    "reverse", "nth0", "nth1", "last", "append", "select", "selectchk", "subtract", "ord_subtract", "ord_union",
+    "ord_subset", "ord_memberchk", "list_to_set", "maplist", "foldl", "include", "exclude", "partition", "aggregate_all"}}

@@ -584,8 +584,8 @@ _READS_VALUES = {("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=
 #: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
 _LIBRARY = {("member", 2), ("append", 3), ("length", 2)}
 
-from .builtins import BUILTINS as _MORE, LIBRARY as _MORE_LIBRARY  # noqa: E402  (they build on the goals above)
+from . import builtins as _library  # noqa: E402  (it builds on the goals above)
 
-_BUILTINS.update(_MORE)
-_LIBRARY |= _MORE_LIBRARY
+_BUILTINS.update(_library.BUILTINS)
+_LIBRARY |= _library.LIBRARY
 BUILTIN_NAMES = sorted({f"{n}/{a}" for n, a in _BUILTINS})
