@@ -328,3 +328,21 @@ def test_error_terms():
     with pytest.raises(PrologError) as caught:
         consult_text("").query("succ(X, Y)")
     assert caught.value.term[1] == "instantiation_error"
+
+
+# ---------------------------------------------------------------- a program of the repository
+
+
+@needs_swi
+@pytest.mark.slow
+def test_calendar_program_answers_as_swi(tmp_path):
+    """prolog/calendar.pl (findall, nth0, string_chars, ord sets, select, msort, atom_chars)."""
+    from pathlib import Path
+
+    from logicpy.prolog import consult
+    path = Path(__file__).resolve().parent.parent / "prolog" / "calendar.pl"
+    query = "date_solution(10, 6, G)"
+    got = [format_term(a["G"]) for a in consult(path).query(query, 2)]
+    done = subprocess.run(["swipl", "-q", "-g", f"forall(limit(2, {query}), (write_canonical(G), nl))", "-t", "halt",
+                           str(path)], capture_output=True, text=True, timeout=60)
+    assert got == done.stdout.splitlines() and len(got) == 2
