@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from cons.core import ConsPair
 from unification import reify  # type: ignore[import-untyped]
 
-from ..core import conde, condu, eq, lall, succeed
+from ..core import conde, condu, eq, lall, membero, succeed
 from ..core.streams import Call, solve
 from ..core.terms import String, Suffix, Term, cons, format_term, is_var, term_variables, var
 from ..errors import PrologError
@@ -277,28 +277,23 @@ def _bag(rel: Relations, template: Term, goal: Term, result: Term, as_set: bool)
         pairs = [copy(reify(("-", witness, template), _data(s))) for s in solve(_MetaCall(g, (), rel), state)]
         if not pairs:
             return
-        if not witness:
-            groups = [(witness, [t for _, _, t in pairs])]
-        else:
+        grouped: dict[str, tuple[list, list]] = {}  # the witness's shape: (witnesses, items)
+        if witness:
             pairs.sort(key=lambda p: order_key(p[1]))
-            grouped: dict[str, tuple[list, list]] = {}
-            for _, w, t in pairs:
-                shape = format_term(w, {v: f"_V{i}" for i, v in enumerate(term_variables(w))})
-                grouped.setdefault(shape, ([], []))
-                grouped[shape][0].append(w)
-                grouped[shape][1].append(t)
-            groups = [(ws, ts) for ws, ts in grouped.values()]
-        for ws, items in groups:
-            if as_set:
-                items = _sorted(items, unique=True)
+        for _, w, t in pairs:
+            shape = format_term(w, {v: f"_V{i}" for i, v in enumerate(term_variables(w))})
+            ws, items = grouped.setdefault(shape, ([], []))
+            ws.append(w)
+            items.append(t)
+        for ws, items in grouped.values():
             s = state
-            for w in (ws if isinstance(ws, list) and ws and isinstance(ws[0], list) else [ws]):
+            for w in ws:  # variants of one another: unified, as SWI-Prolog does
                 found = eq(witness, w)(s)
                 if not found:
                     break
                 s = found[0]
             else:
-                yield from eq(result, items)(s)
+                yield from eq(result, _sorted(items, unique=True) if as_set else items)(s)
     return run
 
 
@@ -509,7 +504,6 @@ def _extreme_list(larger: bool) -> Callable[..., Iterator[tuple]]:
 
 
 def _memberchk(rel: Relations, x: Term, xs: Term) -> GoalType:
-    from ..core import membero
     return condu([membero(x, xs), succeed])
 
 
