@@ -606,11 +606,25 @@ def _chain(rel: Relations, items: Term, relation: Term) -> GoalType:
 
 
 def _maplist(rel: Relations, g: Term, *lists: Term) -> GoalType:
+    """maplist/2..7: when one list is proper as the call is reached, every list has its
+    length and the goal is called on each position in turn; else one cell at a time."""
+    return _WithValues(_maplist_known, (g, *lists), rel)
+
+
+def _maplist_known(rel: Relations, g: Term, *lists: Term) -> GoalType:
+    n = next((len(items) for items in map(proper_list, lists) if items is not None), None)
+    if n is None:
+        return _maplist_cells(rel, g, *lists)
+    cells = [[var() for _ in range(n)] for _ in lists]
+    return lall(eq(list(lists), cells), *(_MetaCall(g, tuple(c[i] for c in cells), rel) for i in range(n)))
+
+
+def _maplist_cells(rel: Relations, g: Term, *lists: Term) -> GoalType:
     heads = [var() for _ in lists]
     tails = [var() for _ in lists]
     return conde([eq(list(lists), [[] for _ in lists])],
                  [eq(list(lists), [cons(h, t) for h, t in zip(heads, tails)]),
-                  _MetaCall(g, tuple(heads), rel), Call(_maplist, (rel, g, *tails))])
+                  _MetaCall(g, tuple(heads), rel), Call(_maplist_cells, (rel, g, *tails))])
 
 
 def _foldl(rel: Relations, g: Term, *args: Term) -> GoalType:
