@@ -628,13 +628,29 @@ def _maplist_cells(rel: Relations, g: Term, *lists: Term) -> GoalType:
 
 
 def _foldl(rel: Relations, g: Term, *args: Term) -> GoalType:
+    """foldl/4..7, with the lists' length known as `maplist`'s when one is proper."""
+    return _WithValues(_foldl_known, (g, *args), rel)
+
+
+def _foldl_known(rel: Relations, g: Term, *args: Term) -> GoalType:
+    *lists, v0, v = args
+    n = next((len(items) for items in map(proper_list, lists) if items is not None), None)
+    if n is None:
+        return _foldl_cells(rel, g, *args)
+    cells = [[var() for _ in range(n)] for _ in lists]
+    values = [v0, *(var() for _ in range(n - 1)), v] if n else [v0]
+    steps = (_MetaCall(g, (*(c[i] for c in cells), values[i], values[i + 1]), rel) for i in range(n))
+    return lall(eq(list(lists), cells), *steps, *([] if n else [eq(v0, v)]))
+
+
+def _foldl_cells(rel: Relations, g: Term, *args: Term) -> GoalType:
     *lists, v0, v = args
     heads = [var() for _ in lists]
     tails = [var() for _ in lists]
     v1 = var()
     return conde([eq(list(lists), [[] for _ in lists]), eq(v0, v)],
                  [eq(list(lists), [cons(h, t) for h, t in zip(heads, tails)]),
-                  _MetaCall(g, (*heads, v0, v1), rel), Call(_foldl, (rel, g, *tails, v1, v))])
+                  _MetaCall(g, (*heads, v0, v1), rel), Call(_foldl_cells, (rel, g, *tails, v1, v))])
 
 
 def _partition(rel: Relations, p: Term, items: Term, included: Term, excluded: Term | None,
