@@ -655,13 +655,36 @@ def _foldl_cells(rel: Relations, g: Term, *args: Term) -> GoalType:
 
 def _partition(rel: Relations, p: Term, items: Term, included: Term, excluded: Term | None,
                keep: bool = True) -> GoalType:
-    """include/3, exclude/3 and partition/4: each element tested once, its bindings kept."""
+    """include/3, exclude/3 and partition/4: each element tested once (its own search, the
+    first answer's bindings kept); a list not proper when reached is taken cell by cell."""
+    def build(rel: Relations, p: Term, items: Term, *lists: Term) -> GoalType:
+        elements = proper_list(items)
+        if elements is None:
+            return _partition_cells(rel, p, items, lists[0], lists[1] if len(lists) > 1 else None, keep)
+
+        def run(state: Any) -> Iterator[Any]:
+            passed: list = []
+            failed: list = []
+            for x in elements:
+                first = next(iter(solve(_MetaCall(p, (x,), rel), state)), None)
+                if first is not None:
+                    state = first
+                (passed if first is not None else failed).append(x)
+            if not keep:
+                passed, failed = failed, passed
+            yield from eq(list(lists), [passed, failed][:len(lists)])(state)
+        return run
+    return _WithValues(build, (p, items, included, *([] if excluded is None else [excluded])), rel)
+
+
+def _partition_cells(rel: Relations, p: Term, items: Term, included: Term, excluded: Term | None,
+                     keep: bool = True) -> GoalType:
     h, t, i1, e1 = var(), var(), var(), var()
     yes, no = (eq(included, cons(h, i1)), eq(excluded, e1) if excluded is not None else succeed), \
         (eq(included, i1), eq(excluded, cons(h, e1)) if excluded is not None else succeed)
     if not keep:
         yes, no = (eq(included, i1), succeed), (eq(included, cons(h, i1)), succeed)
-    rest = Call(_partition, (rel, p, t, i1, e1 if excluded is not None else None, keep))
+    rest = Call(_partition_cells, (rel, p, t, i1, e1 if excluded is not None else None, keep))
     done = [eq(items, []), eq(included, [])] + ([eq(excluded, [])] if excluded is not None else [])
     return conde(done, [eq(items, cons(h, t)), condu([_MetaCall(p, (h,), rel), *yes], [succeed, *no]), rest])
 
