@@ -221,6 +221,8 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
             return fail
         if term == "!":
             return Cut(_cut_scope.barrier)
+        if (term, 0) in _BUILTINS:
+            return _BUILTINS[term, 0](relations)
         return relations.call(term, ())
     if not isinstance(term, tuple):
         raise InputError(f"{format_term(term)} is not a goal (expected a relation call like appendo(X, Y, [1]))")
@@ -582,4 +584,8 @@ _READS_VALUES = {("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=
 #: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
 _LIBRARY = {("member", 2), ("append", 3), ("length", 2)}
 
+from . import builtins as _library  # noqa: E402  (it builds on the goals above)
+
+_BUILTINS.update(_library.BUILTINS)
+_LIBRARY |= _library.LIBRARY
 BUILTIN_NAMES = sorted({f"{n}/{a}" for n, a in _BUILTINS})

@@ -1,0 +1,1288 @@
+"""Prolog's library built-ins (lists, all-solutions, term inspection, the standard order,
+atoms, output), as SWI-Prolog's manual defines them, for `goals`' table.
+
+A built-in reads its arguments as the current state binds them and unifies its results;
+one with several answers yields them in SWI-Prolog's order. `findall/3`, `forall/2`,
+`bagof/3`, `setof/3`, `aggregate_all/3` and the tests of `include/3` and friends run
+their goal as a search of its own, so a cut in it stays there. `maplist/2..5` and `foldl/4..6`
+call their goal in the caller's search, one list cell at a time, as Prolog's definitions do.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from cons.core import ConsPair
+from unification import reify  # type: ignore[import-untyped]
+
+from ..core import conde, condu, eq, lall, membero, succeed
+from ..core.streams import Call, solve
+from ..core.terms import String, Suffix, Term, cons, format_term, is_var, term_variables, var
+from ..errors import PrologError
+from . import arith
+from .goals import Relations, _checked, _data, _MetaCall, _not, _WithValues
+
+GoalType = Callable[[Any], Iterable[Any]]
+
+
+# ---------------------------------------------------------------- errors, as SWI words them
+
+
+def _kind(value: Term) -> str:
+    if isinstance(value, bool) or isinstance(value, str):
+        return "an atom"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, String):
+        return "a string"
+    return "a compound"
+
+
+def _context(who: str) -> str:
+    """The message's prefix naming the built-in; SWI names the system predicates, not the library's."""
+    return "" if who.partition("/")[0] in _UNNAMED else f"{who}: "
+
+
+_UNNAMED = {"numlist", "sum_list", "sumlist", "max_list", "min_list", "last", "nth0", "nth1", "reverse",
+            "subtract", "ord_subtract", "ord_union", "ord_subset", "ord_memberchk", "list_to_set", "append",
+            "select", "selectchk", "aggregate_all", "predsort", "chain"}
+
+
+def type_error(who: str, kind: str, value: Term) -> NoReturn:
+    raise PrologError(f"{_context(who)}Type error: `{kind}' expected, found `{write_text(value, quoted=True)}' "
+                      f"({_kind(value)})", ("error", ("type_error", kind, value), ("context", who, var())))
+
+
+def domain_error(who: str, kind: str, value: Term) -> NoReturn:
+    raise PrologError(f"{_context(who)}Domain error: `{kind}' expected, found `{write_text(value, quoted=True)}'",
+                      ("error", ("domain_error", kind, value), ("context", who, var())))
+
+
+def instantiation_error(who: str) -> NoReturn:
+    raise PrologError(f"{_context(who)}Arguments are not sufficiently instantiated",
+                      ("error", "instantiation_error", ("context", who, var())))
+
+
+# ---------------------------------------------------------------- terms
+
+
+def _is_int(x: Term) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Term) -> bool:
+    return isinstance(x, (int, float, Fraction)) and not isinstance(x, bool)
+
+
+def _is_atom(x: Term) -> bool:
+    return isinstance(x, (str, bool))
+
+
+def _atom(x: Term) -> Term:
+    return ("true" if x else "false") if isinstance(x, bool) else x
+
+
+def _compound(t: Term) -> tuple[str, tuple] | None:
+    """(name, arguments) of a compound term (a list cell is '[|]'(Head, Tail)); else None."""
+    if isinstance(t, tuple) and t:
+        return t[0], t[1:]
+    if isinstance(t, list) and t:
+        return "[|]", (t[0], t[1:])
+    if isinstance(t, Suffix):
+        return _compound(t.to_list())
+    if isinstance(t, ConsPair):
+        return "[|]", (t.car, t.cdr)
+    return None
+
+
+def _build(name: Term, args: list) -> Term:
+    if not args:
+        return name
+    if name == "[|]" and len(args) == 2:
+        return cons(args[0], args[1])
+    return (name, *args)
+
+
+def proper_list(t: Term) -> list | None:
+    """The elements of a proper list; None for a partial list or a non-list."""
+    out: list = []
+    while True:
+        if isinstance(t, list):
+            return out + t
+        if isinstance(t, Suffix):
+            return out + t.to_list()
+        if isinstance(t, ConsPair):
+            out.append(t.car)
+            t = t.cdr
+            continue
+        return None
+
+
+def _list_of(who: str, t: Term) -> list:
+    items = proper_list(t)
+    if items is None:
+        if _partial(t):
+            instantiation_error(who)
+        type_error(who, "list", t)
+    return items
+
+
+def _partial(t: Term) -> bool:
+    while isinstance(t, ConsPair):
+        t = t.cdr
+    return is_var(t)
+
+
+def copy(t: Term, fresh: dict | None = None) -> Term:
+    """`t` with its variables renamed apart (the same variable, the same new one)."""
+    fresh = {} if fresh is None else fresh
+    if is_var(t):
+        if t not in fresh:
+            fresh[t] = var()
+        return fresh[t]
+    if isinstance(t, tuple):
+        return tuple(copy(a, fresh) for a in t)
+    if isinstance(t, list):
+        return [copy(a, fresh) for a in t]
+    if isinstance(t, Suffix):
+        return [copy(a, fresh) for a in t.to_list()]
+    if isinstance(t, ConsPair):
+        return cons(copy(t.car, fresh), copy(t.cdr, fresh))
+    return t
+
+
+# ---------------------------------------------------------------- the standard order of terms
+
+
+def order_key(t: Term, names: dict | None = None) -> tuple:
+    """A key sorting terms in SWI-Prolog's standard order: Var < Number < String < Atom (`[]`
+    before every atom) < Compound;
+    numbers by value (a float before an equal integer), compounds by arity, name, arguments."""
+    names = {} if names is None else names
+    if is_var(t):
+        return (0, names.setdefault(t, len(names)))
+    if _is_number(t):
+        return (1, t, 0 if isinstance(t, float) else 1)
+    if isinstance(t, String):
+        return (2, t.text)
+    if isinstance(t, list) and not t:
+        return (3, 0, "")
+    if isinstance(t, (str, bool)):
+        return (3, 1, _atom(t))
+    found = _compound(t)
+    if found is None:
+        return (5, repr(t))
+    name, args = found
+    return (6, len(args), name, *(order_key(a, names) for a in args))
+
+
+def _keyed(items: list) -> list[tuple[tuple, Term]]:
+    names: dict = {}
+    return [(order_key(t, names), t) for t in items]
+
+
+def _compare_terms(a: Term, b: Term) -> str:
+    names: dict = {}
+    ka, kb = order_key(a, names), order_key(b, names)
+    return "<" if ka < kb else ">" if ka > kb else "="
+
+
+# ---------------------------------------------------------------- goal builders
+
+
+def _function(who: str, fn: Callable[..., Iterable[tuple]]) -> Callable[..., GoalType]:
+    """A built-in whose answers `fn(*values)` computes from its arguments as the state binds
+    them: each answer a tuple of terms its arguments are unified with, in order."""
+    def build(rel: Relations, *args: Term) -> GoalType:
+        def goal(state: Any) -> Iterator[Any]:
+            data = _data(state)
+            values = tuple(reify(a, data) for a in args)
+            for answer in fn(*values):
+                yield from eq(("", *args), ("", *answer))(state)
+        return goal
+    build.__name__ = who
+    return build
+
+
+def _test(fn: Callable[..., bool]) -> Callable[..., GoalType]:
+    def build(rel: Relations, *args: Term) -> GoalType:
+        return _checked(lambda s: fn(*(reify(a, _data(s)) for a in args)))
+    return build
+
+
+def _answers(rel: Relations, goal: Term, state: Any) -> Iterator[Any]:
+    """The answer states of `goal` from `state`, searched on their own (a cut stays inside)."""
+    return solve(_MetaCall(_strip_carets(goal, state), (), rel), state)
+
+
+def _strip_carets(goal: Term, state: Any) -> Term:
+    goal = reify(goal, _data(state))
+    while isinstance(goal, tuple) and len(goal) == 3 and goal[0] == "^":
+        goal = goal[2]
+    return goal
+
+
+def _lambda(rel: Relations, params: Term, body: Term, *extra: Term) -> GoalType:
+    """`Free/[X1,...]>>Goal` called with arguments: a copy of the lambda (the variables of
+    `Free` shared) whose parameters are unified with the arguments, the rest passed to Goal."""
+    def run(state: Any) -> Iterator[Any]:
+        data = _data(state)
+        p, b = reify(params, data), reify(body, data)
+        fresh: dict = {}
+        if isinstance(p, tuple) and len(p) == 3 and p[0] == "/":
+            fresh = {v: v for v in term_variables(p[1])}
+            p = p[2]
+        p, b = copy(p, fresh), copy(b, fresh)
+        names = proper_list(p) or []
+        bound = min(len(names), len(extra))
+        call = _MetaCall(b, tuple(extra[bound:]), rel)
+        yield from lall(eq(list(names[:bound]), list(extra[:bound])), call)(state)
+    return run
+
+
+# ---------------------------------------------------------------- all solutions
+
+
+def _findall(rel: Relations, template: Term, goal: Term, result: Term, tail: Term = None) -> GoalType:
+    def run(state: Any) -> Iterator[Any]:
+        found = [copy(reify(template, _data(s))) for s in _answers(rel, goal, state)]
+        yield from eq(result, found if tail is None else _with_tail(found, tail))(state)
+    return run
+
+
+def _with_tail(items: list, tail: Term) -> Term:
+    return cons(*items, tail) if items else tail
+
+
+def _forall(rel: Relations, condition: Term, action: Term) -> GoalType:
+    return _not(rel, (",", condition, ("\\+", action)))
+
+
+def _bag(rel: Relations, template: Term, goal: Term, result: Term, as_set: bool) -> GoalType:
+    """bagof/3 and setof/3: one answer per binding of the goal's free variables (those not
+    in the template nor bound by `V^`), in the standard order of those bindings."""
+    def run(state: Any) -> Iterator[Any]:
+        data = _data(state)
+        g, bound = reify(goal, data), set(term_variables(reify(template, data)))
+        while isinstance(g, tuple) and len(g) == 3 and g[0] == "^":
+            bound.update(term_variables(g[1]))
+            g = g[2]
+        witness = [v for v in term_variables(g) if v not in bound]
+        pairs = [copy(reify(("-", witness, template), _data(s))) for s in solve(_MetaCall(g, (), rel), state)]
+        if not pairs:
+            return
+        grouped: dict[str, tuple[list, list]] = {}  # the witness's shape: (witnesses, items)
+        if witness:
+            pairs.sort(key=lambda p: order_key(p[1]))
+        for _, w, t in pairs:
+            shape = format_term(w, {v: f"_V{i}" for i, v in enumerate(term_variables(w))})
+            ws, items = grouped.setdefault(shape, ([], []))
+            ws.append(w)
+            items.append(t)
+        for ws, items in grouped.values():
+            s = state
+            for w in ws:  # variants of one another: unified, as SWI-Prolog does
+                found = eq(witness, w)(s)
+                if not found:
+                    break
+                s = found[0]
+            else:
+                yield from eq(result, _sorted(items, unique=True) if as_set else items)(s)
+    return run
+
+
+def _aggregate_all(rel: Relations, spec: Term, goal: Term, result: Term) -> GoalType:
+    def run(state: Any) -> Iterator[Any]:
+        s = reify(spec, _data(state))
+        if s == "count":
+            yield from eq(result, sum(1 for _ in _answers(rel, goal, state)))(state)
+            return
+        if not (isinstance(s, tuple) and len(s) == 2 and s[0] in ("count", "sum", "max", "min", "bag", "set")):
+            domain_error("aggregate_all/3", "aggregate_spec", s)
+        items = [copy(reify(s[1], _data(a))) for a in _answers(rel, goal, state)]
+        if s[0] == "count":
+            value: Term = len(items)
+        elif s[0] == "bag":
+            value = items
+        elif s[0] == "set":
+            value = _sorted(items, unique=True)
+        elif s[0] == "sum":
+            total: Any = 0
+            for x in items:
+                total = arith.evaluate(("+", total, x))
+            value = total
+        elif not items:
+            return
+        else:
+            numbers = [arith.evaluate(x) for x in items]
+            value = (max if s[0] == "max" else min)(numbers)
+        yield from eq(result, value)(state)
+    return run
+
+
+# ---------------------------------------------------------------- sorting
+
+
+def _sorted(items: list, unique: bool, reverse: bool = False) -> list:
+    keyed = sorted(_keyed(items), key=lambda p: p[0], reverse=reverse)
+    out: list = []
+    last = None
+    for k, t in keyed:
+        if unique and out and k == last:
+            continue
+        out.append(t)
+        last = k
+    return out
+
+
+def _msort(items: Term, _result: Term) -> Iterator[tuple]:
+    yield (items, _sorted(_list_of("msort/2", items), unique=False))
+
+
+def _sort2(items: Term, _result: Term) -> Iterator[tuple]:
+    yield (items, _sorted(_list_of("sort/2", items), unique=True))
+
+
+def _sort4(key: Term, order: Term, items: Term, _result: Term) -> Iterator[tuple]:
+    who = "sort/4"
+    if is_var(key) or is_var(order):
+        instantiation_error(who)
+    if not _is_int(key) or key < 0:
+        type_error(who, "integer", key) if not _is_int(key) else domain_error(who, "not_less_than_zero", key)
+    if order not in ("@<", "@>", "@=<", "@>="):
+        domain_error(who, "order", order)
+    elements = _list_of(who, items)
+
+    def part(t: Term) -> Term:
+        if key == 0:
+            return t
+        found = _compound(t)
+        if found is None:
+            type_error(who, "compound", t)
+        if key > len(found[1]):
+            type_error(who, "compound", t)  # SWI: no such argument
+        return found[1][key - 1]
+    names: dict = {}
+    keyed = [(order_key(part(t), names), t) for t in elements]
+    keyed.sort(key=lambda p: p[0], reverse=order in ("@>", "@>="))
+    out: list = []
+    last = None
+    for k, t in keyed:
+        if order in ("@<", "@>") and out and k == last:
+            continue
+        out.append(t)
+        last = k
+    yield (key, order, items, out)
+
+
+def _predsort(rel: Relations, pred: Term, items: Term, result: Term) -> GoalType:
+    def run(state: Any) -> Iterator[Any]:
+        elements = _list_of("predsort/3", reify(items, _data(state)))
+
+        def cmp(a: Term, b: Term) -> int:
+            o = var()
+            for s in solve(_MetaCall(pred, (o, a, b), rel), state):
+                answer = reify(o, _data(s))
+                if answer not in ("<", ">", "="):
+                    domain_error("predsort/3", "order", answer)
+                return {"<": -1, "=": 0, ">": 1}[answer]
+            raise _Failed
+        try:
+            ordered = sorted(elements, key=functools.cmp_to_key(cmp))
+        except _Failed:
+            return
+        out: list = []
+        for t in ordered:
+            if out and cmp(out[-1], t) == 0:
+                continue
+            out.append(t)
+        yield from eq(result, out)(state)
+    return run
+
+
+class _Failed(Exception):
+    """predsort/3's predicate failed: predsort/3 fails."""
+
+
+# ---------------------------------------------------------------- arithmetic on integers
+
+
+def _integer_arg(who: str, x: Term, nonneg: bool = False) -> None:
+    if not is_var(x):
+        if not _is_int(x):
+            type_error(who, "integer", x)
+        if nonneg and x < 0:
+            domain_error(who, "not_less_than_zero", x)
+
+
+def _between(low: Term, high: Term, x: Term) -> Iterator[tuple]:
+    who = "between/3"
+    if is_var(low) or is_var(high):
+        instantiation_error(who)
+    _integer_arg(who, low)
+    if high not in ("inf", "infinite"):
+        _integer_arg(who, high)
+    _integer_arg(who, x)
+    top = None if high in ("inf", "infinite") else high
+    if not is_var(x):
+        if x >= low and (top is None or x <= top):
+            yield (low, high, x)
+        return
+    n = low
+    while top is None or n <= top:
+        yield (low, high, n)
+        n += 1
+
+
+def _succ(x: Term, y: Term) -> Iterator[tuple]:
+    who = "succ/2"
+    _integer_arg(who, x, nonneg=True)
+    _integer_arg(who, y, nonneg=True)
+    if not is_var(x):
+        yield (x, x + 1)
+    elif not is_var(y):
+        if y > 0:
+            yield (y - 1, y)
+    else:
+        instantiation_error(who)
+
+
+def _plus(x: Term, y: Term, z: Term) -> Iterator[tuple]:
+    who = "plus/3"
+    for a in (x, y, z):
+        if not is_var(a) and not _is_number(a):
+            type_error(who, "integer", a)
+    if not is_var(x) and not is_var(y):
+        yield (x, y, x + y)
+    elif not is_var(x) and not is_var(z):
+        yield (x, z - x, z)
+    elif not is_var(y) and not is_var(z):
+        yield (z - y, y, z)
+    else:
+        instantiation_error(who)
+
+
+def _numlist(low: Term, high: Term, _result: Term) -> Iterator[tuple]:
+    who = "numlist/3"
+    if is_var(low) or is_var(high):
+        instantiation_error(who)
+    _integer_arg(who, low)
+    _integer_arg(who, high)
+    if low <= high:
+        yield (low, high, list(range(low, high + 1)))
+
+
+def _numbers(who: str, items: Term) -> list:
+    return [arith.evaluate(x) for x in _list_of(who, items)]
+
+
+def _sum_list(items: Term, _total: Term) -> Iterator[tuple]:
+    total: Any = 0
+    for x in _numbers("sum_list/2", items):
+        total = arith.evaluate(("+", total, x))
+    yield (items, total)
+
+
+def _extreme_list(larger: bool) -> Callable[..., Iterator[tuple]]:
+    def fn(items: Term, _result: Term) -> Iterator[tuple]:
+        numbers = _numbers("max_list/2" if larger else "min_list/2", items)
+        if numbers:
+            best = numbers[0]
+            for x in numbers[1:]:
+                best = arith.evaluate(("max" if larger else "min", best, x))
+            yield (items, best)
+    return fn
+
+
+# ---------------------------------------------------------------- lists
+
+
+def _memberchk(rel: Relations, x: Term, xs: Term) -> GoalType:
+    return condu([membero(x, xs), succeed])
+
+
+def _reverse(items: Term, _result: Term) -> Iterator[tuple]:
+    yield (items, list(reversed(_list_of("reverse/2", items))))
+
+
+def _nth(base: int) -> Callable[..., Iterator[tuple]]:
+    who = f"nth{base}/3"
+
+    def fn(n: Term, items: Term, elem: Term) -> Iterator[tuple]:
+        _integer_arg(who, n)
+        if is_var(n):
+            for i, x in enumerate(_list_of(who, items)):
+                yield (i + base, items, x)
+            return
+        if n < base:
+            return
+        t, skipped = items, 0
+        while True:
+            if is_var(t):  # a partial list is extended to hold the element
+                fresh = [var() for _ in range(n - base - skipped)]
+                yield (n, _extend(items, t, cons(*fresh, elem, var())), elem)
+                return
+            found = _compound(t)
+            if found is None or found[0] != "[|]":
+                return
+            if skipped == n - base:
+                yield (n, items, found[1][0])
+                return
+            t, skipped = found[1][1], skipped + 1
+    return fn
+
+
+def _extend(items: Term, tail: Term, more: Term) -> Term:
+    """`items` with its unbound `tail` replaced by `more`."""
+    if items is tail:
+        return more
+    found = _compound(items)
+    assert found is not None
+    return cons(found[1][0], _extend(found[1][1], tail, more))
+
+
+def _last(items: Term, _x: Term) -> Iterator[tuple]:
+    elements = _list_of("last/2", items)
+    if elements:
+        yield (items, elements[-1])
+
+
+def _append2(lists: Term, _whole: Term) -> Iterator[tuple]:
+    out: list = []
+    for part in _list_of("append/2", lists):
+        out.extend(_list_of("append/2", part))
+    yield (lists, out)
+
+
+def _select(x: Term, items: Term, rest: Term) -> Iterator[tuple]:
+    elements = proper_list(items)
+    if elements is not None:
+        for i, e in enumerate(elements):
+            yield (e, items, elements[:i] + elements[i + 1:])
+        return
+    others = _list_of("select/3", rest)
+    for i in range(len(others) + 1):
+        yield (x, others[:i] + [x] + others[i:], rest)
+
+
+def _same(a: Term, b: Term) -> bool:
+    return _compare_terms(a, b) == "="
+
+
+def _set_function(who: str, fn: Callable[[list, list], list]) -> Callable[..., Iterator[tuple]]:
+    def apply(a: Term, b: Term, _result: Term) -> Iterator[tuple]:
+        yield (a, b, fn(_list_of(who, a), _list_of(who, b)))
+    return apply
+
+
+def _ord_subset(a: Term, b: Term) -> Iterator[tuple]:
+    big = _list_of("ord_subset/2", b)
+    if all(any(_same(x, y) for y in big) for x in _list_of("ord_subset/2", a)):
+        yield (a, b)
+
+
+def _list_to_set(items: Term, _set: Term) -> Iterator[tuple]:
+    out: list = []
+    for x in _list_of("list_to_set/2", items):
+        if not any(_same(x, y) for y in out):
+            out.append(x)
+    yield (items, out)
+
+
+def _chain(rel: Relations, items: Term, relation: Term) -> GoalType:
+    """clpfd's chain/2: `relation` (#<, #=<, ...) between each element and the next."""
+    def build(rel: Relations, xs: Term, op: Term) -> GoalType:
+        elements = _list_of("chain/2", xs)
+        if op not in ("#=", "#<", "#>", "#=<", "#>="):
+            domain_error("chain/2", "chain_relation", op)
+        return lall(*(_MetaCall(op, (a, b), rel) for a, b in zip(elements, elements[1:])))
+    return _WithValues(build, (items, relation), rel)
+
+
+def _maplist(rel: Relations, g: Term, *lists: Term) -> GoalType:
+    """maplist/2..7: when one list is proper as the call is reached, every list has its
+    length and the goal is called on each position in turn; else one cell at a time."""
+    return _WithValues(_maplist_known, (g, *lists), rel)
+
+
+def _maplist_known(rel: Relations, g: Term, *lists: Term) -> GoalType:
+    n = next((len(items) for items in map(proper_list, lists) if items is not None), None)
+    if n is None:
+        return _maplist_cells(rel, g, *lists)
+    cells = [[var() for _ in range(n)] for _ in lists]
+    return lall(eq(list(lists), cells), *(_MetaCall(g, tuple(c[i] for c in cells), rel) for i in range(n)))
+
+
+def _maplist_cells(rel: Relations, g: Term, *lists: Term) -> GoalType:
+    heads = [var() for _ in lists]
+    tails = [var() for _ in lists]
+    return conde([eq(list(lists), [[] for _ in lists])],
+                 [eq(list(lists), [cons(h, t) for h, t in zip(heads, tails)]),
+                  _MetaCall(g, tuple(heads), rel), Call(_maplist_cells, (rel, g, *tails))])
+
+
+def _foldl(rel: Relations, g: Term, *args: Term) -> GoalType:
+    """foldl/4..7, with the lists' length known as `maplist`'s when one is proper."""
+    return _WithValues(_foldl_known, (g, *args), rel)
+
+
+def _foldl_known(rel: Relations, g: Term, *args: Term) -> GoalType:
+    *lists, v0, v = args
+    n = next((len(items) for items in map(proper_list, lists) if items is not None), None)
+    if n is None:
+        return _foldl_cells(rel, g, *args)
+    cells = [[var() for _ in range(n)] for _ in lists]
+    values = [v0, *(var() for _ in range(n - 1)), v] if n else [v0]
+    steps = (_MetaCall(g, (*(c[i] for c in cells), values[i], values[i + 1]), rel) for i in range(n))
+    return lall(eq(list(lists), cells), *steps, *([] if n else [eq(v0, v)]))
+
+
+def _foldl_cells(rel: Relations, g: Term, *args: Term) -> GoalType:
+    *lists, v0, v = args
+    heads = [var() for _ in lists]
+    tails = [var() for _ in lists]
+    v1 = var()
+    return conde([eq(list(lists), [[] for _ in lists]), eq(v0, v)],
+                 [eq(list(lists), [cons(h, t) for h, t in zip(heads, tails)]),
+                  _MetaCall(g, (*heads, v0, v1), rel), Call(_foldl_cells, (rel, g, *tails, v1, v))])
+
+
+def _partition(rel: Relations, p: Term, items: Term, included: Term, excluded: Term | None,
+               keep: bool = True) -> GoalType:
+    """include/3, exclude/3 and partition/4: each element tested once (its own search, the
+    first answer's bindings kept); a list not proper when reached is taken cell by cell."""
+    def build(rel: Relations, p: Term, items: Term, *lists: Term) -> GoalType:
+        elements = proper_list(items)
+        if elements is None:
+            return _partition_cells(rel, p, items, lists[0], lists[1] if len(lists) > 1 else None, keep)
+
+        def run(state: Any) -> Iterator[Any]:
+            passed: list = []
+            failed: list = []
+            for x in elements:
+                first = next(iter(solve(_MetaCall(p, (x,), rel), state)), None)
+                if first is not None:
+                    state = first
+                (passed if first is not None else failed).append(x)
+            if not keep:
+                passed, failed = failed, passed
+            yield from eq(list(lists), [passed, failed][:len(lists)])(state)
+        return run
+    return _WithValues(build, (p, items, included, *([] if excluded is None else [excluded])), rel)
+
+
+def _partition_cells(rel: Relations, p: Term, items: Term, included: Term, excluded: Term | None,
+                     keep: bool = True) -> GoalType:
+    h, t, i1, e1 = var(), var(), var(), var()
+    yes, no = (eq(included, cons(h, i1)), eq(excluded, e1) if excluded is not None else succeed), \
+        (eq(included, i1), eq(excluded, cons(h, e1)) if excluded is not None else succeed)
+    if not keep:
+        yes, no = (eq(included, i1), succeed), (eq(included, cons(h, i1)), succeed)
+    rest = Call(_partition_cells, (rel, p, t, i1, e1 if excluded is not None else None, keep))
+    done = [eq(items, []), eq(included, [])] + ([eq(excluded, [])] if excluded is not None else [])
+    return conde(done, [eq(items, cons(h, t)), condu([_MetaCall(p, (h,), rel), *yes], [succeed, *no]), rest])
+
+
+# ---------------------------------------------------------------- terms
+
+
+def _copy_term(t: Term, _c: Term) -> Iterator[tuple]:
+    yield (t, copy(t))
+
+
+def _functor(t: Term, name: Term, arity: Term) -> Iterator[tuple]:
+    who = "functor/3"
+    if not is_var(t):
+        found = _compound(t)
+        yield (t, found[0], len(found[1])) if found else (t, t, 0)
+        return
+    if is_var(name) or is_var(arity):
+        instantiation_error(who)
+    _integer_arg(who, arity, nonneg=True)
+    if arity == 0:
+        yield (name, name, 0)
+    elif isinstance(name, (str, bool)):
+        yield (_build(_atom(name), [var() for _ in range(arity)]), name, arity)
+    else:
+        type_error(who, "atomic" if _compound(name) else "atom", name)
+
+
+def _arg(n: Term, t: Term, a: Term) -> Iterator[tuple]:
+    who = "arg/3"
+    if is_var(t):
+        instantiation_error(who)
+    found = _compound(t)
+    if found is None:
+        type_error(who, "compound", t)
+    _integer_arg(who, n)
+    args = found[1]
+    if not is_var(n):
+        if 1 <= n <= len(args):
+            yield (n, t, args[n - 1])
+        return
+    for i, x in enumerate(args):
+        yield (i + 1, t, x)
+
+
+def _univ(t: Term, parts: Term) -> Iterator[tuple]:
+    who = "=../2"
+    if not is_var(t):
+        found = _compound(t)
+        yield (t, [found[0], *found[1]] if found else [t])
+        return
+    items = _list_of(who, parts)
+    if not items:
+        domain_error(who, "non_empty_list", [])
+    head, args = items[0], items[1:]
+    if is_var(head):
+        instantiation_error(who)
+    if args and not isinstance(head, (str, bool)):
+        type_error(who, "atom", head)
+    if not args and _compound(head):
+        type_error(who, "atomic", head)
+    yield (_build(_atom(head), args), parts)
+
+
+# ---------------------------------------------------------------- atoms and text
+
+
+def _text(who: str, x: Term, kind: str = "text") -> str:
+    """The text of an atom, number or string."""
+    if is_var(x):
+        instantiation_error(who)
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, str):
+        return x
+    if isinstance(x, list) and not x:
+        return "[]"
+    if isinstance(x, String):
+        return x.text
+    if _is_number(x):
+        return format_term(x)
+    type_error(who, kind, x)
+
+
+def _from_codes(who: str, t: Term, chars: bool) -> str | None:
+    """The text of a string, or of a proper list of codes or one-char atoms; None when partial."""
+    if isinstance(t, String):
+        return t.text
+    items = proper_list(t)
+    if items is None:
+        if _partial(t):
+            return None
+        type_error(who, "list", t)
+    out = []
+    for c in items:
+        if is_var(c):
+            return None
+        if chars:
+            if not (isinstance(c, str) and len(c) == 1):
+                type_error(who, "character", c)
+            out.append(c)
+        else:
+            if not _is_int(c):
+                type_error(who, "integer", c)
+            out.append(chr(c))
+    return "".join(out)
+
+
+def _to_codes(chars: bool, name: str) -> Callable[..., Iterator[tuple]]:
+    who = f"{name}/2"
+
+    def fn(a: Term, cs: Term) -> Iterator[tuple]:
+        if not is_var(a):
+            text = _text(who, a)
+            yield (a, list(text) if chars else [ord(c) for c in text])
+            return
+        read = _from_codes(who, cs, chars)
+        if read is None:
+            instantiation_error(who)
+        yield (read, cs)
+    return fn
+
+
+def _string_of(chars: bool | None, name: str) -> Callable[..., Iterator[tuple]]:
+    """string_chars/2 (chars), string_codes/2 (codes), string_to_atom/2 (None: an atom)."""
+    who = f"{name}/2"
+
+    def fn(s: Term, other: Term) -> Iterator[tuple]:
+        if not is_var(s):
+            text = _text(who, s)
+            yield (s, text if chars is None else list(text) if chars else [ord(c) for c in text])
+            return
+        if chars is None:
+            yield (String(_text(who, other)), other)
+            return
+        read = _from_codes(who, other, chars)
+        if read is None:
+            instantiation_error(who)
+        yield (String(read), other)
+    return fn
+
+
+def _atom_string(a: Term, s: Term) -> Iterator[tuple]:
+    who = "atom_string/2"
+    if not is_var(a):
+        yield (a, String(_text(who, a)))
+    else:
+        yield (_text(who, s), s)
+
+
+def _string_length(s: Term, n: Term) -> Iterator[tuple]:
+    yield (s, len(_text("string_length/2", s)))
+
+
+def _string_concat(a: Term, b: Term, c: Term) -> Iterator[tuple]:
+    for x, y, z in _atom_concat(a, b, c):
+        yield (String(x) if is_var(a) else a, String(y) if is_var(b) else b, String(z) if is_var(c) else c)
+
+
+def _number_of(text: str) -> Term | None:
+    """The number `text` writes (`12`, `-3`, `1.5e3`, `0x1F`, `0'a`), or None."""
+    from .reader import read_query
+    stripped = text.strip()
+    sign = 1
+    if stripped.startswith("-"):
+        sign, stripped = -1, stripped[1:]
+    elif stripped.startswith("+"):
+        stripped = stripped[1:]
+    if not stripped or not (stripped[0].isdigit()):
+        return None
+    try:
+        value = read_query(stripped + " .")[0]
+    except Exception:
+        return None
+    return sign * value if _is_number(value) else None
+
+
+def _number_codes(n: Term, cs: Term) -> Iterator[tuple]:
+    who = "number_codes/2"
+    text = _from_codes(who, cs, chars=False) if is_var(n) or proper_list(cs) is not None else None
+    if text is not None:
+        value = _number_of(text)
+        if value is None:
+            raise PrologError(f"{who}: Syntax error: Illegal number",
+                              ("error", ("syntax_error", "illegal_number"), ("context", who, var())))
+        yield (value, cs)
+        return
+    if is_var(n):
+        instantiation_error(who)
+    if not _is_number(n):
+        type_error(who, "number", n)
+    yield (n, [ord(c) for c in format_term(n)])
+
+
+def _atom_number(a: Term, n: Term) -> Iterator[tuple]:
+    who = "atom_number/2"
+    if is_var(a):
+        if is_var(n):
+            instantiation_error(who)
+        if not _is_number(n):
+            type_error(who, "number", n)
+        yield (format_term(n), n)
+        return
+    value = _number_of(_text(who, a))
+    if value is not None:
+        yield (a, value)
+
+
+def _atom_length(a: Term, n: Term) -> Iterator[tuple]:
+    who = "atom_length/2"
+    text = _text(who, a)
+    _integer_arg(who, n, nonneg=True)
+    yield (a, len(text))
+
+
+def _atom_concat(a: Term, b: Term, c: Term) -> Iterator[tuple]:
+    who = "atom_concat/3"
+    if not is_var(a) and not is_var(b):
+        yield (a, b, _text(who, a, "atomic") + _text(who, b, "atomic"))
+        return
+    if is_var(c):
+        instantiation_error(who)
+    whole = _text(who, c, "atomic")
+    for i in range(len(whole) + 1):
+        yield (whole[:i], whole[i:], c)
+
+
+def _sub_atom(a: Term, before: Term, length: Term, after: Term, sub: Term) -> Iterator[tuple]:
+    who = "sub_atom/5"
+    text = _text(who, a)
+    for x in (before, length, after):
+        _integer_arg(who, x)
+    n = len(text)
+    if not is_var(sub):
+        part = _text(who, sub)
+        start = text.find(part)
+        while start >= 0:
+            yield (a, start, len(part), n - start - len(part), part)
+            start = text.find(part, start + 1)
+        return
+    starts = [before] if not is_var(before) else range(n + 1)
+    for b in starts:
+        if not is_var(length):
+            lengths: Iterable[int] = [length]
+        elif not is_var(after):
+            lengths = [n - after - b]
+        else:
+            lengths = range(n - b + 1)
+        for ln in lengths:
+            if 0 <= b and 0 <= ln and b + ln <= n:
+                yield (a, b, ln, n - b - ln, text[b:b + ln])
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _operators() -> tuple[dict, dict]:
+    from .reader import INFIX, PREFIX
+    return INFIX, PREFIX
+
+
+def write_text(t: Term, quoted: bool = False, names: dict | None = None) -> str:
+    """`t` as write/1 (or, `quoted`, writeq/1) writes it: operators in their place."""
+    if names is None:
+        names = {v: f"_G{i}" for i, v in enumerate(term_variables(t))}
+    out: list[str] = []
+    _write(t, 1200, quoted, names, out)
+    return "".join(out)
+
+
+def _atom_out(a: str, quoted: bool) -> str:
+    return format_term(a) if quoted and a not in (";", "!", "[]", "{}") else a
+
+
+def _write(t: Term, most: int, quoted: bool, names: dict, out: list[str]) -> None:
+    infix, prefix = _operators()
+    if is_var(t) or _is_number(t) or isinstance(t, String) and quoted:
+        out.append(format_term(t, names))
+        return
+    if isinstance(t, String):
+        out.append(t.text)
+        return
+    if isinstance(t, (str, bool)):
+        a = _atom(t)
+        text = _atom_out(a, quoted)
+        out.append(f"({text})" if (a in infix or a in prefix) and most < 999 else text)
+        return
+    if isinstance(t, list) and not t:
+        out.append("[]")
+        return
+    found = _compound(t)
+    if found is None:
+        out.append(format_term(t, names))
+        return
+    name, args = found
+    if name == "[|]":
+        out.append("[")
+        _write(args[0], 999, quoted, names, out)
+        rest = args[1]
+        while True:
+            more = _compound(rest)
+            if more is None or more[0] != "[|]":
+                break
+            out.append(",")
+            _write(more[1][0], 999, quoted, names, out)
+            rest = more[1][1]
+        if not (isinstance(rest, list) and not rest):
+            out.append("|")
+            _write(rest, 999, quoted, names, out)
+        out.append("]")
+        return
+    if name == "{}" and len(args) == 1:
+        out.append("{")
+        _write(args[0], 1200, quoted, names, out)
+        out.append("}")
+        return
+    if len(args) == 2 and name in infix:
+        priority, kind = infix[name]
+        left = priority - 1 if kind[0] == "x" else priority
+        right = priority - 1 if kind[2] == "x" else priority
+        opened = priority > most
+        out.append("(" if opened else "")
+        _write(args[0], left, quoted, names, out)
+        op = name
+        if name == ",":
+            out.append(",")
+        elif op.isalpha() or name in ("->", ":-", "*->", "-->"):
+            out.append(f" {op} " if op.isalpha() else op)
+        else:
+            out.append(op)
+        mark = len(out)
+        _write(args[1], right, quoted, names, out)
+        if out[mark:] and op and not op.isalpha() and not op[-1].isalnum() \
+                and out[mark][:1] in "+-*/\\^<>=~:.?@#&$" and out[mark][:1]:
+            out.insert(mark, " ")
+        out.append(")" if opened else "")
+        return
+    if len(args) == 1 and name in prefix and name not in ("dynamic", "discontiguous", "initialization", "table"):
+        priority, kind = prefix[name]
+        inner = priority - 1 if kind[1] == "x" else priority
+        opened = priority > most
+        out.append("(" if opened else "")
+        out.append(name)
+        mark = len(out)
+        _write(args[0], inner, quoted, names, out)
+        first = out[mark][:1] if out[mark:] else ""
+        if name.isalpha() or first.isdigit() or first in "+-*/\\^<>=~:.?@#&$" or (
+                name in ("-", "+") and _is_number(args[0])):
+            out.insert(mark, " ")
+        out.append(")" if opened else "")
+        return
+    out.append(_atom_out(name, quoted) + "(")
+    for i, a in enumerate(args):
+        if i:
+            out.append(",")
+        _write(a, 999, quoted, names, out)
+    out.append(")")
+
+
+def _emit(text: str) -> None:
+    sys.stdout.write(text)
+
+
+def _printing(how: Callable[[Term], str]) -> Callable[..., GoalType]:
+    def build(rel: Relations, t: Term) -> GoalType:
+        def goal(state: Any) -> tuple:
+            _emit(how(reify(t, _data(state))))
+            return (state,)
+        return goal
+    return build
+
+
+def _tab(rel: Relations, n: Term) -> GoalType:
+    def goal(state: Any) -> tuple:
+        count = arith.evaluate(reify(n, _data(state)))
+        if not _is_int(count):
+            type_error("tab/1", "integer", count)
+        _emit(" " * int(count))
+        return (state,)
+    return goal
+
+
+def format_text(who: str, text: str, args: list) -> str:
+    """format/2's output for directives ~w ~p ~q ~a ~d ~D ~s ~e ~f ~g ~c ~r ~8| ~t ~i ~* ~n ~~."""
+    out: list[str] = []
+    items = list(args)
+    i = 0
+    fills: list[int] = []  # where ~t asks for fill since the last column stop
+    last_stop = 0
+
+    def take() -> Term:
+        if not items:
+            raise PrologError(f"{who}: not enough arguments", ("error", ("format", "not enough arguments"), var()))
+        return items.pop(0)
+    while i < len(text):
+        c = text[i]
+        if c != "~":
+            out.append(c)
+            i += 1
+            continue
+        i += 1
+        number = ""
+        while i < len(text) and (text[i].isdigit()):
+            number += text[i]
+            i += 1
+        if i < len(text) and text[i] == "*":
+            number = str(take())
+            i += 1
+        if i >= len(text):
+            break
+        d = text[i]
+        i += 1
+        if d == "~":
+            out.append("~")
+        elif d == "n":
+            out.append("\n" * int(number or 1))
+        elif d in "wp":
+            out.append(write_text(take(), quoted=d == "p" and False))
+        elif d == "q":
+            out.append(write_text(take(), quoted=True))
+        elif d == "a":
+            out.append(_text(who, take()))
+        elif d in "dD":
+            value = take()
+            if not _is_int(value):
+                raise PrologError(f"{who}: ~{d} expects an integer, found {write_text(value, quoted=True)}",
+                                  ("error", ("format", "~d expects an integer argument"), var()))
+            digits = str(abs(value))
+            if d == "D":
+                digits = f"{abs(value):,}"
+            if number and int(number) > 0:
+                k = int(number)
+                digits = digits.rjust(k + 1, "0")
+                digits = digits[:-k] + "." + digits[-k:]
+            out.append(("-" if value < 0 else "") + digits)
+        elif d == "s":
+            value = take()
+            out.append(_from_codes(who, value, chars=False) or "")
+        elif d in "efg":
+            value = float(arith.evaluate(take()))
+            out.append(f"%.{int(number or 6)}{d}" % value)
+        elif d == "c":
+            out.append(chr(take()) * int(number or 1))
+        elif d == "r":
+            value, base = take(), int(number or 8)
+            digits, v = "", abs(value)
+            while True:
+                v, r = divmod(v, base)
+                digits = "0123456789abcdefghijklmnopqrstuvwxyz"[r] + digits
+                if not v:
+                    break
+            out.append(("-" if value < 0 else "") + digits)
+        elif d == "i":
+            take()
+        elif d == "t":
+            fills.append(len("".join(out)))
+        elif d in "|+":
+            line = "".join(out)
+            start = line.rfind("\n") + 1
+            column = len(line) - start
+            stop = int(number) if d == "|" and number else (len(line[:last_stop]) - start if d == "+" else column)
+            if d == "+":
+                stop = max(last_stop - start, 0) + int(number or 8)
+            if column < stop:
+                at = fills[-1] if fills else len(line)
+                line = line[:at] + " " * (stop - column) + line[at:]
+            out, fills, last_stop = [line], [], len(line)
+        else:
+            raise PrologError(f"{who}: unknown directive ~{d}", ("error", ("format", f"unknown directive ~{d}"), var()))
+    if items:
+        raise PrologError(f"{who}: too many arguments", ("error", ("format", "too many arguments"), var()))
+    return "".join(out)
+
+
+def _format(rel: Relations, f: Term, args: Term = None) -> GoalType:
+    def goal(state: Any) -> tuple:
+        data = _data(state)
+        text = reify(f, data)
+        who = "format/2" if args is not None else "format/1"
+        fmt = _text(who, text) if not isinstance(text, list) or not text else _from_codes(who, text, chars=False)
+        values = [] if args is None else reify(args, data)
+        items = proper_list(values)
+        _emit(format_text(who, fmt or "", items if items is not None else [values]))
+        return (state,)
+    return goal
+
+
+# ---------------------------------------------------------------- the table
+
+
+def _type_tests() -> dict[tuple[str, int], Callable[..., GoalType]]:
+    tests: dict[str, Callable[[Term], bool]] = {
+        "var": is_var,
+        "nonvar": lambda x: not is_var(x),
+        "atom": _is_atom,
+        "number": _is_number,
+        "integer": _is_int,
+        "float": lambda x: isinstance(x, float),
+        "atomic": lambda x: _is_atom(x) or _is_number(x) or isinstance(x, String) or x == [],
+        "compound": lambda x: _compound(x) is not None,
+        "callable": lambda x: isinstance(x, (str, bool)) or _compound(x) is not None,
+        "is_list": lambda x: proper_list(x) is not None,
+        "string": lambda x: isinstance(x, String),
+        "ground": lambda x: not term_variables(x),
+    }
+    return {(name, 1): _test(fn) for name, fn in tests.items()}
+
+
+def _standard(op: str) -> Callable[..., GoalType]:
+    holds = {"@<": ("<",), "@>": (">",), "@=<": ("<", "="), "@>=": (">", "=")}[op]
+    return _test(lambda a, b: _compare_terms(a, b) in holds)
+
+
+def _compare(o: Term, a: Term, b: Term) -> Iterator[tuple]:
+    if not is_var(o) and o not in ("<", ">", "="):
+        type_error("compare/3", "atom", o) if not isinstance(o, str) else domain_error("compare/3", "order", o)
+    yield (_compare_terms(a, b), a, b)
+
+
+BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
+    ("findall", 3): _findall,
+    ("findall", 4): _findall,
+    ("forall", 2): _forall,
+    ("bagof", 3): lambda rel, t, g, r: _bag(rel, t, g, r, as_set=False),
+    ("setof", 3): lambda rel, t, g, r: _bag(rel, t, g, r, as_set=True),
+    ("aggregate_all", 3): _aggregate_all,
+    ("^", 2): lambda rel, v, g: _MetaCall(g, (), rel),
+    **{(">>", n): _lambda for n in range(2, 10)},
+    ("between", 3): _function("between/3", _between),
+    ("succ", 2): _function("succ/2", _succ),
+    ("plus", 3): _function("plus/3", _plus),
+    ("numlist", 3): _function("numlist/3", _numlist),
+    ("sum_list", 2): _function("sum_list/2", _sum_list),
+    ("sumlist", 2): _function("sumlist/2", _sum_list),
+    ("max_list", 2): _function("max_list/2", _extreme_list(True)),
+    ("min_list", 2): _function("min_list/2", _extreme_list(False)),
+    ("msort", 2): _function("msort/2", _msort),
+    ("sort", 2): _function("sort/2", _sort2),
+    ("sort", 4): _function("sort/4", _sort4),
+    ("predsort", 3): _predsort,
+    ("memberchk", 2): _memberchk,
+    ("reverse", 2): _function("reverse/2", _reverse),
+    ("nth0", 3): _function("nth0/3", _nth(0)),
+    ("nth1", 3): _function("nth1/3", _nth(1)),
+    ("last", 2): _function("last/2", _last),
+    ("append", 2): _function("append/2", _append2),
+    ("chain", 2): _chain,
+    ("select", 3): _function("select/3", _select),
+    ("selectchk", 3): lambda rel, x, xs, r: condu([_function("select/3", _select)(rel, x, xs, r), succeed]),
+    ("subtract", 3): _function("subtract/3", _set_function(
+        "subtract/3", lambda a, b: [x for x in a if not any(_same(x, y) for y in b)])),
+    ("ord_subtract", 3): _function("ord_subtract/3", _set_function(
+        "ord_subtract/3", lambda a, b: [x for x in a if not any(_same(x, y) for y in b)])),
+    ("ord_union", 3): _function("ord_union/3", _set_function("ord_union/3", lambda a, b: _sorted(a + b, True))),
+    ("ord_subset", 2): _function("ord_subset/2", _ord_subset),
+    ("ord_memberchk", 2): _function("ord_memberchk/2", lambda x, xs: iter(
+        [(x, xs)] if any(_same(x, y) for y in _list_of("ord_memberchk/2", xs)) else [])),
+    ("list_to_set", 2): _function("list_to_set/2", _list_to_set),
+    **{("maplist", n): _maplist for n in range(2, 8)},
+    **{("foldl", n): _foldl for n in range(4, 8)},
+    ("include", 3): lambda rel, p, xs, ys: _partition(rel, p, xs, ys, None),
+    ("exclude", 3): lambda rel, p, xs, ys: _partition(rel, p, xs, ys, None, keep=False),
+    ("partition", 4): _partition,
+    ("copy_term", 2): _function("copy_term/2", _copy_term),
+    **_type_tests(),
+    ("functor", 3): _function("functor/3", _functor),
+    ("arg", 3): _function("arg/3", _arg),
+    ("=..", 2): _function("=../2", _univ),
+    **{(op, 2): _standard(op) for op in ("@<", "@>", "@=<", "@>=")},
+    ("compare", 3): _function("compare/3", _compare),
+    ("atom_codes", 2): _function("atom_codes/2", _to_codes(False, "atom_codes")),
+    ("atom_chars", 2): _function("atom_chars/2", _to_codes(True, "atom_chars")),
+    ("char_code", 2): _function("char_code/2", lambda a, c: iter(
+        [(a, ord(a))] if isinstance(a, str) and len(a) == 1 else [(chr(c), c)] if _is_int(c)
+        else instantiation_error("char_code/2"))),
+    ("string_chars", 2): _function("string_chars/2", _string_of(True, "string_chars")),
+    ("string_codes", 2): _function("string_codes/2", _string_of(False, "string_codes")),
+    ("string_to_atom", 2): _function("string_to_atom/2", _string_of(None, "string_to_atom")),
+    ("atom_string", 2): _function("atom_string/2", _atom_string),
+    ("string_length", 2): _function("string_length/2", _string_length),
+    ("string_concat", 3): _function("string_concat/3", _string_concat),
+    ("atom_length", 2): _function("atom_length/2", _atom_length),
+    ("atom_concat", 3): _function("atom_concat/3", _atom_concat),
+    ("sub_atom", 5): _function("sub_atom/5", _sub_atom),
+    ("number_codes", 2): _function("number_codes/2", _number_codes),
+    ("atom_number", 2): _function("atom_number/2", _atom_number),
+    ("write", 1): _printing(write_text),
+    ("print", 1): _printing(lambda t: write_text(t, quoted=True)),
+    ("writeq", 1): _printing(lambda t: write_text(t, quoted=True)),
+    ("writeln", 1): _printing(lambda t: write_text(t) + "\n"),
+    ("nl", 0): lambda rel: _printing(lambda t: "\n")(rel, None),
+    ("tab", 1): _tab,
+    ("format", 1): _format,
+    ("format", 2): _format,
+}
+
+#: Library predicates a program may define for itself, as in SWI-Prolog.
+LIBRARY: set[tuple[str, int]] = {key for key in BUILTINS if key[0] in {
+    "numlist", "sum_list", "sumlist", "max_list", "min_list", "predsort", "memberchk",
+    "reverse", "nth0", "nth1", "last", "append", "select", "selectchk", "subtract", "ord_subtract", "ord_union",
+    "ord_subset", "ord_memberchk", "list_to_set", "maplist", "foldl", "include", "exclude", "partition", "aggregate_all"}}
