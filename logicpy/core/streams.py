@@ -691,22 +691,16 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                             for other in others:
                                 tasks.append([(iter((S,)), (other, K))])
                         K = (first, K)
-                    elif kind in _SCHEDULED:
-                        went_on = g.schedule(S, K, search)
-                        if went_on is None:
-                            break
-                        states, K = went_on
-                        if type(states) is tuple and len(states) < 2:
-                            if not states:
-                                break
-                            S = states[0]
-                        else:
-                            stack.append((iter(states), K))
-                            break
                     elif g is succeed:
                         pass
                     else:
-                        states = g(S)
+                        if kind in _SCHEDULED:
+                            went_on = g.schedule(S, K, search)
+                            if went_on is None:
+                                break
+                            states, K = went_on
+                        else:
+                            states = g(S)
                         if type(states) is tuple and len(states) < 2:
                             if not states:
                                 break
