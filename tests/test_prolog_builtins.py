@@ -346,3 +346,22 @@ def test_calendar_program_answers_as_swi(tmp_path):
     done = subprocess.run(["swipl", "-q", "-g", f"forall(limit(2, {query}), (write_canonical(G), nl))", "-t", "halt",
                            str(path)], capture_output=True, text=True, timeout=60)
     assert got == done.stdout.splitlines() and len(got) == 2
+
+
+def test_what_write_and_format_print_goes_to_the_toplevels_stream():
+    # a Toplevel writing to a StringIO gets the output of write/format there, in order with
+    # the answers; in JSON mode it is the query object's "output", never a stray line
+    import io
+
+    from logicpy.repl import Toplevel
+
+    top = Toplevel(out=io.StringIO(), err=io.StringIO())
+    top.query("format('~w and ~a~n', [f(x), b]), X = 1.")
+    assert top.out.getvalue().startswith("f(x) and b\nX = 1\n")
+    top = Toplevel(out=io.StringIO(), err=io.StringIO(), json=True)
+    top.query("write(hello), nl, X = 1.")
+    [line] = top.out.getvalue().splitlines()
+    import json
+
+    record = json.loads(line)
+    assert record["output"] == "hello\n" and record["answers"][0]["bindings"] == {"X": 1}

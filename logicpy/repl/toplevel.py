@@ -10,13 +10,14 @@ waits after each answer (`;` the next, Enter stop); piped, it prints every answe
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, TextIO
@@ -64,7 +65,8 @@ class Toplevel:
     errors: int = 0
     json: bool = False
     """Print one JSON object per query (`query`, `answers` with `bindings` in logicpy's tagged
-    JSON and `constraints`, `more`, or `result`/`messages` for commands, or `error`)."""
+    JSON and `constraints`, `more`, or `result`/`messages` for commands, or `error`; `output`:
+    what write/format printed)."""
     _record: dict[str, Any] | None = field(default=None, repr=False)
     reading_clauses: bool = False
     """After `[user].`: the lines are clauses until `end_of_file.`."""
@@ -84,8 +86,10 @@ class Toplevel:
         Interrupt.requested = False
         if self.json:
             self._record = {"query": text.strip()}
+        captured = io.StringIO()  # JSON mode: what write/format print, kept out of the JSON lines
+        printed = captured if self.json else self.out
         try:
-            with _sigint_flag(), _integers_of_any_length():
+            with _sigint_flag(), _integers_of_any_length(), redirect_stdout(printed):
                 self._query(text.strip())
         except Halt:
             self._record = None
@@ -99,6 +103,8 @@ class Toplevel:
             self._error("the query nested deeper than Python's recursion limit")
         except Exception as exc:  # a user's relation failing: one line, never a traceback
             self._error(f"{type(exc).__name__}: {exc}")
+        if self.json and self._record is not None and captured.getvalue():
+            self._record["output"] = captured.getvalue()
         with _integers_of_any_length():
             self._write_record()
 
