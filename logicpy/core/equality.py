@@ -387,17 +387,10 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
     return d
 
 
-#: type -> whether it is a subclass of `Var` (asked of kanren's metaclass once per type).
-_VAR_TYPES: dict = {Variable: True, Var: True}
-
-
 def _is_var(t: Any) -> bool:
-    """`isvar(t)`, without its per-call context manager and hashing for the usual cases."""
-    k = t.__class__
-    known = _VAR_TYPES.get(k)
-    if known is None:
-        known = _VAR_TYPES[k] = issubclass(k, Var)
-    return known or (bool(_glv) and isvar(t))  # unification's `variables()` makes any object one
+    """`isvar(t)` for foreign terms: `is_var`, or any object `unification`'s `variables()`
+    context has made a variable (only then is `isvar`, which hashes `t`, asked)."""
+    return is_var(t) or (bool(_glv) and isvar(t))
 
 
 #: (type, type) -> whether `unification` has no rule of its own for the pair (then two

@@ -19,8 +19,7 @@ from unification.core import isground
 from ..errors import InputError, shown
 from ._spine import bindings, walk
 from .streams import Scheduled, Search, goal_text
-from .terms import String
-from .terms import is_var
+from .terms import String, is_var
 
 __all__ = ["project", "varo", "nonvaro", "groundo", "atomico", "numbero"]
 

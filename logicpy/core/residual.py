@@ -30,7 +30,6 @@ import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
@@ -40,9 +39,8 @@ from unification import Var, reify  # type: ignore[import-untyped]
 
 from .constraints import DisequalityStore, disequalities
 from .equality import unify
-from .streams import SearchTimeout, query_states
-from .terms import Term, format_term
-from .terms import is_var
+from .streams import answers_within, query_states
+from .terms import Term, format_term, is_var
 
 if TYPE_CHECKING:
     from .fd.store import FDStore, Propagator
@@ -98,21 +96,9 @@ def answers_with_constraints(term: Term, *goals: GoalType, n: int | None = None,
     >>> [str(r) for r in answers_with_constraints([x], neq(x, 1), domo(x, range(4)))]
     ['[_0] :- _0 in 0..3, dif(_0,1)']
     """
-    return _residuals(term, query_states("answers_with_constraints", n, goals, timeout), n, timeout)
-
-
-def _residuals(term: Term, states: Iterator[Any], n: int | None, timeout: float | None) -> Iterator[Residual]:
-    """The residual of `term` in each of the first `n` of `states` (all for None or 0)."""
-    found: list[Residual] = []
-    try:
-        for state in states if not n else islice(states, n):
-            residual = reify_with_constraints(term, state)
-            if timeout is not None:
-                found.append(residual)
-            yield residual
-    except SearchTimeout:
-        raise SearchTimeout(f"answers_with_constraints: no more answers within {timeout} s ({len(found)} found); "
-                            "exc.answers holds them", tuple(found)) from None
+    who = "answers_with_constraints"
+    states = query_states(who, n, goals, timeout)
+    return answers_within(who, n, (reify_with_constraints(term, state) for state in states), timeout)
 
 
 def reify_with_constraints(term: Term, state: Any) -> Residual:

@@ -72,7 +72,7 @@ from .terms import String, Variable, check_term
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
     "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE", "stepped", "query_states",
-    "take_answers", "ORDERS", "Cut", "CutBarrier",
+    "take_answers", "answers_within", "ORDERS", "Cut", "CutBarrier",
 ]
 
 #: The search orders: miniKanren's fair interleaving, Prolog's depth-first clause order.
@@ -295,20 +295,17 @@ def conde(*clauses: Iterable[Any]) -> Any:
 def _clause(clause: Any, i: int) -> Any:
     """The goal of conde's clause number `i`: all its goals."""
     kind = type(clause)
-    if kind is list or kind is tuple:  # the usual clause, checked without an ABC look-up
-        for g in clause:
-            if not callable(g):
-                _check_goal(g, f"conde clause {i}")
-        n = len(clause)
-        return clause[0] if n == 1 else Conj(tuple(clause)) if n else succeed
-    if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
-        what = "a goal" if callable(clause) else repr(clause)
-        raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
-                         "write conde([goal, ...], [goal, ...])")
-    goals = tuple(clause)
-    for g in goals:
-        _check_goal(g, f"conde clause {i}")
-    return goals[0] if len(goals) == 1 else Conj(goals) if goals else succeed
+    if kind is not list and kind is not tuple:  # the usual clause needs no ABC look-up
+        if callable(clause) or not isinstance(clause, Iterable) or isinstance(clause, (str, bytes)):
+            what = "a goal" if callable(clause) else repr(clause)
+            raise InputError(f"conde: clause {i} is {what}, not a list of goals; "
+                             "write conde([goal, ...], [goal, ...])")
+        clause = tuple(clause)
+    for g in clause:
+        if not callable(g):
+            _check_goal(g, f"conde clause {i}")
+    n = len(clause)
+    return clause[0] if n == 1 else Conj(tuple(clause)) if n else succeed
 
 
 _END = object()
@@ -780,14 +777,21 @@ def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float
     `SearchTimeout` names `who` and carries the answers found before it."""
     if n is None:
         return results
+    return tuple(answers_within(who, n, results, timeout))
+
+
+def answers_within(who: str, n: int | None, results: Iterator[Any], timeout: float | None) -> Iterator[Any]:
+    """The first `n` of `results` (all for None or 0), lazily; a `SearchTimeout` names `who`
+    and carries the answers given before it (kept only when there is a `timeout`)."""
     found: list = []
     try:
-        for answer in (results if n == 0 else islice(results, n)):
-            found.append(answer)
+        for answer in (results if not n else islice(results, n)):
+            if timeout is not None:
+                found.append(answer)
+            yield answer
     except SearchTimeout:
         raise SearchTimeout(f"{who}: no more answers within {timeout} s ({len(found)} found); "
                             "exc.answers holds them", tuple(found)) from None
-    return tuple(found)
 
 
 def _reify_answer(x: Any, S: Any) -> Any:

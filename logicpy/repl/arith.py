@@ -26,9 +26,8 @@ from typing import NoReturn, Union
 
 from unification import Var  # type: ignore[import-untyped]
 
-from ..core.terms import String, Term, format_term
+from ..core.terms import String, Term, format_term, is_var
 from ..errors import PrologError
-from ..core.terms import is_var
 
 __all__ = ["MAX_INTEGER_BITS", "evaluate", "compare", "COMPARISONS", "FUNCTIONS"]
 

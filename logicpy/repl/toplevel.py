@@ -26,12 +26,11 @@ from immutables import Map
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from ..core.answers import Answer, answer_in, answer_of
-from ..core.terms import Term, format_term, to_json
+from ..core.terms import Term, format_term, is_var, to_json
 from ..errors import LogicpyError
 from .goals import BUILTIN_NAMES, Interrupt, to_goal
 from .relations import DEFAULT_MODULES, Relations
 from .reader import read_query
-from ..core.terms import is_var
 
 COMMANDS = {
     "help.": "this list",

@@ -20,11 +20,10 @@ from unification import reify  # type: ignore[import-untyped]
 
 from ...errors import InputError, ModeError, TermError, shown
 from .._spine import is_open, spine
-from ..terms import var
+from ..terms import is_var, var
 from ..streams import Named, named
 from . import propagators as P
 from .store import Domain, FDStore, Propagator, bind, fd_state, is_fd_term, walk
-from ..terms import is_var
 
 __all__ = [
     "STRATEGIES",

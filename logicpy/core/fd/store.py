@@ -32,8 +32,7 @@ from unification import Var  # type: ignore[import-untyped]
 from unification.core import _reify  # type: ignore[import-untyped]
 
 from ..equality import State
-from ..terms import Variable
-from ..terms import is_var
+from ..terms import Variable, is_var
 
 __all__ = ["Domain", "FDStore", "FDState", "FDVar", "Inconsistent", "Propagator", "fd_state", "bind", "WIDE"]
 

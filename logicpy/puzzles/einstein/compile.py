@@ -32,10 +32,9 @@ from kanren.core import fail, succeed
 from unification import Var
 
 from ...core import conj, eq, fd, run
-from ...core.terms import var
+from ...core.terms import is_var, var
 from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
 from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
-from ...core.terms import is_var
 
 __all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd"]
 
