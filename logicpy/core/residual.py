@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cons.core import ConsPair  # type: ignore[import-untyped]
 from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
 from unification import Var, reify  # type: ignore[import-untyped]
@@ -40,7 +39,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .constraints import DisequalityStore, disequalities
 from .equality import unify
 from .streams import answers_within, query_states
-from .terms import Term, format_term, is_var
+from .terms import Term, format_term, is_var, variables_in
 
 if TYPE_CHECKING:
     from .fd.store import FDStore, Propagator
@@ -328,7 +327,7 @@ def _domain_term(runs: Intervals) -> Term:
 def _canonical(term: Term, found: list[Raw]) -> Residual:
     """The canonical `Residual` of `term` with raw constraints `found` (see the module doc)."""
     if not found:  # the common case: nothing pending
-        return Residual(term, (), (), {v: f"_{k}" for k, v in enumerate(_vars(term))})
+        return Residual(term, (), (), {v: f"_{k}" for k, v in enumerate(variables_in(term))})
     found = _tighten(_fold_domains(found))
     values = _fixed(found)
     while values:  # a variable down to one value is that value; that may fix others
@@ -340,15 +339,15 @@ def _canonical(term: Term, found: list[Raw]) -> Residual:
     raw = [c for c in found if not (c[0] == "in" and domains[c[1]] == ((None, None),))
            and not (c[0] == "lin" and c[1] and _entailed(c, domains))]
     raw = _reachable(term, raw)
-    names: dict[Var, str] = {v: f"_{k}" for k, v in enumerate(_vars(term))}
+    names: dict[Var, str] = {v: f"_{k}" for k, v in enumerate(variables_in(term))}
 
     def key(v: Var) -> tuple[int, int]:
         return (0, int(names[v][1:])) if v in names else (1, 0)
 
     # variables only in constraints: numbered in the order of the constraints sorted without them
-    provisional = {v: names.get(v, "_") for c in raw for v in _vars(_canon(c, key))}
+    provisional = {v: names.get(v, "_") for c in raw for v in variables_in(_canon(c, key))}
     for c in sorted(raw, key=lambda c: format_constraint(_canon(c, key), provisional)):
-        for v in _vars(_canon(c, key)):
+        for v in variables_in(_canon(c, key)):
             names.setdefault(v, f"_{len(names)}")
     canon = [g for g in (_canon(c, key) for c in raw) if g is not None]
     done = _sorted_unique([g for g in canon if g[0] != "foreign"], names)
@@ -387,7 +386,7 @@ def _fold_domains(found: list[Raw]) -> list[Raw]:
             d = domains.get(v, ((None, None),))
             pair = _union(((n - c[4], n - c[4]),), ((n + c[4], n + c[4]),)) if c[4] >= 0 else ()
             domains[v] = _intersect(d, pair) if c[3] == "=" else _without(_without(d, n - c[4]), n + c[4])
-        elif any(True for _ in _vars(c)) or _violated(c):
+        elif any(True for _ in variables_in(c)) or _violated(c):
             rest.append(c)  # a ground constraint that holds says nothing: dropped
     return [("in", v, d) for v, d in domains.items()] + rest
 
@@ -463,10 +462,10 @@ def _abs_of_hidden(term: Term, found: list[Raw]) -> list[Raw]:
     clpfd posts `abs(X-Y) #= 2` as `_A+Y #= X, _A in -2\\/2`; a variable that is not in the
     term and occurs in no other constraint is existential, so the two say the same.
     """
-    shown = set(_vars(term))
+    shown = set(variables_in(term))
     occurs: dict[Var, int] = {}
     for c in found:
-        for v in _vars(c):
+        for v in variables_in(c):
             occurs[v] = occurs.get(v, 0) + 1
     domains = {c[1]: c[2] for c in found if c[0] == "in"}
     hidden: set[Var] = set()
@@ -591,7 +590,7 @@ def _dif(a: Term, b: Term, key: Callable[[Var], tuple[int, int]]) -> Term:
         pairs.extend((first, m) for m in members[1:])
         if r in s:
             pairs.append((first, reify(reify(s[r], s), rep)))
-    pairs.sort(key=lambda p: (key(p[0]), format_term(p[1], {v: str(key(v)) for v in _vars(p[1])})))
+    pairs.sort(key=lambda p: (key(p[0]), format_term(p[1], {v: str(key(v)) for v in variables_in(p[1])})))
     if len(pairs) == 1:
         return ("dif", *pairs[0])
     return ("dif", [p[0] for p in pairs], [p[1] for p in pairs])
@@ -600,38 +599,20 @@ def _dif(a: Term, b: Term, key: Callable[[Var], tuple[int, int]]) -> Term:
 def _reachable(term: Term, raw: list[Raw]) -> list[Raw]:
     """The constraints linked to the variables of `term`, directly or through other constraints,
     and the ground ones (which `_fold_domains` kept because they are false)."""
-    seen = set(_vars(term))
+    seen = set(variables_in(term))
     todo = list(raw)
-    kept = [c for c in raw if not any(True for _ in _vars(c))]  # ground: false, so part of every answer
+    kept = [c for c in raw if not any(True for _ in variables_in(c))]  # ground: false, so part of every answer
     changed = True
     while changed:
         changed = False
         for c in list(todo):
-            cv = set(_vars(c))
+            cv = set(variables_in(c))
             if cv & seen:
                 seen |= cv
                 kept.append(c)
                 todo.remove(c)
                 changed = True
     return [c for c in raw if any(c is k for k in kept)]
-
-
-def _vars(term: Any) -> Iterator[Var]:
-    """The variables of a term (or raw constraint) in order of first appearance, each once."""
-    seen: set[Var] = set()
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if is_var(t):
-            if t not in seen:
-                seen.add(t)
-                yield t
-        elif isinstance(t, (list, tuple)):
-            stack.extend(reversed(t))
-        elif isinstance(t, dict):
-            stack.extend(reversed(list(t)))
-        elif type(t) is ConsPair:
-            stack.extend((t.cdr, t.car))
 
 
 # ---------------------------------------------------------------- writing constraints

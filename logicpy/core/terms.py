@@ -165,21 +165,30 @@ _NOT_VARIABLES = frozenset({str, int, float, bool, list, tuple, ConsPair, Fracti
 
 
 def term_variables(term: Any) -> list:
-    """The distinct logic variables of a term, in order of first appearance (term_variables/2);
-    a loop, so any depth and length."""
-    seen: dict = {}
+    """The distinct logic variables of a term, in order of first appearance (term_variables/2)."""
+    return list(variables_in(term))
+
+
+def variables_in(term: Any) -> Iterator[Var]:
+    """The distinct logic variables of `term` in order of first appearance, lazily; a loop,
+    so any depth and length. A mapping inside is read by its keys (as a raw linear
+    constraint's coefficients are)."""
+    seen: set = set()
     stack = [term]
     while stack:
         t = stack.pop()
         if is_var(t):
-            seen.setdefault(t, None)
-        elif type(t) in (list, tuple):
+            if t not in seen:
+                seen.add(t)
+                yield t
+        elif isinstance(t, (list, tuple)):
             stack.extend(reversed(t))
         elif type(t) is Suffix:
             stack.extend(reversed(t.to_list()))
+        elif isinstance(t, Mapping):
+            stack.extend(reversed(list(t)))
         elif issubclass(type(t), ConsPair):
             stack.extend((t.cdr, t.car))
-    return list(seen)
 
 
 def rest_of(items: list, start: int) -> list | Suffix:
