@@ -26,7 +26,7 @@ from ._spine import Cycle, bindings, chain, check_list_argument, hashable_key, i
 from .constraints import neq
 from .equality import reify_dict, unify
 from .streams import PAUSE, named
-from .terms import is_var, var, vars
+from .terms import is_var, var, variables_in, vars
 
 __all__ = [
     "membero",
@@ -83,19 +83,8 @@ def _lists_by_length(tail: Any, S: Any, shortest: int) -> Iterator[Any]:
 
 
 def _ground(term: Any) -> bool:
-    """True iff the reified `term` holds no logic variable (in a loop: any size)."""
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        kind = type(t)
-        if kind is list or kind is tuple:
-            stack.extend(t)
-        elif issubclass(kind, ConsPair):
-            stack.append(t.cdr)
-            stack.append(t.car)
-        elif is_var(t):
-            return False
-    return True
+    """True iff the reified `term` holds no logic variable."""
+    return next(variables_in(term), None) is None
 
 
 @named
