@@ -92,16 +92,17 @@ class _Committed(Scheduled):
     clause has none). The head is
     searched apart, stepped by the caller's search; the body goes on in that search."""
 
-    __slots__ = ("clauses", "every")
+    __slots__ = ("clauses", "every", "bodies")
 
     def __init__(self, clauses: tuple, every: bool):
         self.clauses = clauses
         self.every = every
+        self.bodies = any(body is not succeed for _, body in clauses)
 
     def schedule(self, S: Any, K: Any, search: Search):
         chosen: list = [succeed]
         states = self._head_answers(S, search, chosen)
-        if all(body is succeed for _, body in self.clauses):
+        if not self.bodies:
             return states, K
 
         def chosen_body() -> GoalType:
