@@ -365,3 +365,15 @@ def test_what_write_and_format_print_goes_to_the_toplevels_stream():
 
     record = json.loads(line)
     assert record["output"] == "hello\n" and record["answers"][0]["bindings"] == {"X": 1}
+
+
+def test_the_standard_order_compares_long_lists_without_recursion():
+    # order keys are flat: a 3,000-element list (3,000 nested '[|]' cells) sorts as SWI sorts it
+    import io
+
+    from logicpy.repl import Toplevel
+
+    top = Toplevel(out=io.StringIO(), err=io.StringIO())
+    top.query("numlist(1, 3000, L), msort([L, [1], [1,3], [1,2|T]], S), S = [A, B, C, D], length(D, N).")
+    out = top.out.getvalue()
+    assert "A = [1]" in out and "B = [1,2|T]" in out and "C = [1,2,3" in out and "N = 2" in out, out[-300:]

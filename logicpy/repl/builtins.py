@@ -21,7 +21,7 @@ from unification import reify  # type: ignore[import-untyped]
 
 from ..core import conde, condu, eq, lall, membero, succeed
 from ..core.streams import Call, solve
-from ..core.terms import String, Suffix, Term, cons, format_term, is_var, term_variables, var
+from ..core.terms import String, Suffix, Term, cons, format_term, is_var, rest_of, term_variables, var
 from ..errors import PrologError
 from . import arith
 from .goals import Relations, _checked, _data, _MetaCall, _not, _WithValues
@@ -93,9 +93,9 @@ def _compound(t: Term) -> tuple[str, tuple] | None:
     if isinstance(t, tuple) and t:
         return t[0], t[1:]
     if isinstance(t, list) and t:
-        return "[|]", (t[0], t[1:])
+        return "[|]", (t[0], rest_of(t, 1))
     if isinstance(t, Suffix):
-        return _compound(t.to_list())
+        return "[|]", (t.items[t.start], rest_of(t.items, t.start + 1))
     if isinstance(t, ConsPair):
         return "[|]", (t.car, t.cdr)
     return None
@@ -163,23 +163,36 @@ def copy(t: Term, fresh: dict | None = None) -> Term:
 def order_key(t: Term, names: dict | None = None) -> tuple:
     """A key sorting terms in SWI-Prolog's standard order: Var < Number < String < Atom (`[]`
     before every atom) < Compound;
-    numbers by value (a float before an equal integer), compounds by arity, name, arguments."""
+    numbers by value (a float before an equal integer), compounds by arity, name, arguments.
+
+    The key is flat, each node's tag and fields in pre-order: every encoding determines its
+    own length (a compound states its arity before its arguments), so comparing two keys
+    compares the first subterms that differ, as nested keys would, and a term of any size
+    costs no recursion."""
     names = {} if names is None else names
-    if is_var(t):
-        return (0, names.setdefault(t, len(names)))
-    if _is_number(t):
-        return (1, t, 0 if isinstance(t, float) else 1)
-    if isinstance(t, String):
-        return (2, t.text)
-    if isinstance(t, list) and not t:
-        return (3, 0, "")
-    if isinstance(t, (str, bool)):
-        return (3, 1, _atom(t))
-    found = _compound(t)
-    if found is None:
-        return (5, repr(t))
-    name, args = found
-    return (6, len(args), name, *(order_key(a, names) for a in args))
+    out: list = []
+    stack = [t]
+    while stack:
+        t = stack.pop()
+        if is_var(t):
+            out += (0, names.setdefault(t, len(names)))
+        elif _is_number(t):
+            out += (1, t, 0 if isinstance(t, float) else 1)
+        elif isinstance(t, String):
+            out += (2, t.text)
+        elif isinstance(t, list) and not t:
+            out += (3, 0, "")
+        elif isinstance(t, (str, bool)):
+            out += (3, 1, _atom(t))
+        else:
+            found = _compound(t)
+            if found is None:
+                out += (5, repr(t))
+            else:
+                name, args = found
+                out += (6, len(args), name)
+                stack.extend(reversed(args))
+    return tuple(out)
 
 
 def _keyed(items: list) -> list[tuple[tuple, Term]]:
