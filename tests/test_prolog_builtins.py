@@ -377,3 +377,15 @@ def test_the_standard_order_compares_long_lists_without_recursion():
     top.query("numlist(1, 3000, L), msort([L, [1], [1,3], [1,2|T]], S), S = [A, B, C, D], length(D, N).")
     out = top.out.getvalue()
     assert "A = [1]" in out and "B = [1,2|T]" in out and "C = [1,2,3" in out and "N = 2" in out, out[-300:]
+
+
+def test_copy_term_of_a_long_partial_list():
+    # copy_term renames by reification: a 3,000-cell partial list costs no recursion
+    import io
+
+    from logicpy.repl import Toplevel
+
+    top = Toplevel(out=io.StringIO(), err=io.StringIO())
+    top.query("length(L0, 3000), append(L0, T, L), copy_term(L, C), C = [A|R], A \\== L0, R = [_|_], length(C, 3000).")
+    assert "error" not in top.err.getvalue() + top.out.getvalue()
+    assert top.out.getvalue().rstrip().endswith("false.") and "C = [" in top.out.getvalue()

@@ -20,8 +20,9 @@ from cons.core import ConsPair
 from unification import reify  # type: ignore[import-untyped]
 
 from ..core import conde, condu, eq, lall, membero, succeed
+from ..core.equality import reify_dict
 from ..core.streams import Call, solve
-from ..core.terms import String, Suffix, Term, cons, format_term, is_var, rest_of, term_variables, var
+from ..core.terms import String, Suffix, Term, cons, format_term, is_var, rest_of, term_variables, var, variables_in
 from ..errors import PrologError
 from . import arith
 from .goals import Relations, _checked, _data, _MetaCall, _not, _WithValues
@@ -140,21 +141,13 @@ def _partial(t: Term) -> bool:
 
 
 def copy(t: Term, fresh: dict | None = None) -> Term:
-    """`t` with its variables renamed apart (the same variable, the same new one)."""
+    """`t` with its variables renamed apart (the same variable, the same new one; `fresh`
+    holds the renaming, shared by calls that pass it): a reification, so any size."""
     fresh = {} if fresh is None else fresh
-    if is_var(t):
-        if t not in fresh:
-            fresh[t] = var()
-        return fresh[t]
-    if isinstance(t, tuple):
-        return tuple(copy(a, fresh) for a in t)
-    if isinstance(t, list):
-        return [copy(a, fresh) for a in t]
-    if isinstance(t, Suffix):
-        return [copy(a, fresh) for a in t.to_list()]
-    if isinstance(t, ConsPair):
-        return cons(copy(t.car, fresh), copy(t.cdr, fresh))
-    return t
+    for v in variables_in(t):
+        if v not in fresh:
+            fresh[v] = var()
+    return reify_dict(t, fresh)
 
 
 # ---------------------------------------------------------------- the standard order of terms
