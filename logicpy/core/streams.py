@@ -414,7 +414,10 @@ def eq_oc(u: Any, v: Any) -> Any:
 def relation(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a function that builds a goal: calling it returns a goal that builds the
     body only when the search reaches it (faster-miniKanren's `defrel`). Recursive
-    relations need no `Zzz`, and their depth costs no Python stack.
+    relations need no `Zzz`, and their depth costs no Python stack. A function whose body
+    only makes fresh variables and returns goals written out (`conde([...], [...])`) is
+    compiled to clauses at its first call (see `logicpy.core.clauses`); any other runs as
+    written at every call, with the same answers.
 
     >>> from logicpy.core import var, cons
     >>> @relation
@@ -434,14 +437,99 @@ def relation(fn: Callable[..., Any]) -> Callable[..., Any]:
     arity = None
     if params is not None and all(p.kind in positional and p.default is p.empty for p in params):
         arity = len(params)
+    rel = Relation(fn, arity)
 
     @functools.wraps(fn)
-    def relation_call(*args: Any) -> Call:
+    def relation_call(*args: Any) -> Apply:
         if arity is not None and len(args) != arity:
             raise InputError(f"relation {fn.__name__} takes {arity} arguments, got {len(args)}")
-        return Call(fn, args)
+        return Apply(rel, args)
 
+    relation_call.relation = rel  # type: ignore[attr-defined]
     return relation_call
+
+
+_NOT_YET = object()
+_FREE = equality._UNBOUND
+
+
+class Relation:
+    """An `@relation` function and, once the search first reaches a call of it, its clauses
+    compiled (None: it runs as written; `why` says why)."""
+
+    __slots__ = ("fn", "name", "arity", "compiled", "why")
+
+    def __init__(self, fn: Callable[..., Any], arity: int | None = None):
+        self.fn, self.arity = fn, arity
+        self.name = getattr(fn, "__name__", "relation")
+        self.compiled: Any = _NOT_YET
+        self.why = ""
+
+    def compile(self) -> Any:
+        """The compiled clauses (made now if not yet), or None."""
+        if self.compiled is _NOT_YET:
+            try:
+                self.compiled = compile_relation(self.fn, self.name)
+            except NotCompiled as exc:
+                self.compiled, self.why = None, str(exc)
+        return self.compiled
+
+    def expand(self, S: Any, K: Any, args: tuple, search: "Search") -> tuple[Any, Any] | None:
+        """Go on from a call `fn(*args)` in state S with continuation K: (state, continuation)
+        for the first clause whose head unifies, the others left to `search` as alternatives;
+        None if none does. A state with constraints runs the function as written."""
+        compiled = self.compiled
+        if compiled is _NOT_YET:
+            compiled = self.compile()
+        if compiled is None or S.__class__ is not Map:
+            return S, (self.fn(*args), K)
+        index = compiled.index
+        if index is None:
+            clauses = compiled.clauses
+        else:  # the clauses whose head can match the first argument's principal functor
+            first = args[0]
+            while first.__class__ is Variable:
+                bound = S.get(first, _FREE)
+                if bound is _FREE:
+                    break
+                first = bound
+            clauses = index[value_key(first)]
+        if len(clauses) == 1:
+            return clauses[0](S, K, *args)
+        first = None
+        more: list | None = None
+        for clause in clauses:
+            went_on = clause(S, K, *args)
+            if went_on is None:
+                continue
+            if first is None:
+                first = went_on
+            elif more is None:
+                more = [went_on]
+            else:
+                more.append(went_on)
+        if more is not None:
+            if search.order == "prolog":
+                stack = search.stack
+                for S2, K2 in reversed(more):
+                    stack.append((iter((S2,)), K2))
+            else:
+                tasks = search.tasks
+                for S2, K2 in more:
+                    tasks.append([(iter((S2,)), K2)])
+        return first
+
+
+class Apply(_Interpreted):
+    """A call of an `@relation` function on `args`."""
+
+    __slots__ = ("rel", "args")
+
+    def __init__(self, rel: Relation, args: tuple):
+        self.rel, self.args = rel, args
+
+    def __repr__(self) -> str:
+        return goal_text(self.rel.name, self.args)
 
 
 def Zzz(gctor: Callable[..., Any], *args: Any) -> Call:
@@ -672,7 +760,12 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                     steps -= 1
                     g, K = K
                     kind = type(g)
-                    if kind is Conj:
+                    if kind is Apply:
+                        went_on = g.rel.expand(S, K, g.args, search)
+                        if went_on is None:
+                            break
+                        S, K = went_on
+                    elif kind is Conj:
                         for sub in reversed(g.goals):
                             K = (sub, K)
                     elif kind is Named:
@@ -804,3 +897,6 @@ def _reify_answer(x: Any, S: Any) -> Any:
             pass
     equality.check_acyclic(x, S)
     return reify(x, S)
+
+
+from .clauses import NotCompiled, compile_relation, value_key  # noqa: E402  (it reads this module's goals)

@@ -68,16 +68,24 @@ _TOKENS = count(1)
 class Variable(Var):
     """logicpy's logic variable: a `unification.Var` (every kanren goal and `isvar` accept
     it) that is equal only to itself and hashes by identity, so a lookup in a substitution
-    costs no Python call. Its token (`x_12`) is for display. Copies are the variable itself;
-    unpickling makes a fresh variable of the same name.
+    costs no Python call. Its token (`x_12`) is for display, numbered when first asked for
+    (`object.__new__(Variable)` is a fresh variable too: what compiled clauses make). Copies
+    are the variable itself; unpickling makes a fresh variable of the same name.
     """
 
     __slots__ = ()
 
     def __new__(cls, prefix: str = "") -> Variable:
         obj = object.__new__(cls)
-        obj.token = f"{prefix}_{next(_TOKENS)}"
+        if prefix:
+            obj.token = f"{prefix}_{next(_TOKENS)}"  # type: ignore[misc]  # Var's slot
         return obj
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "token":
+            raise AttributeError(name)
+        token = self.token = f"_{next(_TOKENS)}"  # type: ignore[misc]  # Var's slot
+        return token
 
     __eq__ = object.__eq__
     __hash__ = object.__hash__

@@ -1,0 +1,595 @@
+"""A relation's clauses compiled to Python: head unification inline, first-argument indexing.
+
+`@relation` functions whose body only builds goals are read once (from their source, at
+the first call the search reaches) as clauses, the way Prolog reads a predicate:
+
+    @relation
+    def app3(xs, ys, zs):
+        h, t, r = vars(3)
+        return conde([eq(xs, []), eq(ys, zs)],
+                     [eq(xs, cons(h, t)), eq(zs, cons(h, r)), app3(t, ys, r)])
+
+is two clauses. A clause's *head* is its leading `eq` goals between terms written in the
+body (parameters, the fresh variables of the body, numbers, strings, lists, tuples,
+`cons`); its *body* is every goal after them. Each clause becomes one generated Python
+function `(s, K, *args) -> (s', K') | None` that unifies the head against the call's
+arguments in the substitution `s` (an `immutables.Map`) without building the head: a
+pattern met by a bound argument reads it in place (`cons(h, t)` against a list names its
+first element `h` and the rest `t`, no variable made, nothing bound), a pattern met by an
+unbound variable is built and bound once (as the WAM's read and write modes). The body's
+goals are built only for a clause whose head unified, and pushed on the continuation K.
+
+`CompiledRelation.expand` picks the clauses that can match the first argument (an index
+from its principal functor, as Prolog's clause indexing), runs their heads, goes on with
+the first that unifies and leaves the others to the search as alternatives (tasks in the
+interleaved order, choice points in Prolog order): a deterministic call leaves nothing
+behind. Answers, their order, fairness and time limits are those of the function run as
+written; in a state with constraints or the occurs check (a `State`) the function is run
+as written, so every store sees every unification.
+
+A function is compiled only when its body is, statement by statement: a docstring, fresh
+variables (`h, t = var(), var()`, `a, b, c = vars(3)`), and `return` of a goal expression
+whose `conde`/`conj`/`disj` clauses are written out. Any other statement (an `if`, a loop,
+a call made for its effect) means the function may compute its goal from its arguments'
+values: it is then run as written at every call (`compiled(fn)` says which, and why).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+import types
+from typing import Any, Callable
+
+from cons.core import ConsPair
+from immutables import Map
+
+from . import equality, streams, terms
+from .equality import atomic_key, unify_subst
+from .terms import Suffix, Variable, _cell, rest_of
+
+__all__ = ["CompiledRelation", "compile_relation", "NotCompiled"]
+
+
+class NotCompiled(Exception):
+    """The function's body is not plain goal construction: it runs as written."""
+
+
+# ---------------------------------------------------------------- templates
+
+class _Var:
+    """A name of the function: a parameter or one of its fresh variables."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+class _Const:
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class _Seq:
+    """A list or tuple written out (`kind` list or tuple)."""
+
+    __slots__ = ("kind", "items")
+
+    def __init__(self, kind: type, items: list):
+        self.kind, self.items = kind, items
+
+
+class _Cons:
+    """`cons(a, ..., tail)`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list):
+        self.items = items
+
+
+class _Eq:
+    """`eq(left, right)` between written terms."""
+
+    __slots__ = ("left", "right")
+
+    def __init__(self, left: Any, right: Any):
+        self.left, self.right = left, right
+
+
+class _Expr:
+    """Any other goal expression: Python source evaluated with the clause's names."""
+
+    __slots__ = ("node", "names")
+
+    def __init__(self, node: ast.expr, names: set[str]):
+        self.node, self.names = node, names
+
+
+_LIST_KEY = ("[|]", 2)
+
+
+def _key(t: Any) -> Any:
+    """The index key of a head pattern (None: matches any first argument)."""
+    if isinstance(t, _Const):
+        v = t.value
+        return atomic_key(v) if type(v) in (str, int, bool) else None
+    if isinstance(t, _Seq) and t.kind is list:
+        return _LIST_KEY if t.items else "[]"
+    if isinstance(t, _Cons):
+        return _LIST_KEY
+    return None
+
+
+def value_key(w: Any) -> Any:
+    """The index key of a walked first argument; `ANY` (every clause is a candidate) for a
+    variable, a tuple or a term of another kind."""
+    k = w.__class__
+    if k is str or k is int:
+        return w
+    if k is list:
+        return _LIST_KEY if w else "[]"
+    if k is ConsPair or k is Suffix:
+        return _LIST_KEY
+    if k is bool:
+        return "true" if w else "false"
+    return ANY
+
+
+class _Any:
+    """The type of `ANY`."""
+
+    __slots__ = ()
+
+
+#: The index key of a first argument that every clause may match (never a clause's key).
+ANY = _Any()
+
+
+# ---------------------------------------------------------------- reading the function
+
+class _Reader:
+    """Reads a function's AST into clauses of templates, resolving names as Python would."""
+
+    def __init__(self, fn: Callable[..., Any]):
+        self.fn = fn
+        code = fn.__code__
+        self.cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+        self.params: list[str] = []
+        self.locals: list[str] = []
+        self.prefixes: dict[str, str] = {}
+
+    def resolve(self, node: ast.expr) -> Any:
+        """The object a name or dotted name refers to now (a `_Missing` if none)."""
+        if isinstance(node, ast.Name):
+            name = node.id
+            if name in self.params or name in self.locals:
+                return _MISSING
+            if name in self.cells:
+                try:
+                    return self.cells[name].cell_contents
+                except ValueError:
+                    return _MISSING
+            if name in self.fn.__globals__:
+                return self.fn.__globals__[name]
+            return getattr(builtins, name, _MISSING)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
+        return _MISSING
+
+    def read(self) -> list[list[Any]]:
+        try:
+            source = textwrap.dedent(inspect.getsource(self.fn))
+        except (OSError, TypeError) as exc:
+            raise NotCompiled(f"no source ({exc})") from None
+        tree = ast.parse(source)
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        if len(defs) != 1 or defs[0].name != self.fn.__name__:
+            raise NotCompiled("the source is not one function definition")
+        node = defs[0]
+        a = node.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+            raise NotCompiled("parameters other than plain positional ones")
+        self.params = [p.arg for p in a.args]
+        body = list(node.body)
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+            raise NotCompiled("the body does not end by returning a goal")
+        for stmt in body[:-1]:
+            self.fresh_variables(stmt)
+        names = set(self.params) | set(self.locals)
+        if len(names) != len(self.params) + len(self.locals) or any(n.startswith("_lp") for n in names):
+            raise NotCompiled("a name is given twice")
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                              ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)):
+                raise NotCompiled(f"a {type(n).__name__} in the body")
+        return self.clauses(body[-1].value)
+
+    def called(self, e: ast.expr) -> tuple[Any, list[ast.expr]]:
+        """(the function called, its arguments) for a call with positional arguments only,
+        none starred; (`_MISSING`, []) for any other expression."""
+        if isinstance(e, ast.Call) and not e.keywords and not any(isinstance(a, ast.Starred) for a in e.args):
+            return self.resolve(e.func), list(e.args)
+        return _MISSING, []
+
+    def fresh_variables(self, stmt: ast.stmt) -> None:
+        """`a, b = var(), var()`, `a = var()`, `a, b, c = vars(3)`: the names become locals."""
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            raise NotCompiled(f"a statement other than fresh variables (line {stmt.lineno})")
+        target, value = stmt.targets[0], stmt.value
+        targets = list(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        names = [n.id for n in targets if isinstance(n, ast.Name)]
+        if len(names) != len(targets):
+            raise NotCompiled(f"an assignment to something other than names (line {stmt.lineno})")
+        several = not isinstance(target, ast.Name)
+        f, args = self.called(value)
+        constants = [a.value for a in args if isinstance(a, ast.Constant)]
+        prefixes: list[Any] = [None]
+        if several and f is terms.vars and len(constants) == len(args) and 1 <= len(args) <= 2 \
+                and constants[0] == len(names):
+            prefixes = [constants[1] if len(constants) == 2 else ""] * len(names)
+        elif several and isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(names):
+            prefixes = [self.fresh_prefix(e) for e in value.elts]
+        elif not several:
+            prefixes = [self.fresh_prefix(value)]
+        if not all(isinstance(p, str) for p in prefixes):
+            raise NotCompiled(f"an assignment of something other than fresh variables (line {stmt.lineno})")
+        self.locals.extend(names)
+        self.prefixes.update(zip(names, prefixes))
+
+    def fresh_prefix(self, e: ast.expr) -> str | None:
+        """The display prefix of `var()`/`var("x")` (None given: ""), or None for any other expression."""
+        f, args = self.called(e)
+        if (f is terms.var or f is Variable) and len(args) <= 1 and all(isinstance(a, ast.Constant) for a in args):
+            prefix = args[0].value if args else ""  # type: ignore[attr-defined]
+            return prefix or ""
+        return None
+
+    def clauses(self, e: ast.expr) -> list[list[Any]]:
+        f, args = self.called(e)
+        if f is streams.conde:
+            if not args or not all(isinstance(c, (ast.List, ast.Tuple)) for c in args):
+                raise NotCompiled("conde's clauses are not written out")
+            return [self.goals(c.elts) for c in args if isinstance(c, (ast.List, ast.Tuple))]
+        if (f is streams.disj or f is streams.lany) and args:
+            return [self.goals([g]) for g in args]
+        return [self.goals([e])]
+
+    def goals(self, exprs: list[ast.expr]) -> list[Any]:
+        out: list[Any] = []
+        for e in exprs:
+            if isinstance(e, ast.Starred):
+                raise NotCompiled("a starred goal")
+            f, args = self.called(e)
+            if (f is streams.conj or f is streams.lall) and args:
+                out.extend(self.goals(args))
+                continue
+            if f is streams.eq and len(args) == 2:
+                left, right = self.term(args[0]), self.term(args[1])
+                if left is not None and right is not None:
+                    out.append(_Eq(left, right))
+                    continue
+            names = {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+            out.append(_Expr(e, names))
+        return out
+
+    def term(self, e: ast.expr) -> Any:
+        """The template of a term written in the body, or None (not a written term)."""
+        if isinstance(e, ast.Name) and (e.id in self.params or e.id in self.locals):
+            return _Var(e.id)
+        if isinstance(e, (ast.Constant, ast.UnaryOp)):
+            try:
+                value = ast.literal_eval(e)
+            except ValueError:
+                return None
+            return _Const(value) if type(value) in (int, str, bool, float) else None
+        if isinstance(e, (ast.List, ast.Tuple)):
+            items = [self.term(x) for x in e.elts]
+            if any(x is None for x in items):
+                return None
+            return _Seq(list if isinstance(e, ast.List) else tuple, items)
+        f, args = self.called(e)
+        if f is terms.cons and len(args) >= 2:
+            items = [self.term(x) for x in args]
+            return None if any(x is None for x in items) else _Cons(items)
+        return None
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+# ---------------------------------------------------------------- generating code
+
+class _Writer:
+    """Python source of one clause's function."""
+
+    def __init__(self, reader: _Reader):
+        self.reader = reader
+        self.lines: list[str] = []
+        self.bound: set[str] = set(reader.params)
+        self.consts: list[Any] = []
+        self.relations: list[tuple[Any, Any]] = []  # (function, its Relation) called in the body
+        self.n = 0
+
+    def fresh_name(self) -> str:
+        self.n += 1
+        return f"_lp{self.n}"
+
+    def fresh(self, name: str) -> str:
+        """A fresh variable for the local `name`, with its display prefix."""
+        prefix = self.reader.prefixes.get(name, "")
+        return f"_lp_V({prefix!r})" if prefix else "_lp_new(_lp_V)"
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def const(self, value: Any) -> str:
+        if type(value) in (int, str, bool):
+            return repr(value)
+        self.consts.append(value)
+        return f"_lp_k[{len(self.consts) - 1}]"
+
+    def build(self, t: Any, depth: int) -> str:
+        """An expression for term `t` built (write mode); its unbound names made fresh first."""
+        if isinstance(t, _Var):
+            if t.name not in self.bound:
+                self.emit(depth, f"{t.name} = {self.fresh(t.name)}")
+                self.bound.add(t.name)
+            return t.name
+        if isinstance(t, _Const):
+            return self.const(t.value)
+        if isinstance(t, _Seq):
+            inner = ", ".join(self.build(x, depth) for x in t.items)
+            return f"[{inner}]" if t.kind is list else f"({inner},)" if t.items else "()"
+        if isinstance(t, _Cons):
+            last = t.items[-1]
+            fresh_tail = isinstance(last, _Var) and last.name not in self.bound
+            parts = [self.build(x, depth) for x in t.items]
+            if fresh_tail:  # a cell in front of a new variable, as `cons` makes it
+                out = parts[-1]
+                for p in reversed(parts[:-1]):
+                    cell = self.fresh_name()
+                    self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {p}; {cell}.cdr = {out}")
+                    out = cell
+                return out
+            return f"_lp_cons({', '.join(parts)})"
+        raise AssertionError(t)
+
+    def fail_unless(self, depth: int, x: str, y: str) -> None:
+        self.emit(depth, f"_lp_s = _lp_unify({x}, {y}, _lp_s)")
+        self.emit(depth, "if _lp_s is False:")
+        self.emit(depth + 1, "return None")
+
+    def walk(self, depth: int, x: str) -> str:
+        w = self.fresh_name()
+        self.emit(depth, f"{w} = {x}")
+        self.emit(depth, f"while {w}.__class__ is _lp_V:")
+        self.emit(depth + 1, f"_lp_n = _lp_s.get({w}, _lp_U)")
+        self.emit(depth + 1, "if _lp_n is _lp_U:")
+        self.emit(depth + 2, "break")
+        self.emit(depth + 1, f"{w} = _lp_n")
+        return w
+
+    def match(self, x: str, t: Any, depth: int) -> None:
+        """Code unifying the value of expression `x` (a name) with template `t`."""
+        if isinstance(t, _Var):
+            if t.name in self.bound:
+                self.fail_unless(depth, x, t.name)
+            else:
+                self.emit(depth, f"{t.name} = {x}")
+                self.bound.add(t.name)
+            return
+        w = self.walk(depth, x)
+        if isinstance(t, _Const):
+            value = t.value
+            self.emit(depth, f"if {w}.__class__ is _lp_V:")
+            self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {self.const(value)})")
+            if type(value) in (int, str):
+                self.emit(depth, f"elif {w}.__class__ is not {type(value).__name__} or {w} != {self.const(value)}:")
+            else:
+                self.emit(depth, "else:")
+            self.fail_unless(depth + 1, w, self.const(value))
+            return
+        if isinstance(t, _Seq) and not t.items:
+            empty = "[]" if t.kind is list else "()"
+            self.emit(depth, f"if {w}.__class__ is _lp_V:")
+            self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {empty})")
+            self.emit(depth, f"elif {w}.__class__ is not {t.kind.__name__} or {w}:")
+            self.fail_unless(depth + 1, w, empty)
+            return
+        # a structure: built and bound when the value is a variable, else read in place
+        before = set(self.bound)
+        self.emit(depth, f"if {w}.__class__ is _lp_V:")
+        built = self.build(t, depth + 1)
+        self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {built})")
+        after_write = self.bound
+        self.bound = before
+        self.emit(depth, "else:")
+        d = depth + 1
+        if isinstance(t, _Cons):
+            heads, tail = t.items[:-1], t.items[-1]
+            parts = [self.fresh_name() for _ in heads]
+            rest = self.fresh_name()
+            cur = w
+            for i, p in enumerate(parts):
+                self.emit(d, f"if {cur}.__class__ is _lp_Pair:")
+                self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
+                self.emit(d, f"elif {cur}.__class__ is list and {cur}:")
+                self.emit(d + 1, f"{p} = {cur}[0]; {rest} = _lp_rest({cur}, 1)")
+                self.emit(d, f"elif {cur}.__class__ is _lp_Suffix:")
+                self.emit(d + 1, f"{p} = {cur}.items[{cur}.start]; {rest} = _lp_rest({cur}.items, {cur}.start + 1)")
+                self.emit(d, "else:")
+                self.emit(d + 1, f"{p} = _lp_new(_lp_V); {rest} = _lp_new(_lp_V)")
+                self.fail_unless(d + 1, cur, f"_lp_cell({p}, {rest})")
+                if i < len(parts) - 1:
+                    cur = self.walk(d, rest)
+                    rest = self.fresh_name()
+            for p, sub in zip(parts, heads):
+                self.match(p, sub, d)
+            self.match(rest, tail, d)
+        else:
+            kind = t.kind.__name__  # type: ignore[union-attr]
+            n = len(t.items)  # type: ignore[union-attr]
+            parts = [self.fresh_name() for _ in range(n)]
+            unpack = ", ".join(parts) + ("," if n == 1 else "")
+            self.emit(d, f"if {w}.__class__ is {kind} and len({w}) == {n}:")
+            self.emit(d + 1, f"{unpack} = {w}")
+            self.emit(d, "else:")
+            self.emit(d + 1, f"{unpack} = {', '.join('_lp_new(_lp_V)' for _ in parts)}{',' if n == 1 else ''}")
+            built = f"[{', '.join(parts)}]" if kind == "list" else f"({unpack})"
+            self.fail_unless(d + 1, w, built)
+            for p, sub in zip(parts, t.items):  # type: ignore[union-attr]
+                self.match(p, sub, d)
+        assert self.bound == after_write, "both modes bind the same names"
+
+    def eq(self, g: _Eq, depth: int) -> None:
+        left, right = g.left, g.right
+        if isinstance(right, _Var) and right.name in self.bound and not (
+                isinstance(left, _Var) and left.name in self.bound):
+            left, right = right, left
+        if isinstance(left, _Var) and left.name in self.bound:
+            self.match(left.name, right, depth)
+        else:
+            x = self.build(left, depth)
+            y = self.build(right, depth)
+            self.fail_unless(depth, x, y)
+
+    def goal(self, g: Any, depth: int) -> str:
+        """An expression for a body goal (its unbound names made fresh first)."""
+        if isinstance(g, _Eq):
+            return f"_lp_Eq({self.build(g.left, depth)}, {self.build(g.right, depth)})"
+        for name in sorted(g.names):
+            if name in self.reader.locals and name not in self.bound:
+                self.emit(depth, f"{name} = {self.fresh(name)}")
+                self.bound.add(name)
+        node = _CellNames(self.reader.cells).visit(g.node)
+        text = ast.unparse(node)
+        rel = self.reader.resolve(g.node.func) if isinstance(g.node, ast.Call) else None
+        if isinstance(getattr(rel, "relation", None), streams.Relation) and not g.node.keywords \
+                and not any(isinstance(a, ast.Starred) for a in g.node.args) \
+                and rel.relation.arity == len(g.node.args):  # type: ignore[union-attr]
+            # a call of a relation: its goal made here, while the name still means that relation
+            self.relations.append((rel, rel.relation))  # type: ignore[union-attr]
+            i = len(self.relations) - 1
+            args = ", ".join(ast.unparse(a) for a in node.args) + ("," if len(node.args) == 1 else "")
+            return f"(_lp_Apply(_lp_rel{i}[1], ({args})) if {ast.unparse(node.func)} is _lp_rel{i}[0] else {text})"
+        return text
+
+
+class _CellNames(ast.NodeTransformer):
+    """Closure names read through their cells (`x` -> `_lp_cell_x.cell_contents`)."""
+
+    def __init__(self, cells: dict):
+        self.cells = cells
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.cells:
+            return ast.copy_location(ast.Attribute(ast.Name(f"_lp_cell_{node.id}", ast.Load()), "cell_contents",
+                                                   ast.Load()), node)
+        return node
+
+
+def _clause_source(reader: _Reader, index: int, goals: list[Any]) -> tuple[str, list[Any], list[Any], Any]:
+    """(source of the clause's function, its constants, the relations it calls, its first
+    argument's index key)."""
+    w = _Writer(reader)
+    params = reader.params
+    w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join(params)}):")
+    head = 0
+    while head < len(goals) and isinstance(goals[head], _Eq):
+        head += 1
+    key = None
+    if params:
+        for g in goals[:head]:
+            for a, b in ((g.left, g.right), (g.right, g.left)):
+                if key is None and isinstance(a, _Var) and a.name == params[0]:
+                    key = _key(b)
+    for g in goals[:head]:
+        w.eq(g, 2)
+    body = goals[head:]
+    if not body:
+        w.emit(2, "return _lp_s, _lp_K")
+    else:
+        exprs = [w.goal(g, 2) for g in body]
+        cont = "_lp_K"
+        for e in reversed(exprs):
+            cont = f"({e}, {cont})"
+        w.emit(2, f"return _lp_s, {cont}")
+    return "\n".join(w.lines), w.consts, w.relations, key
+
+
+def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
+    """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
+    construction (see the module)."""
+    reader = _Reader(fn)
+    clause_goals = reader.read()
+    sources, keys, consts = [], [], []
+    called: list[tuple[Any, Any]] = []
+    for i, goals in enumerate(clause_goals):
+        src, k, rels, key = _clause_source(reader, i, goals)
+        for j in range(len(rels) - 1, -1, -1):
+            src = src.replace(f"_lp_rel{j}[", f"_lp_rel{len(called) + j}[")
+        called.extend(rels)
+        sources.append(src.replace("_lp_k[", f"_lp_k{i}["))
+        consts.append(k)
+        keys.append(key)
+    helpers = {
+        "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
+        "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
+        "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__,
+        **{f"_lp_k{i}": k for i, k in enumerate(consts)}, **{f"_lp_rel{i}": r for i, r in enumerate(called)},
+        **{f"_lp_cell_{n}": c for n, c in reader.cells.items()},
+    }
+    factory = (f"def _lp_make({', '.join(helpers)}):\n" + "\n".join(sources)
+               + f"\n    return [{', '.join(f'_lp_clause{i}' for i in range(len(sources)))}]\n")
+    namespace: dict[str, Any] = {}
+    code = compile(factory, f"<logicpy: clauses of {name}>", "exec")
+    exec(code, namespace)  # noqa: S102  source generated above from the function's own expressions
+    make = types.FunctionType(namespace["_lp_make"].__code__, fn.__globals__, "_lp_make")
+    functions = make(*helpers.values())
+    return CompiledRelation(functions, keys, factory)
+
+
+class CompiledRelation:
+    """A relation's clause functions (see the module) and the index on their first argument:
+    `index.get(value_key(first), clauses)` are the candidates for a walked first argument."""
+
+    __slots__ = ("clauses", "index", "source")
+
+    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str):
+        self.clauses = clauses
+        self.source = source
+        self.index: _Index | None = None
+        if len(clauses) > 1 and any(k is not None for k in keys):
+            self.index = _Index(clauses, keys)
+
+
+
+
+class _Index(dict):
+    """A first argument's index key -> the clauses whose head may match it, in order: those
+    with that key and those that match any first argument. A key no clause has (and not
+    `ANY`) gets the latter alone."""
+
+    def __init__(self, clauses: list, keys: list):
+        super().__init__()
+        for key in set(keys) - {None}:
+            self[key] = [c for c, k in zip(clauses, keys) if k is None or k == key]
+        self.open = [c for c, k in zip(clauses, keys) if k is None]
+        self[ANY] = list(clauses)
+
+    def __missing__(self, key: Any) -> list:
+        return self.open
