@@ -34,15 +34,21 @@ from typing import Any
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from .core.equality import atomic_key, walk
-from .core.streams import ORDERS, Call, CutBarrier, Scheduled, conj, disj, eq, goal_text
+from immutables import Map
+
+from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
-from .repl.goals import Interrupt, Relations, control_construct, translate
+from .core.clauses import Build, ClauseScope, Name, NotCompiled, compile_clauses, term_template, unify_template
+from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
 from .repl.reader import read_clauses, read_query
 
 __all__ = ["Program", "consult", "consult_text"]
 
 Key = tuple[str, int]
+
+_NOT_YET = object()
+_OTHER = object()  # the index key of a first argument no clause's key names
 
 
 @dataclass
@@ -56,10 +62,77 @@ class Clause:
     key: Any = None
     renamed: Callable[[], tuple[tuple, Term]] = field(init=False, repr=False)
     """A copy of (head arguments, body) with fresh variables."""
+    code: Any = field(default=_NOT_YET, init=False, repr=False)
+    """The clause compiled (`core.clauses`), made at its first call; None: not compilable."""
 
     def __post_init__(self) -> None:
         self.key = _index_key(self.head[0]) if self.head else None
         self.renamed = _copier((self.head, self.body), self.variables)
+
+    def compiled(self, relations: Relations) -> Callable[..., Any] | None:
+        """`(s, K, barrier, *args) -> (s', K') | None`: the head unified inline against the
+        arguments in the substitution s, the body's goals pushed on K (see `core.clauses`)."""
+        if self.code is _NOT_YET:
+            try:
+                self.code = _compile_clause(self, relations)
+            except NotCompiled:
+                self.code = None
+        return self.code
+
+
+def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
+    """The clause as one generated function (`Clause.compiled`): each body goal that names a
+    predicate or relation is called directly, `!` cuts to the call's barrier, any other
+    goal is translated as the toplevel translates it."""
+    names: dict = {}
+    params = [f"_a{i}" for i in range(len(clause.head))]
+    goals: list[Any] = [unify_template(Name(p), term_template(arg, names)) for p, arg in zip(params, clause.head)]
+    barrier = Name("_lp_barrier")
+    for g in _conjuncts(clause.body):
+        if g == "true":
+            continue
+        if g == "!":
+            goals.append(Build(Cut, [barrier]))
+        elif isinstance(g, str) and plain_call(g, 0):
+            goals.append(Build(_caller(relations, g, 0), []))
+        elif isinstance(g, tuple) and g and isinstance(g[0], str) and plain_call(g[0], len(g) - 1):
+            goals.append(Build(_caller(relations, g[0], len(g) - 1), [term_template(a, names) for a in g[1:]]))
+        else:
+            goals.append(Build(_translator(relations), [term_template(g, names), barrier]))
+    scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))
+    return compile_clauses("clause", scope, [goals], {}).clauses[0]
+
+
+def _conjuncts(body: Term) -> Iterator[Term]:
+    """The goals of a conjunction `(A, B)`, left to right."""
+    stack = [body]
+    while stack:
+        g = stack.pop()
+        if type(g) is tuple and len(g) == 3 and g[0] == ",":
+            stack.append(g[2])
+            stack.append(g[1])
+        else:
+            yield g
+
+
+def _caller(relations: Relations, name: str, arity: int) -> Callable[..., Any]:
+    """A function of a call's arguments: the goal of the program's predicate `name/arity`
+    as it is when the body is reached, else of the relation by that name."""
+    predicates = relations.program.predicates
+    key = (name, arity)
+
+    def call(*args: Term) -> Any:
+        predicate = predicates.get(key)
+        if predicate is not None:
+            return predicate.relation(*args)
+        return call_goal(relations, name, args)
+    return call
+
+
+def _translator(relations: Relations) -> Callable[[Term, Any], Any]:
+    def translated(term: Term, barrier: Any) -> Any:
+        return translate(term, relations, barrier)
+    return translated
 
 
 def _copier(term: Term, variables: list) -> Callable[[], Any]:
@@ -120,6 +193,7 @@ class Predicate:
         self.clauses: list[Clause] = []
         self.relation: Callable[..., Any] = self._call
         self._tabled: Any = None
+        self._index: dict | None = None  # first argument's key -> candidate clauses, made when asked
 
     @property
     def key(self) -> Key:
@@ -135,53 +209,77 @@ class Predicate:
 
     def changed(self) -> None:
         """Clauses were added or removed: answers tabled so far may be wrong."""
+        self._index = None
         for predicate in self.program.predicates.values():
             if predicate._tabled is not None:
                 predicate._tabled.clear()
 
-    def _call(self, *args: Term) -> Any:
-        return _PredicateCall(self, args)
+    def candidates(self, first: Term, s: Any) -> list[Clause]:
+        """The clauses whose first argument can match `first` (walked in the substitution s):
+        first-argument indexing on the principal functor, as Prolog's."""
+        clauses = self.clauses
+        if len(clauses) < 2:
+            return clauses
+        index = self._index
+        if index is None:
+            keys = {c.key for c in clauses} - {None}
+            index = {key: [c for c in clauses if c.key is None or c.key == key] for key in keys}
+            index[None] = clauses
+            index[_OTHER] = [c for c in clauses if c.key is None]
+            self._index = index
+        key = _index_key(walk(first, s))
+        found = index.get(key)
+        return index[_OTHER] if found is None else found
 
-    def _clauses_goal(self, *args: Term) -> Any:
-        return _PredicateCall(self, args)
+    def _call(self, *args: Term) -> Apply:
+        return Apply(self, args)
+
+    _clauses_goal = _call
+
+    def expand(self, S: Any, K: Any, args: tuple, search: Any) -> tuple[Any, Any] | None:
+        """A call reached by the search (see `streams.Apply`): the candidate clauses' heads are
+        unified now, the first that unifies goes on and the others are left as alternatives
+        (choice points in Prolog order, whose cuts cut back to this call; tasks otherwise). In
+        a state with constraints each clause runs as written, its head an `eq`."""
+        if Interrupt.requested:
+            Interrupt.requested = False
+            raise KeyboardInterrupt
+        clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
+        if not clauses:
+            return None
+        prolog = search.order == "prolog"
+        barrier = CutBarrier(search.stack) if prolog else None
+        if S.__class__ is not Map:
+            if len(clauses) == 1:
+                return S, (self._clause_goal(clauses[0], args, barrier), K)
+            return S, (disj(*(Call(self._clause_goal, (c, args, barrier)) for c in clauses)), K)
+        relations = self.program.relations
+        first = None
+        more: list | None = None
+        for clause in clauses:
+            code = clause.code
+            if code is _NOT_YET:
+                code = clause.compiled(relations)
+            went_on = (S, (self._clause_goal(clause, args, barrier), K)) if code is None \
+                else code(S, K, barrier, *args)
+            if went_on is None:
+                continue
+            if first is None:
+                first = went_on
+            elif more is None:
+                more = [went_on]
+            else:
+                more.append(went_on)
+        if more is not None:
+            for S2, K2 in (reversed(more) if prolog else more):
+                search.alternative((S2,), K2)
+        return first
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
         head, body = clause.renamed()
         if body == "true":
             return eq(args, head)
         return conj(eq(args, head), Call(translate, (body, self.program.relations, barrier)))
-
-
-class _PredicateCall(Scheduled):
-    """A call of a predicate: when the search reaches it, the clauses there are now whose
-    first argument can match the call's (first-argument indexing) become a disjunction on
-    the caller's continuation; one candidate goes on with no choice point. In Prolog order
-    the call records the depth of the task's stack, where a cut in its clauses cuts to."""
-
-    __slots__ = ("predicate", "args")
-
-    def __init__(self, predicate: Predicate, args: tuple):
-        self.predicate, self.args = predicate, args
-
-    def schedule(self, S: Any, K: Any, search: Any) -> tuple[Any, Any] | None:
-        if Interrupt.requested:
-            Interrupt.requested = False
-            raise KeyboardInterrupt
-        predicate, args = self.predicate, self.args
-        clauses = predicate.clauses
-        if args and len(clauses) > 1:
-            key = _index_key(walk(args[0], getattr(S, "data", S)))
-            if key is not None:
-                clauses = [c for c in clauses if c.key is None or c.key == key]
-        if not clauses:
-            return None
-        barrier = CutBarrier(search.stack) if search.order == "prolog" else None
-        if len(clauses) == 1:
-            return (S,), (predicate._clause_goal(clauses[0], args, barrier), K)
-        return (S,), (disj(*(Call(predicate._clause_goal, (c, args, barrier)) for c in clauses)), K)
-
-    def __repr__(self) -> str:
-        return goal_text(self.predicate.name, self.args)
 
 
 class Program(Mapping):

@@ -68,7 +68,7 @@ def unnamed(text: str) -> str:
 
 def logicpy_answers(path: Path, query: str, n: int | None = None) -> list[str]:
     program = consult(path)
-    return [unnamed(format_term([a[v] for v in names(query)])) for a in program.query(query, n)]
+    return [unnamed(format_term([a[v] for v in names(query)], numbered=True)) for a in program.query(query, n)]
 
 
 def swi_answers(path: Path, query: str, n: int | None = None) -> list[str]:

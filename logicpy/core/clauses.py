@@ -41,6 +41,7 @@ import builtins
 import inspect
 import textwrap
 import types
+from fractions import Fraction
 from typing import Any, Callable
 
 from cons.core import ConsPair
@@ -50,7 +51,8 @@ from . import equality, streams, terms
 from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell, rest_of
 
-__all__ = ["CompiledRelation", "compile_relation", "NotCompiled"]
+__all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
+           "Name", "term_template", "unify_template", "value_key"]
 
 
 class NotCompiled(Exception):
@@ -102,6 +104,15 @@ class _Eq:
         self.left, self.right = left, right
 
 
+class Build:
+    """A body goal made by calling `fn` on the terms `args` (templates) when the clause is used."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Callable[..., Any], args: list[Any]):
+        self.fn, self.args = fn, args
+
+
 class _Expr:
     """Any other goal expression: Python source evaluated with the clause's names."""
 
@@ -118,6 +129,8 @@ def _key(t: Any) -> Any:
     """The index key of a head pattern (None: matches any first argument)."""
     if isinstance(t, _Const):
         v = t.value
+        if type(v) is list or type(v) is ConsPair:
+            return _LIST_KEY if v else "[]"
         return atomic_key(v) if type(v) in (str, int, bool) else None
     if isinstance(t, _Seq) and t.kind is list:
         return _LIST_KEY if t.items else "[]"
@@ -161,6 +174,7 @@ class _Reader:
         code = fn.__code__
         self.cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
         self.params: list[str] = []
+        self.extra: tuple[str, ...] = ()
         self.locals: list[str] = []
         self.prefixes: dict[str, str] = {}
 
@@ -311,17 +325,84 @@ class _Missing:
 _MISSING = _Missing()
 
 
+# ---------------------------------------------------------------- clauses from terms
+
+class ClauseScope:
+    """What the names of clauses built from terms mean: `params` (the call's arguments),
+    `extra` (more parameters, bound: what the body's `Build`s take besides terms), `locals`
+    (the clause's variables); no closure cells, no Python names to resolve."""
+
+    def __init__(self, params: list[str], extra: tuple[str, ...] = (), locals: list[str] | None = None):
+        self.params, self.extra = params, extra
+        self.locals: list[str] = list(locals or ())
+        self.prefixes: dict[str, str] = {}
+        self.cells: dict[str, Any] = {}
+
+    def resolve(self, node: Any) -> Any:
+        return _MISSING
+
+
+#: Nodes of a clause's non-ground terms past which it is not compiled (it runs as written).
+MAX_TEMPLATE = 2_000
+
+
+def term_template(term: Any, names: dict) -> Any:
+    """The template of a logicpy term whose variables are named by `names` (variable ->
+    Python name; a variable not there gets the next `_v<n>` and is added): ground parts are
+    constants, unified in one step. `NotCompiled` past `MAX_TEMPLATE` nodes or for a term of
+    another kind."""
+    budget = [MAX_TEMPLATE]
+
+    def walk(t: Any) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise NotCompiled("a clause term too large to compile")
+        k = t.__class__
+        if k is Variable:
+            name = names.get(t)
+            if name is None:
+                name = names[t] = f"_v{len(names)}"
+            return _Var(name)
+        if k is str or k is int or k is bool or k is float or k is terms.String or k is Fraction:
+            return _Const(t)
+        if not terms.term_variables(t):
+            return _Const(t)
+        if k is tuple or k is list:
+            return _Seq(k, [walk(x) for x in t])
+        if k is ConsPair:
+            items = []
+            while t.__class__ is ConsPair:
+                items.append(t.car)
+                t = t.cdr
+            return _Cons([*map(walk, items), walk(t)])
+        if k is Suffix:
+            return walk(t.to_list())
+        raise NotCompiled(f"a term of type {k.__name__}")
+
+    return walk(term)
+
+
+def unify_template(left: Any, right: Any) -> _Eq:
+    """The goal `left = right` (templates): a head goal while only such goals precede it."""
+    return _Eq(left, right)
+
+
+#: The template of a named variable (a parameter, an extra parameter, a clause's variable).
+Name = _Var
+
+
 # ---------------------------------------------------------------- generating code
 
 class _Writer:
-    """Python source of one clause's function."""
+    """Python source of one clause's function; `consts` and `relations` (each relation called
+    in a body, with its function) are shared by the clauses of one compilation."""
 
-    def __init__(self, reader: _Reader):
+    def __init__(self, reader: Any, consts: list[Any], relations: list[tuple[Any, Any]]):
         self.reader = reader
         self.lines: list[str] = []
-        self.bound: set[str] = set(reader.params)
-        self.consts: list[Any] = []
-        self.relations: list[tuple[Any, Any]] = []  # (function, its Relation) called in the body
+        self.bound: set[str] = set(reader.params) | set(reader.extra)
+        self.consts = consts
+        self.relations = relations
         self.n = 0
 
     def fresh_name(self) -> str:
@@ -471,6 +552,9 @@ class _Writer:
         """An expression for a body goal (its unbound names made fresh first)."""
         if isinstance(g, _Eq):
             return f"_lp_Eq({self.build(g.left, depth)}, {self.build(g.right, depth)})"
+        if isinstance(g, Build):
+            args = [self.build(a, depth) for a in g.args]
+            return f"{self.const(g.fn)}({', '.join(args)})"
         for name in sorted(g.names):
             if name in self.reader.locals and name not in self.bound:
                 self.emit(depth, f"{name} = {self.fresh(name)}")
@@ -484,8 +568,8 @@ class _Writer:
             # a call of a relation: its goal made here, while the name still means that relation
             self.relations.append((rel, rel.relation))  # type: ignore[union-attr]
             i = len(self.relations) - 1
-            args = ", ".join(ast.unparse(a) for a in node.args) + ("," if len(node.args) == 1 else "")
-            return f"(_lp_Apply(_lp_rel{i}[1], ({args})) if {ast.unparse(node.func)} is _lp_rel{i}[0] else {text})"
+            arguments = ", ".join(ast.unparse(a) for a in node.args) + ("," if len(node.args) == 1 else "")
+            return f"(_lp_Apply(_lp_rel{i}[1], ({arguments})) if {ast.unparse(node.func)} is _lp_rel{i}[0] else {text})"
         return text
 
 
@@ -502,12 +586,10 @@ class _CellNames(ast.NodeTransformer):
         return node
 
 
-def _clause_source(reader: _Reader, index: int, goals: list[Any]) -> tuple[str, list[Any], list[Any], Any]:
-    """(source of the clause's function, its constants, the relations it calls, its first
-    argument's index key)."""
-    w = _Writer(reader)
-    params = reader.params
-    w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join(params)}):")
+def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
+    """(source of the clause's function, its first argument's index key)."""
+    params = w.reader.params
+    w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
     head = 0
     while head < len(goals) and isinstance(goals[head], _Eq):
         head += 1
@@ -528,37 +610,42 @@ def _clause_source(reader: _Reader, index: int, goals: list[Any]) -> tuple[str, 
         for e in reversed(exprs):
             cont = f"({e}, {cont})"
         w.emit(2, f"return _lp_s, {cont}")
-    return "\n".join(w.lines), w.consts, w.relations, key
+    return "\n".join(w.lines), key
 
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
     construction (see the module)."""
     reader = _Reader(fn)
-    clause_goals = reader.read()
-    sources, keys, consts = [], [], []
+    return compile_clauses(name, reader, reader.read(), fn.__globals__)
+
+
+def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: dict) -> "CompiledRelation":
+    """`clauses` (each a list of goal templates: `_Eq`, `Build`, `_Expr`) compiled to one
+    function each, taking (s, K, *scope.extra, *scope.params); `namespace` is the globals
+    the clauses' expressions are read in. `scope` says what names mean: `params`, `extra`
+    (more parameters, bound), `locals`, `prefixes`, `cells` (closure cells by name),
+    `resolve(node)`."""
+    consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
-    for i, goals in enumerate(clause_goals):
-        src, k, rels, key = _clause_source(reader, i, goals)
-        for j in range(len(rels) - 1, -1, -1):
-            src = src.replace(f"_lp_rel{j}[", f"_lp_rel{len(called) + j}[")
-        called.extend(rels)
-        sources.append(src.replace("_lp_k[", f"_lp_k{i}["))
-        consts.append(k)
+    sources, keys = [], []
+    for i, goals in enumerate(clauses):
+        src, key = _clause_source(_Writer(scope, consts, called), i, goals)
+        sources.append(src)
         keys.append(key)
     helpers = {
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
-        "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__,
-        **{f"_lp_k{i}": k for i, k in enumerate(consts)}, **{f"_lp_rel{i}": r for i, r in enumerate(called)},
-        **{f"_lp_cell_{n}": c for n, c in reader.cells.items()},
+        "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
+        **{f"_lp_rel{i}": r for i, r in enumerate(called)},
+        **{f"_lp_cell_{n}": c for n, c in scope.cells.items()},
     }
     factory = (f"def _lp_make({', '.join(helpers)}):\n" + "\n".join(sources)
                + f"\n    return [{', '.join(f'_lp_clause{i}' for i in range(len(sources)))}]\n")
-    namespace: dict[str, Any] = {}
+    namespace_: dict[str, Any] = {}
     code = compile(factory, f"<logicpy: clauses of {name}>", "exec")
-    exec(code, namespace)  # noqa: S102  source generated above from the function's own expressions
-    make = types.FunctionType(namespace["_lp_make"].__code__, fn.__globals__, "_lp_make")
+    exec(code, namespace_)  # noqa: S102  source generated above from the clauses' own terms
+    make = types.FunctionType(namespace_["_lp_make"].__code__, namespace, "_lp_make")
     functions = make(*helpers.values())
     return CompiledRelation(functions, keys, factory)
 

@@ -521,11 +521,13 @@ class Relation:
 
 
 class Apply(_Interpreted):
-    """A call of an `@relation` function on `args`."""
+    """A call of relation `rel` on `args`: when the search reaches it, it asks
+    `rel.expand(S, K, args, search)` how to go on (a `Relation`, a consulted Prolog
+    predicate: anything with that method and a `name`)."""
 
     __slots__ = ("rel", "args")
 
-    def __init__(self, rel: Relation, args: tuple):
+    def __init__(self, rel: Any, args: tuple):
         self.rel, self.args = rel, args
 
     def __repr__(self) -> str:

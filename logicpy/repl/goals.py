@@ -202,6 +202,23 @@ def control_construct(name: str, arity: int) -> bool:
     return (name, arity) in _BUILTINS and (name, arity) not in _LIBRARY
 
 
+def plain_call(name: str, arity: int) -> bool:
+    """Whether a goal `name/arity` is always a call of a predicate or relation by that name
+    (no built-in or control construct has it)."""
+    return (name, arity) not in _BUILTINS and not (arity == 0 and name in ("true", "fail", "false", "!"))
+
+
+def call_goal(relations: Relations, name: str, args: tuple) -> GoalType:
+    """The goal of calling predicate or relation `name` on `args`, checking `Interrupt` when
+    reached (a predicate's call checks it itself)."""
+    program = relations.program
+    if program is not None:
+        predicate = program.lookup(name, len(args))
+        if predicate is not None:
+            return predicate(*args)
+    return lall(_check_interrupt, relations.call(name, args))
+
+
 def _check_interrupt(state: Any) -> tuple:
     if Interrupt.requested:
         Interrupt.requested = False
@@ -233,7 +250,7 @@ def _to_goal(term: Term, relations: Relations) -> GoalType:
         if (name, len(args)) in _READS_VALUES:
             return _WithValues(builtin, args, relations)
         return builtin(relations, *args)
-    return lall(_check_interrupt, relations.call(name, args))
+    return call_goal(relations, name, args)
 
 
 class _WithValues(Scheduled):
