@@ -11,10 +11,11 @@
     ['ann', 'bob']
 
 A predicate `name/arity` is a relation: calling it with terms gives a goal that, when the
-search reaches it, takes the clauses whose first argument can match the call's, renames
-each apart (fresh variables per call), unifies the head with the arguments and runs the
-body, translated as the toplevel translates queries (`repl.goals`). The candidate clauses
-are a disjunction: a search in Prolog order (`run(..., order="prolog")`, and
+search reaches it, takes the clauses whose first argument can match the call's, unifies
+each one's head with the arguments (each clause compiled at its first call by
+`core.clauses`: fresh variables per call, head unification inline) and runs the body,
+translated as the toplevel translates queries (`repl.goals`). The candidate clauses whose
+heads unify are a disjunction: a search in Prolog order (`run(..., order="prolog")`, and
 `Program.query`, which uses the program's `order`) tries them depth first in clause order,
 giving SWI-Prolog's answers in its order, and `!` has its ISO meaning (it drops the
 choice points made since the predicate was called); the default interleaved order is
