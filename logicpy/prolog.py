@@ -272,8 +272,7 @@ class Predicate:
             else:
                 more.append(went_on)
         if more is not None:
-            for S2, K2 in (reversed(more) if prolog else more):
-                search.alternative((S2,), K2)
+            search.alternatives(more)
         return first
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:

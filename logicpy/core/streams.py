@@ -455,15 +455,18 @@ _FREE = equality._UNBOUND
 
 class Relation:
     """An `@relation` function and, once the search first reaches a call of it, its clauses
-    compiled (None: it runs as written; `why` says why)."""
+    compiled (None: it runs as written; `why` says why). `expand(S, K, args, search)` is
+    how the search goes on from a call (see `Apply`): made for the compiled clauses at the
+    first call."""
 
-    __slots__ = ("fn", "name", "arity", "compiled", "why")
+    __slots__ = ("fn", "name", "arity", "compiled", "why", "expand")
 
     def __init__(self, fn: Callable[..., Any], arity: int | None = None):
         self.fn, self.arity = fn, arity
         self.name = getattr(fn, "__name__", "relation")
         self.compiled: Any = _NOT_YET
         self.why = ""
+        self.expand: Callable[[Any, Any, tuple, Search], tuple[Any, Any] | None] = self._first_expand
 
     def compile(self) -> Any:
         """The compiled clauses (made now if not yet), or None."""
@@ -472,20 +475,32 @@ class Relation:
                 self.compiled = compile_relation(self.fn, self.name)
             except NotCompiled as exc:
                 self.compiled, self.why = None, str(exc)
+        self.expand = _expander(self.fn, self.compiled)
         return self.compiled
 
-    def expand(self, S: Any, K: Any, args: tuple, search: "Search") -> tuple[Any, Any] | None:
-        """Go on from a call `fn(*args)` in state S with continuation K: (state, continuation)
-        for the first clause whose head unifies, the others left to `search` as alternatives;
-        None if none does. A state with constraints runs the function as written."""
-        compiled = self.compiled
-        if compiled is _NOT_YET:
-            compiled = self.compile()
-        if compiled is None or S.__class__ is not Map:
-            return S, (self.fn(*args), K)
-        index = compiled.index
+    def _first_expand(self, S: Any, K: Any, args: tuple, search: "Search") -> tuple[Any, Any] | None:
+        self.compile()
+        return self.expand(S, K, args, search)
+
+
+def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any, Any] | None]:
+    """`expand` for a relation: from a call `fn(*args)` in state S with continuation K, the
+    (state, continuation) of the first clause whose head unifies, the others left to
+    `search` as alternatives; None if none does. Run as written when not compiled, and in a
+    state with constraints."""
+
+    def as_written(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any]:
+        return S, (fn(*args), K)
+
+    if compiled is None:
+        return as_written
+    clauses, index = compiled.clauses, compiled.index
+
+    def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
+        if S.__class__ is not Map:
+            return S, (fn(*args), K)
         if index is None:
-            clauses = compiled.clauses
+            candidates = clauses
         else:  # the clauses whose head can match the first argument's principal functor
             first = args[0]
             while first.__class__ is Variable:
@@ -493,31 +508,32 @@ class Relation:
                 if bound is _FREE:
                     break
                 first = bound
-            clauses = index[value_key(first)]
-        if len(clauses) == 1:
-            return clauses[0](S, K, *args)
-        first = None
-        more: list | None = None
-        for clause in clauses:
-            went_on = clause(S, K, *args)
-            if went_on is None:
-                continue
-            if first is None:
-                first = went_on
-            elif more is None:
-                more = [went_on]
-            else:
-                more.append(went_on)
-        if more is not None:
-            if search.order == "prolog":
-                stack = search.stack
-                for S2, K2 in reversed(more):
-                    stack.append((iter((S2,)), K2))
-            else:
-                tasks = search.tasks
-                for S2, K2 in more:
-                    tasks.append([(iter((S2,)), K2)])
-        return first
+            candidates = index[value_key(first)]
+        if len(candidates) == 1:
+            return candidates[0](S, K, *args)
+        return first_of(S, K, args, search, candidates)
+
+    return expand
+
+
+def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: list) -> tuple[Any, Any] | None:
+    """The first of `clauses` (compiled, see `logicpy.core.clauses`) whose head unifies with
+    `args` in S, the others whose heads unify left to `search` as alternatives."""
+    first = None
+    more: list | None = None
+    for clause in clauses:
+        went_on = clause(S, K, *args)
+        if went_on is None:
+            continue
+        if first is None:
+            first = went_on
+        elif more is None:
+            more = [went_on]
+        else:
+            more.append(went_on)
+    if more is not None:
+        search.alternatives(more)
+    return first
 
 
 class Apply(_Interpreted):
@@ -610,6 +626,15 @@ class Search:
     def spawn(self, states: Iterable[Any], K: Any) -> None:
         """Queue a task that goes on with continuation K from each of `states`."""
         self.tasks.append([(iter(states), K)])
+
+    def alternatives(self, went_on: list[tuple[Any, Any]]) -> None:
+        """Choice points, in order: for each (state, continuation), `alternative`."""
+        if self.order == "prolog":
+            for S, K in reversed(went_on):
+                self.stack.append((iter((S,)), K))
+        else:
+            for S, K in went_on:
+                self.tasks.append([(iter((S,)), K)])
 
     def alternative(self, states: Iterable[Any], K: Any) -> None:
         """A choice point: continuation K from each of `states`, tried after the running
