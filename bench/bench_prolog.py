@@ -7,7 +7,8 @@ Each program of prolog/bench/ is consulted into logicpy's engine (`logicpy.prolo
 Prolog order) and into SWI-Prolog, and its goal `bench(A)` (a fixed amount of work, with
 a checkable answer `A`) is timed on both: CPU seconds, best of 3 after a warm-up run
 (one run when it takes over 2 s), SWI timed inside Prolog. The answers, written
-canonically, are compared in the same run.
+canonically, are compared in the same run. logicpy's speed is also given in logical
+inferences per second: SWI's count of inferences for the goal over logicpy's time.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ def logicpy_run(name: str) -> tuple[float, str]:
     return best, answer
 
 
-def swi_answer(name: str) -> str:
-    """SWI-Prolog's answer to `bench(A)`, written canonically."""
-    done = subprocess.run(["swipl", "-q", "-g", f"({GOAL} -> write_canonical(A) ; write(no_answer)), nl",
-                           "-t", "halt", str(BENCH_DIR / f"{name}.pl")],
+def swi_answer(name: str) -> tuple[str, int | None]:
+    """SWI-Prolog's answer to `bench(A)`, written canonically, and the inferences it counts."""
+    goal = (f"statistics(inferences, I0), ({GOAL} -> write_canonical(A) ; write(no_answer)), nl, "
+            "statistics(inferences, I1), I is I1 - I0, write(I), nl")
+    done = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt", str(BENCH_DIR / f"{name}.pl")],
                           capture_output=True, text=True, timeout=600)
-    return done.stdout.strip() if done.returncode == 0 else f"error: {done.stderr.strip()}"
+    lines = done.stdout.split("\n")
+    if done.returncode != 0 or len(lines) < 2 or not lines[1].isdigit():
+        return f"error: {done.stderr.strip()}", None
+    return lines[0], int(lines[1])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -77,11 +82,14 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:
         ours, answer = logicpy_run(name)
         swi = swipl_seconds(BENCH_DIR / f"{name}.pl", GOAL) if swi_present else None
-        same = "n/a" if not swi_present else "yes" if swi_answer(name) == answer else "NO"
+        swi_text, inferences = swi_answer(name) if swi_present else ("", None)
+        same = "n/a" if not swi_present else "yes" if swi_text == answer else "NO"
         ratio = f"{ours / swi:,.0f}x" if isinstance(swi, float) and swi > 0 else "n/a"
-        rows.append([name, PROGRAMS[name], fmt_seconds(ours), fmt_seconds(swi), ratio, same])
+        lips = f"{inferences / ours / 1000:,.0f} K" if inferences else "n/a"
+        rows.append([name, PROGRAMS[name], fmt_seconds(ours), fmt_seconds(swi), ratio, lips, same])
     print_table("Classic Prolog benchmarks: logicpy's engine (Prolog order) vs SWI-Prolog, CPU, best of 3",
-                ["program", "work", "logicpy", "SWI-Prolog", "ratio", "answers equal"], rows)
+                ["program", "work", "logicpy", "SWI-Prolog", "ratio", "logicpy LIPS", "answers equal"], rows)
+    print("LIPS: SWI-Prolog's count of inferences for the same goal, per second of logicpy's time.")
 
 
 if __name__ == "__main__":
