@@ -9,8 +9,9 @@
 %      -------
 %      o o e e
 %
-% Digits are chosen one at a time and the partial products computed digit by digit
-% with their carries, so a wrong choice fails early. Leading digits are not zero.
+% The factors' digits are chosen from their classes, then the partial products and
+% their sum are computed digit by digit with carries, each product's digits checked as
+% soon as they are known. Leading digits are not zero. There is one solution.
 %
 % run(Times, Solutions): all solutions as [A, B, P1, P2, Product], found Times times.
 % bench(S): run/2 at the benchmark's size.

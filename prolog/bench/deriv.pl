@@ -1,6 +1,6 @@
 % Symbolic differentiation with respect to x of four expressions: a product of sums
-% (ops8), ten nested divisions (divide10), ten nested logarithms (log10) and ten
-% nested products (times10). The derivatives are left unsimplified, so the answers
+% (ops8), ten x's divided left to right (divide10), ten nested logarithms (log10) and
+% ten x's multiplied left to right (times10). The derivatives are left unsimplified, so the answers
 % are large terms built by a few rules each.
 %
 % run(Times, [D1, D2, D3, D4]): the four derivatives, computed Times times.
