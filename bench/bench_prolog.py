@@ -45,7 +45,7 @@ PROGRAMS = {
 }
 
 GOAL = "bench(A)"
-SLOW = 2.0  # seconds: a run this long is timed once, after no warm-up
+SLOW = 2.0  # seconds: a run this long ends the repeats (a warm-up this long is the one run timed)
 
 
 def logicpy_run(name: str) -> tuple[float, str, int]:
