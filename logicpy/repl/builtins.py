@@ -1287,8 +1287,14 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("format", 2): _format,
 }
 
-#: Library predicates a program may define for itself, as in SWI-Prolog.
-LIBRARY: set[tuple[str, int]] = {key for key in BUILTINS if key[0] in {
-    "numlist", "sum_list", "sumlist", "max_list", "min_list", "predsort", "memberchk",
-    "reverse", "nth0", "nth1", "last", "append", "select", "selectchk", "subtract", "ord_subtract", "ord_union",
-    "ord_subset", "ord_memberchk", "list_to_set", "maplist", "foldl", "include", "exclude", "partition", "aggregate_all"}}
+#: The ISO built-ins here: a program may not define them (SWI-Prolog's permission error).
+ISO: frozenset[tuple[str, int]] = frozenset({
+    ("=..", 2), ("@<", 2), ("@=<", 2), ("@>", 2), ("@>=", 2), ("arg", 3), ("atom", 1), ("atom_chars", 2),
+    ("atom_codes", 2), ("atom_concat", 3), ("atom_length", 2), ("atomic", 1), ("bagof", 3), ("callable", 1),
+    ("char_code", 2), ("compare", 3), ("compound", 1), ("copy_term", 2), ("findall", 3), ("float", 1),
+    ("functor", 3), ("ground", 1), ("integer", 1), ("nl", 0), ("nonvar", 1), ("number", 1), ("number_codes", 2),
+    ("setof", 3), ("sort", 2), ("sub_atom", 5), ("var", 1), ("write", 1), ("writeq", 1)})
+
+#: Built-ins a program may define for itself, its definition then used in their place: all
+#: but the ISO ones, as in SWI-Prolog (`plus/3`, `between/3`, `format/2`, `maplist/3`, ...).
+LIBRARY: set[tuple[str, int]] = set(BUILTINS) - ISO
