@@ -270,3 +270,35 @@ def test_labelling_learns_whom_to_blame_from_the_failed_binding_itself():
     S3, blame = bind(S, [(x, 1), (y, 2)])
     assert S3 is False and blame is not None
     assert S.constraints[FDStore].failed is None  # the state bound from keeps nothing
+
+
+def test_the_collector_thresholds_are_the_callers_between_answers():
+    """A search raises the collector's thresholds only while it takes its steps."""
+    import gc
+
+    from logicpy.core import conde, eq, membero, relation, run, var
+    from logicpy.errors import LogicpyError
+
+    before = gc.get_threshold()
+    assert before == (700, 10, 10), "Python's defaults: no search left its thresholds behind"
+    x = var()
+    answers = run(None, x, membero(x, [1, 2, 3]))
+    assert next(answers) == 1 and gc.get_threshold() == before  # suspended at an answer
+    assert run(0, x, membero(x, [1, 2])) == (1, 2) and gc.get_threshold() == before
+
+    @relation
+    def broken(q):
+        return conde([eq(q, 1)], [eq(q, None)])
+
+    try:
+        run(0, x, broken(x))
+    except LogicpyError:
+        pass
+    assert gc.get_threshold() == before  # stopped by an error
+    gc.set_threshold(0)  # a disabled collector stays disabled
+    try:
+        seen = []
+        run(0, x, membero(x, [1, 2]), results_filter=lambda xs: (seen.append(gc.get_threshold()) or y for y in xs))
+        assert seen == [(0, *before[1:])] * 2 and gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
