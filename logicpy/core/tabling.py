@@ -59,6 +59,8 @@ _SLOTS = [_Slot(i) for i in range(8)]
 #: The first item of a flat call's variant key (`_call_key`), which no `hashable_key` starts with.
 _FLAT = object()
 _UNBOUND = object()
+#: The variables of a ground answer.
+_GROUND: list = []
 
 
 @dataclass
@@ -128,44 +130,60 @@ def _variant_key(term: Any, variables: list) -> Any:
 
 def _call_key(args: tuple, S: Any) -> tuple[tuple, list, Any, tuple | None]:
     """A call's arguments reified in `S`, their variables, its variant key, and, for a *flat*
-    call (each argument an atom, an integer or a variable) in a plain substitution, where
-    its variables first occur, as (position, variable) pairs; None for any other call.
+    call (each argument an atom, an integer or a variable), where its variables first
+    occur, as (position, variable) pairs; None for any other call.
 
-    A flat call is read by one walk per argument and keyed by a tuple of its atoms and
-    `_Slot`s behind the `_FLAT` marker; any other by reification and `hashable_key`."""
+    In a plain substitution a call is read by one walk per argument; in any other state,
+    or when an argument is bound to another term, by reification."""
+    args_rf = None
     if S.__class__ is Map:
         get = S.get
         items: list = []
-        key: list = [_FLAT]
-        variables: list = []
-        firsts: list = []
         for t in args:
-            kind = t.__class__
-            while kind is Variable:
+            while t.__class__ is Variable:
                 bound = get(t, _UNBOUND)
                 if bound is _UNBOUND:
                     break
                 t = bound
-                kind = t.__class__
-            if kind is Variable:
-                for number, v in enumerate(variables):
-                    if v is t:
-                        break
-                else:
-                    number = len(variables)
-                    variables.append(t)
-                    firsts.append((len(items), t))
-                key.append(_SLOTS[number] if number < len(_SLOTS) else _Slot(number))
-            elif kind is str or kind is int:
-                key.append(t)
-            else:
+            kind = t.__class__
+            if kind is not Variable and kind is not str and kind is not int:
                 break
             items.append(t)
         else:
-            return tuple(items), variables, tuple(key), tuple(firsts)
-    args_rf = reify(args, S)
+            args_rf = tuple(items)
+    if args_rf is None:
+        args_rf = reify(args, S)
+    flat = _flat_key(args_rf)
+    if flat is not None:
+        key, variables, firsts = flat
+        return args_rf, variables, key, firsts
     variables = term_variables(args_rf)
     return args_rf, variables, _variant_key(args_rf, variables), None
+
+
+def _flat_key(args_rf: tuple) -> tuple[tuple, list, tuple] | None:
+    """For reified arguments that are each an atom, an integer or a variable: the variant key
+    (`_FLAT`, then the atoms, each variable as its `_Slot`), the variables, and where each
+    first occurs as (position, variable) pairs. None for any other arguments."""
+    key: list = [_FLAT]
+    variables: list = []
+    firsts: list = []
+    for position, t in enumerate(args_rf):
+        kind = t.__class__
+        if kind is Variable:
+            for number, v in enumerate(variables):
+                if v is t:
+                    break
+            else:
+                number = len(variables)
+                variables.append(t)
+                firsts.append((position, t))
+            key.append(_SLOTS[number] if number < len(_SLOTS) else _Slot(number))
+        elif kind is str or kind is int:
+            key.append(t)
+        else:
+            return None
+    return tuple(key), variables, tuple(firsts)
 
 
 def _answer_key(answer: tuple, variables: list) -> Any:
@@ -187,7 +205,7 @@ def _answer_state(args: tuple, firsts: tuple | None, S: Any, answer: tuple, vari
     apart), or False. For a flat call in a plain substitution and a ground answer, the
     call's variables are bound to the answer's items at their first positions: the answer
     is an instance of the call, so nothing else can differ."""
-    if firsts is not None and not variables:
+    if firsts is not None and not variables and S.__class__ is Map:
         if len(firsts) == 1:
             position, v = firsts[0]
             return S.set(v, answer[position])
@@ -301,30 +319,26 @@ class _NewAnswer(Scheduled):
         self.slots = tuple(i for i, t in enumerate(fresh_args) if t.__class__ is Variable) if flat else None
 
     def schedule(self, S: Any, K: Any, search: Search):
-        if self.slots is not None and S.__class__ is Map:
-            answer = self._flat_answer(S)
-            if answer is not None:
-                self.tabling.record(self.entry, answer, [], answer, search)
+        slots = self.slots
+        if slots is not None and S.__class__ is Map:  # a ground answer of atoms and integers is its own key
+            items = list(self.fresh_args)
+            get = S.get
+            for i in slots:
+                t = get(items[i], _UNBOUND)
+                while t.__class__ is Variable:
+                    t = get(t, _UNBOUND)
+                kind = t.__class__
+                if kind is not str and kind is not int:  # unbound (_UNBOUND), or another term
+                    break
+                items[i] = t
+            else:
+                answer = tuple(items)
+                entry = self.entry
+                if answer not in entry.keys:
+                    _Tabling.record(entry, answer, _GROUND, answer, search)
                 return None
         self.tabling.add_answer(self.entry, self.fresh_args, S, search)
         return None
-
-    def _flat_answer(self, S: Map) -> tuple | None:
-        """The answer in `S` if it is ground, of atoms and integers only (its own key), else None."""
-        items = list(self.fresh_args)
-        get = S.get
-        for i in self.slots:  # type: ignore[union-attr]
-            t = items[i]
-            kind = Variable
-            while kind is Variable:
-                t = get(t, _UNBOUND)
-                if t is _UNBOUND:
-                    return None
-                kind = t.__class__
-            if kind is not str and kind is not int:
-                return None
-            items[i] = t
-        return tuple(items)
 
 
 class _Evaluation:
