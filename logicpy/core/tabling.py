@@ -220,14 +220,37 @@ def _answer_state(args: tuple, firsts: tuple | None, S: Any, answer: tuple, vari
     return unify(args, answer, S)
 
 
-def _answers_for(args: tuple, firsts: tuple | None, S: Any, answers: list, stop: int | None = None):
-    """States of `S` where `args` equal each of `answers` (see `_answer_state`), up to `stop`."""
-    for i, (answer, variables) in enumerate(answers):
-        if stop is not None and i >= stop:
-            return
-        S_hit = _answer_state(args, firsts, S, answer, variables)
-        if S_hit is not False:
-            yield S_hit
+def _states(args: tuple, firsts: tuple | None, S: Any, answers: list,
+            consumer: "_Consumer | None" = None) -> Iterator[Any]:
+    """States of `S` where `args` equal each of `answers` (see `_answer_state`), to the end
+    of the list, answers added while reading included; for a `consumer`, from the answers it
+    has not read, and it is asleep once they are all read."""
+    i = 0 if consumer is None else consumer.seen
+    plain = firsts is not None and S.__class__ is Map
+    one = plain and len(firsts) == 1  # type: ignore[arg-type]
+    if one:
+        position, v = firsts[0]  # type: ignore[index]
+        bind = S.set
+    while i < len(answers):
+        answer, variables = answers[i]
+        i += 1
+        if variables or not plain:
+            S_hit = _answer_state(args, firsts, S, answer, variables)
+            if S_hit is False:
+                continue
+        elif one:
+            S_hit = bind(v, answer[position])
+        elif firsts:
+            S_hit = S.mutate()
+            for p, w in firsts:  # type: ignore[union-attr]
+                S_hit[w] = answer[p]
+            S_hit = S_hit.finish()
+        else:
+            S_hit = S
+        yield S_hit
+    if consumer is not None:
+        consumer.seen = i
+        consumer.awake = False
 
 
 class _Consumer:
@@ -235,7 +258,7 @@ class _Consumer:
     `firsts` (see `_call_key`) and continuation; `seen` answers of the entry taken so far.
 
     In the interleaved order a consumer is one frame reading the table from `seen` on
-    (`_consume`), `awake` while it is on a task's stack: an answer added meanwhile is read
+    (`_states`), `awake` while it is on a task's stack: an answer added meanwhile is read
     by that frame, and only an answer added to a consumer that has read them all queues a
     new one. In Prolog order, where a cut may drop frames, each new answer is a task of its
     own, as each answer of a clause is."""
@@ -253,7 +276,7 @@ class _Consumer:
         if self.batched:
             if not self.awake:
                 self.awake = True
-                search.spawn(self.consume(entry), self.K)
+                search.spawn(_states(self.args, self.firsts, self.S, entry.answers, self), self.K)
             return
         answers = entry.answers
         while self.seen < len(answers):
@@ -262,32 +285,6 @@ class _Consumer:
             S_hit = _answer_state(self.args, self.firsts, self.S, answer, variables)
             if S_hit is not False:
                 search.spawn((S_hit,), self.K)
-
-    def consume(self, entry: _Entry) -> Iterator[Any]:
-        """The states for the answers not read yet, including those added while reading."""
-        answers = entry.answers
-        args, firsts, S = self.args, self.firsts, self.S
-        if firsts is not None and len(firsts) == 1 and S.__class__ is Map:
-            position, v = firsts[0]
-            bind = S.set
-            while self.seen < len(answers):
-                answer, variables = answers[self.seen]
-                self.seen += 1
-                if not variables:
-                    yield bind(v, answer[position])
-                else:
-                    S_hit = _answer_state(args, firsts, S, answer, variables)
-                    if S_hit is not False:
-                        yield S_hit
-        else:
-            while self.seen < len(answers):
-                answer, variables = answers[self.seen]
-                self.seen += 1
-                S_hit = _answer_state(args, firsts, S, answer, variables)
-                if S_hit is not False:
-                    yield S_hit
-        self.awake = False
-
 
 class _TabledCall(Scheduled):
     """A call of a tabled relation: consumes (and, for a new variant, produces) its entry."""
@@ -466,7 +463,7 @@ class _Tabling:
             entry = here.copies.get((self, key), entry)
         if entry is not None and entry.evaluation is None:
             self.stats.hits += 1
-            return _answers_for(args, firsts, S, entry.answers), K
+            return _states(args, firsts, S, entry.answers), K
         filling = None if entry is None else entry.evaluation
         if entry is None or (filling is not None and filling is not here and filling.running):
             # new; or being filled by an evaluation this call runs inside, past a negation,
@@ -488,9 +485,9 @@ class _Tabling:
             entry.consumers.append(consumer)
             if consumer.batched:
                 consumer.awake = True
-                return consumer.consume(entry), K
+                return _states(args, firsts, S, entry.answers, consumer), K
             consumer.seen = len(entry.answers)
-            return _answers_for(args, firsts, S, entry.answers, stop=consumer.seen), K
+            return _states(args, firsts, S, entry.answers[:consumer.seen]), K
         return self._completed(entry, args_rf, args, firsts, S), K
 
     def adopt(self, key: Any, copy: _Entry) -> None:
@@ -530,7 +527,7 @@ class _Tabling:
                     yield PAUSE
         finally:
             evaluation.release()
-        yield from _answers_for(args, firsts, S, entry.answers)
+        yield from _states(args, firsts, S, entry.answers)
 
     def add_answer(self, entry: _Entry, fresh_args: tuple, S: Any, search: Search | None) -> None:
         """Record the producer's answer `fresh_args` in `S`, if it is new."""
