@@ -272,11 +272,10 @@ class _Consumer:
         self.batched = batched
 
     def wake(self, entry: _Entry, search: Search) -> None:
-        """The entry has answers this consumer has not read: go on with them."""
+        """The entry has answers this consumer has not read, and it is not `awake`: go on with them."""
         if self.batched:
-            if not self.awake:
-                self.awake = True
-                search.spawn(_states(self.args, self.firsts, self.S, entry.answers, self), self.K)
+            self.awake = True
+            search.spawn(_states(self.args, self.firsts, self.S, entry.answers, self), self.K)
             return
         answers = entry.answers
         while self.seen < len(answers):
@@ -285,6 +284,7 @@ class _Consumer:
             S_hit = _answer_state(self.args, self.firsts, self.S, answer, variables)
             if S_hit is not False:
                 search.spawn((S_hit,), self.K)
+
 
 class _TabledCall(Scheduled):
     """A call of a tabled relation: consumes (and, for a new variant, produces) its entry."""
@@ -550,7 +550,8 @@ class _Tabling:
         entry.answers.append((answer, variables))
         if search is not None:
             for consumer in entry.consumers:
-                consumer.wake(entry, search)
+                if not consumer.awake:  # (an awake one reads it from its frame)
+                    consumer.wake(entry, search)
 
     def clear(self) -> None:
         self.entries.clear()
