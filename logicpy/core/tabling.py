@@ -28,6 +28,11 @@ needed again while its copy is being evaluated depends on itself through such a 
 (`p :- \\+ p`, not stratified) and is refused with `ModeError`, as are answers that carry
 constraints (`neq`, domains), which a table cannot replay. An evaluation left unfinished
 (every caller gone, or an error inside it) discards its entries.
+
+The common case costs no term traversal: a call whose arguments are atoms, integers and
+variables is keyed by one walk of its arguments, a ground answer of atoms and integers is
+stored as the tuple it is (its own key), and a call takes such an answer by binding its
+variables, without unification (the answer is an instance of the call).
 """
 
 from __future__ import annotations
