@@ -260,35 +260,25 @@ def _states(args: tuple, firsts: tuple | None, S: Any, answers: list,
 
 class _Consumer:
     """A call inside an evaluation of a variant it is still filling: its arguments, state,
-    `firsts` (see `_call_key`) and continuation; `seen` answers of the entry taken so far.
+    `firsts` (see `_call_key`) and continuation; `seen` answers of the entry read so far.
 
-    In the interleaved order a consumer is one frame reading the table from `seen` on
-    (`_states`), `awake` while it is on a task's stack: an answer added meanwhile is read
-    by that frame, and only an answer added to a consumer that has read them all queues a
-    new one. In Prolog order, where a cut may drop frames, each new answer is a task of its
-    own, as each answer of a clause is."""
+    A consumer is one frame reading the table from `seen` on (`_states`), `awake` while it
+    is on a task's stack: an answer added meanwhile is read by that frame, and only an
+    answer added when it has read them all queues it again. A cut in its continuation (in
+    Prolog order) drops the frame, and with it the answers it has not read, as a cut after
+    a call drops the call's other answers."""
 
-    __slots__ = ("args", "firsts", "S", "K", "seen", "awake", "batched")
+    __slots__ = ("args", "firsts", "S", "K", "seen", "awake")
 
-    def __init__(self, args: tuple, firsts: tuple | None, S: Any, K: Any, batched: bool):
+    def __init__(self, args: tuple, firsts: tuple | None, S: Any, K: Any):
         self.args, self.firsts, self.S, self.K = args, firsts, S, K
         self.seen = 0
-        self.awake = False
-        self.batched = batched
+        self.awake = True
 
     def wake(self, entry: _Entry, search: Search) -> None:
-        """The entry has answers this consumer has not read, and it is not `awake`: go on with them."""
-        if self.batched:
-            self.awake = True
-            search.spawn(_states(self.args, self.firsts, self.S, entry.answers, self), self.K)
-            return
-        answers = entry.answers
-        while self.seen < len(answers):
-            answer, variables = answers[self.seen]
-            self.seen += 1
-            S_hit = _answer_state(self.args, self.firsts, self.S, answer, variables)
-            if S_hit is not False:
-                search.spawn((S_hit,), self.K)
+        """The entry has an answer this consumer, asleep, has not read: go on with it."""
+        self.awake = True
+        search.spawn(_states(self.args, self.firsts, self.S, entry.answers, self), self.K)
 
 
 class _TabledCall(Scheduled):
@@ -486,13 +476,9 @@ class _Tabling:
             self.stats.hits += 1
         assert entry.evaluation is not None
         if entry.evaluation is here:  # a call inside the evaluation: a consumer, fed as answers come
-            consumer = _Consumer(args, firsts, S, K, search.order != "prolog")
+            consumer = _Consumer(args, firsts, S, K)
             entry.consumers.append(consumer)
-            if consumer.batched:
-                consumer.awake = True
-                return _states(args, firsts, S, entry.answers, consumer), K
-            consumer.seen = len(entry.answers)
-            return _states(args, firsts, S, entry.answers[:consumer.seen]), K
+            return _states(args, firsts, S, entry.answers, consumer), K
         return self._completed(entry, args_rf, args, firsts, S), K
 
     def adopt(self, key: Any, copy: _Entry) -> None:

@@ -526,3 +526,41 @@ def test_left_recursion_in_prolog_order_equals_the_interleaved_answers():
     prolog = run(0, (x, y), left_recursive_path(edges)(x, y), order="prolog")
     assert set(interleaved) == set(prolog) == closure(edges)
     assert len(interleaved) == len(prolog) == len(closure(edges))
+
+
+CUT_AFTER_TABLED = """
+:- table t/2.
+t(X, Y) :- t(X, Z), e(Z, Y).
+t(X, Y) :- e(X, Y).
+e(a, b).
+e(b, c).
+e(c, d).
+e(c, a).
+:- table p/1.
+p(Y) :- t(a, Y), !.
+q(Y) :- t(a, Y), !.
+"""
+
+
+def test_a_cut_after_a_tabled_call_keeps_one_of_its_answers():
+    """In a tabled clause too, whose producer consumes the table of t(a,_) while filling it
+    in the same evaluation (it gave every answer of t(a,_) when each was a task of its own)."""
+    from logicpy.prolog import consult_text
+
+    program = consult_text(CUT_AFTER_TABLED)
+    for goal in ("p(Y)", "q(Y)"):
+        answers = program.query(goal)
+        assert len(answers) == 1 and answers[0]["Y"] in {"a", "b", "c", "d"}, goal
+    assert sorted(a["Y"] for a in program.query("t(a, Y)")) == ["a", "b", "c", "d"]
+
+
+@pytest.mark.swi
+def test_a_cut_after_a_tabled_call_agrees_with_swi_on_the_number_of_answers(tmp_path):
+    from logicpy import swi
+    from logicpy.prolog import consult_text
+
+    path = tmp_path / "cut_after_tabled.pl"
+    path.write_text(CUT_AFTER_TABLED)
+    swi_module, program = swi.consult(path), consult_text(CUT_AFTER_TABLED)
+    for goal in ("p(Y)", "q(Y)", "t(a, Y)"):
+        assert len(program.query(goal)) == len(swi_module.query(goal)), goal
