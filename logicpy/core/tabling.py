@@ -205,21 +205,8 @@ def _answer_key(answer: tuple, variables: list) -> Any:
     return _variant_key(answer, variables)
 
 
-def _answer_state(args: tuple, firsts: tuple | None, S: Any, answer: tuple, variables: list) -> Any:
-    """`S` where the call's `args` equal `answer` (an answer of the call's variant, renamed
-    apart), or False. For a flat call in a plain substitution and a ground answer, the
-    call's variables are bound to the answer's items at their first positions: the answer
-    is an instance of the call, so nothing else can differ."""
-    if firsts is not None and not variables and S.__class__ is Map:
-        if len(firsts) == 1:
-            position, v = firsts[0]
-            return S.set(v, answer[position])
-        if not firsts:
-            return S
-        bound = S.mutate()
-        for position, v in firsts:
-            bound[v] = answer[position]
-        return bound.finish()
+def _unified(args: tuple, S: Any, answer: tuple, variables: list) -> Any:
+    """`S` where the call's `args` unify with `answer`, its `variables` renamed apart; or False."""
     if variables:
         answer = _renamed(answer, variables, lambda _: var())
     return unify(args, answer, S)
@@ -227,9 +214,14 @@ def _answer_state(args: tuple, firsts: tuple | None, S: Any, answer: tuple, vari
 
 def _states(args: tuple, firsts: tuple | None, S: Any, answers: list,
             consumer: "_Consumer | None" = None) -> Iterator[Any]:
-    """States of `S` where `args` equal each of `answers` (see `_answer_state`), to the end
-    of the list, answers added while reading included; for a `consumer`, from the answers it
-    has not read, and it is asleep once they are all read."""
+    """States of `S` where `args` equal each of `answers` (answers of the call's variant), to
+    the end of the list, answers added while reading included; for a `consumer`, from the
+    answers it has not read, and it is asleep once they are all read.
+
+    For a flat call (`firsts`, see `_call_key`) in a plain substitution, a ground answer is
+    taken by binding the call's variables to the answer's items at their first positions:
+    the answer is an instance of the call, so nothing else can differ. Any other answer or
+    state is unified."""
     i = 0 if consumer is None else consumer.seen
     plain = firsts is not None and S.__class__ is Map
     one = plain and len(firsts) == 1  # type: ignore[arg-type]
@@ -240,7 +232,7 @@ def _states(args: tuple, firsts: tuple | None, S: Any, answers: list,
         answer, variables = answers[i]
         i += 1
         if variables or not plain:
-            S_hit = _answer_state(args, firsts, S, answer, variables)
+            S_hit = _unified(args, S, answer, variables)
             if S_hit is False:
                 continue
         elif one:
