@@ -96,15 +96,22 @@ def closure_from(start: int) -> set:
     return seen
 
 
-def swi_closure(goal: str, python: frozenset) -> frozenset:
+class Answers(frozenset):
+    """A set of answers, shown by its size (a row's "wrong" note stays one line)."""
+
+    def __repr__(self) -> str:
+        return f"{len(self):,} answers"
+
+
+def swi_closure(goal: str, python: frozenset) -> Answers:
     """The answers SWI's tabled `tpath` prints for `goal` (one per line, pairs as X-Y), after
     checking them against `python` (the closure computed in Python); `python` when swipl
     is not installed."""
     if shutil.which("swipl") is None:
-        return python
+        return Answers(python)
     out = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt", str(SWI_FILE)],
                          capture_output=True, text=True, check=True).stdout
-    swi = frozenset(tuple(map(int, line.split("-"))) if "-" in line else int(line) for line in out.split())
+    swi = Answers(tuple(map(int, line.split("-"))) if "-" in line else int(line) for line in out.split())
     if swi != python:
         raise SystemExit(f"SWI's tabled closure differs from the Python closure ({goal})")
     return swi
@@ -125,11 +132,11 @@ def main() -> None:
 
     def tabled_closure():
         tpath.clear()
-        return frozenset(run(0, q, tpath(0, q)))
+        return Answers(run(0, q, tpath(0, q)))
 
     def tabled_closure_all():
         tpath.clear()
-        return frozenset(run(0, (x, z), tpath(x, z)))
+        return Answers(run(0, (x, z), tpath(x, z)))
 
     eight = list(range(1, 9))
     items = list(range(8_000))
