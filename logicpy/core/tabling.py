@@ -28,6 +28,11 @@ needed again while its copy is being evaluated depends on itself through such a 
 (`p :- \\+ p`, not stratified) and is refused with `ModeError`, as are answers that carry
 constraints (`neq`, domains), which a table cannot replay. An evaluation left unfinished
 (every caller gone, or an error inside it) discards its entries.
+
+The common case costs no term traversal: a call whose arguments are atoms, integers and
+variables is keyed by one walk of its arguments, a ground answer of atoms and integers is
+stored as the tuple it is (its own key), and a call takes such an answer by binding its
+variables, without unification (the answer is an instance of the call).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from ..errors import ModeError, shown
 from ._spine import hashable_key
 from .equality import reify, unify
 from .streams import PAUSE, Scheduled, Search, goal_text, solve
-from .terms import term_variables, var
+from .terms import Variable, term_variables, var
 
 __all__ = ["tabled", "TableStats"]
 
@@ -52,6 +57,15 @@ class _Slot:
     """The i-th distinct variable of a call, in a variant key."""
 
     number: int
+
+
+#: `_Slot(i)` for the flat keys, made once.
+_SLOTS = [_Slot(i) for i in range(8)]
+#: The first item of a flat call's variant key (`_call_key`), which no `hashable_key` starts with.
+_FLAT = object()
+_UNBOUND = object()
+#: The variables of a ground answer.
+_GROUND: list = []
 
 
 @dataclass
@@ -67,9 +81,9 @@ class TableStats:
 class _Entry:
     """The answer table of one call variant.
 
-    Invariants: `answers` are the distinct answers (reified argument tuples, each with its
-    list of variables) in the order found, `keys` their variant keys; `consumers` are
-    (args, state, continuation) of the calls inside the evaluation waiting for answers;
+    Invariants: `answers` are the distinct answers (argument tuples, each with its list of
+    variables, empty for a ground answer) in the order found, `keys` their keys
+    (`_answer_key`); `consumers` are the calls inside the evaluation waiting for answers;
     `evaluation` is the one filling it, None once complete.
     """
 
@@ -119,18 +133,144 @@ def _variant_key(term: Any, variables: list) -> Any:
     return hashable_key(_renamed(term, variables, _Slot))
 
 
-def _answers_for(args: Any, answers: list, S: Any, stop: int | None = None):
-    """States of `S` where `args` unify with each answer, renamed apart, up to `stop`.
+def _call_key(args: tuple, S: Any) -> tuple[tuple, list, Any, tuple | None]:
+    """A call's arguments reified in `S`, their variables, its variant key, and, for a *flat*
+    call (each argument an atom, an integer or a variable), where its variables first
+    occur, as (position, variable) pairs; None for any other call.
 
-    `answers` holds (answer, its variables) pairs; a ground answer is used as it is."""
-    for i, (answer, variables) in enumerate(answers):
-        if stop is not None and i >= stop:
-            return
-        if variables:
-            answer = _renamed(answer, variables, lambda _: var())
-        S_hit = unify(args, answer, S)
-        if S_hit is not False:
-            yield S_hit
+    In a plain substitution a call is read by one walk per argument; in any other state,
+    or when an argument is bound to another term, by reification."""
+    args_rf = None
+    if S.__class__ is Map:
+        get = S.get
+        items: list = []
+        for t in args:
+            while t.__class__ is Variable:
+                bound = get(t, _UNBOUND)
+                if bound is _UNBOUND:
+                    break
+                t = bound
+            kind = t.__class__
+            if kind is not Variable and kind is not str and kind is not int:
+                break
+            items.append(t)
+        else:
+            args_rf = tuple(items)
+    if args_rf is None:
+        args_rf = reify(args, S)
+    flat = _flat_key(args_rf)
+    if flat is not None:
+        key, variables, firsts = flat
+        return args_rf, variables, key, firsts
+    variables = term_variables(args_rf)
+    return args_rf, variables, _variant_key(args_rf, variables), None
+
+
+def _flat_key(args_rf: tuple) -> tuple[tuple, list, tuple] | None:
+    """For reified arguments that are each an atom, an integer or a variable: the variant key
+    (`_FLAT`, then the atoms, each variable as its `_Slot`), the variables, and where each
+    first occurs as (position, variable) pairs. None for any other arguments."""
+    key: list = [_FLAT]
+    variables: list = []
+    firsts: list = []
+    for position, t in enumerate(args_rf):
+        kind = t.__class__
+        if kind is Variable:
+            for number, v in enumerate(variables):
+                if v is t:
+                    break
+            else:
+                number = len(variables)
+                variables.append(t)
+                firsts.append((position, t))
+            key.append(_SLOTS[number] if number < len(_SLOTS) else _Slot(number))
+        elif kind is str or kind is int:
+            key.append(t)
+        else:
+            return None
+    return tuple(key), variables, tuple(firsts)
+
+
+def _answer_key(answer: tuple, variables: list) -> Any:
+    """An answer's key in its table: a ground answer of atoms and integers is its own key
+    (no `hashable_key` is a tuple starting with an atom or an integer), any other its
+    variant key."""
+    if not variables:
+        for t in answer:
+            kind = t.__class__
+            if kind is not str and kind is not int:
+                break
+        else:
+            return answer
+    return _variant_key(answer, variables)
+
+
+def _unified(args: tuple, S: Any, answer: tuple, variables: list) -> Any:
+    """`S` where the call's `args` unify with `answer`, its `variables` renamed apart; or False."""
+    if variables:
+        answer = _renamed(answer, variables, lambda _: var())
+    return unify(args, answer, S)
+
+
+def _states(args: tuple, firsts: tuple | None, S: Any, answers: list,
+            consumer: "_Consumer | None" = None) -> Iterator[Any]:
+    """States of `S` where `args` equal each of `answers` (answers of the call's variant), to
+    the end of the list, answers added while reading included; for a `consumer`, from the
+    answers it has not read, and it is asleep once they are all read.
+
+    For a flat call (`firsts`, see `_call_key`) in a plain substitution, a ground answer is
+    taken by binding the call's variables to the answer's items at their first positions:
+    the answer is an instance of the call, so nothing else can differ. Any other answer or
+    state is unified."""
+    i = 0 if consumer is None else consumer.seen
+    plain = firsts is not None and S.__class__ is Map
+    one = plain and len(firsts) == 1  # type: ignore[arg-type]
+    if one:
+        position, v = firsts[0]  # type: ignore[index]
+        bind = S.set
+    while i < len(answers):
+        answer, variables = answers[i]
+        i += 1
+        if variables or not plain:
+            S_hit = _unified(args, S, answer, variables)
+            if S_hit is False:
+                continue
+        elif one:
+            S_hit = bind(v, answer[position])
+        elif firsts:
+            S_hit = S.mutate()
+            for p, w in firsts:  # type: ignore[union-attr]
+                S_hit[w] = answer[p]
+            S_hit = S_hit.finish()
+        else:
+            S_hit = S
+        yield S_hit
+    if consumer is not None:
+        consumer.seen = i
+        consumer.awake = False
+
+
+class _Consumer:
+    """A call inside an evaluation of a variant it is still filling: its arguments, state,
+    `firsts` (see `_call_key`) and continuation; `seen` answers of the entry read so far.
+
+    A consumer is one frame reading the table from `seen` on (`_states`), `awake` while it
+    is on a task's stack: an answer added meanwhile is read by that frame, and only an
+    answer added when it has read them all queues it again. A cut in its continuation (in
+    Prolog order) drops the frame, and with it the answers it has not read, as a cut after
+    a call drops the call's other answers."""
+
+    __slots__ = ("args", "firsts", "S", "K", "seen", "awake")
+
+    def __init__(self, args: tuple, firsts: tuple | None, S: Any, K: Any):
+        self.args, self.firsts, self.S, self.K = args, firsts, S, K
+        self.seen = 0
+        self.awake = True
+
+    def wake(self, entry: _Entry, search: Search) -> None:
+        """The entry has an answer this consumer, asleep, has not read: go on with it."""
+        self.awake = True
+        search.spawn(_states(self.args, self.firsts, self.S, entry.answers, self), self.K)
 
 
 class _TabledCall(Scheduled):
@@ -150,16 +290,37 @@ class _TabledCall(Scheduled):
 
 
 class _NewAnswer(Scheduled):
-    """The end of a producer's body: record the answer; feed it to the waiting consumers."""
+    """The end of a producer's body: record the answer; feed it to the waiting consumers.
+    `fresh_args` is the producer's call; `slots`, for a flat one, the positions of its
+    variables (every occurrence), else None."""
 
-    __slots__ = ("tabling", "entry", "fresh_args")
+    __slots__ = ("tabling", "entry", "fresh_args", "slots")
 
-    def __init__(self, tabling: "_Tabling", entry: _Entry, fresh_args: tuple):
+    def __init__(self, tabling: "_Tabling", entry: _Entry, fresh_args: tuple, flat: bool):
         self.tabling = tabling
         self.entry = entry
         self.fresh_args = fresh_args
+        self.slots = tuple(i for i, t in enumerate(fresh_args) if t.__class__ is Variable) if flat else None
 
     def schedule(self, S: Any, K: Any, search: Search):
+        slots = self.slots
+        if slots is not None and S.__class__ is Map:  # a ground answer of atoms and integers is its own key
+            items = list(self.fresh_args)
+            get = S.get
+            for i in slots:
+                t = get(items[i], _UNBOUND)
+                while t.__class__ is Variable:
+                    t = get(t, _UNBOUND)
+                kind = t.__class__
+                if kind is not str and kind is not int:  # unbound (_UNBOUND), or another term
+                    break
+                items[i] = t
+            else:
+                answer = tuple(items)
+                entry = self.entry
+                if answer not in entry.keys:
+                    _Tabling.record(entry, answer, _GROUND, answer, search)
+                return None
         self.tabling.add_answer(self.entry, self.fresh_args, S, search)
         return None
 
@@ -182,7 +343,7 @@ class _Evaluation:
     def __init__(self) -> None:
         self.states = cast(Generator[Any, None, None], solve(_Evaluate(self), Map(), pauses=True))
         self.search: Search | None = None
-        self.members: list[tuple[_Tabling, Any, _Entry, tuple]] = []
+        self.members: list[tuple[_Tabling, Any, _Entry, tuple, bool]] = []
         self.copies: dict[tuple[_Tabling, Any], _Entry] = {}
         self.running = False
         self.waiting = 0
@@ -194,27 +355,28 @@ class _Evaluation:
         hooks = search.on_finish
         return hooks[0] if hooks and type(hooks[0]) is _Evaluation else None
 
-    def add(self, tabling: "_Tabling", key: Any, entry: _Entry, fresh_args: tuple, copy: bool = False) -> None:
+    def add(self, tabling: "_Tabling", key: Any, entry: _Entry, fresh_args: tuple, flat: bool,
+            copy: bool = False) -> None:
         """Evaluate `entry` here: its producer runs the relation's body on `fresh_args`."""
         entry.evaluation = self
-        self.members.append((tabling, key, entry, fresh_args))
+        self.members.append((tabling, key, entry, fresh_args, flat))
         if copy:
             self.copies[(tabling, key)] = entry
             tabling.copies.setdefault(key, []).append(entry)
         if self.search is not None:
-            self._produce(tabling, entry, fresh_args)
+            self._produce(tabling, entry, fresh_args, flat)
 
-    def _produce(self, tabling: "_Tabling", entry: _Entry, fresh_args: tuple) -> None:
+    def _produce(self, tabling: "_Tabling", entry: _Entry, fresh_args: tuple, flat: bool) -> None:
         assert self.search is not None
         body = tabling.relation(*fresh_args)
-        self.search.spawn((Map(),), (body, (_NewAnswer(tabling, entry, fresh_args), None)))
+        self.search.spawn((Map(),), (body, (_NewAnswer(tabling, entry, fresh_args, flat), None)))
 
     def start(self, search: Search) -> None:
         self.search = search
         search.on_finish.insert(0, self)
         search.on_abandon.append(self.abandon)
-        for tabling, _, entry, fresh_args in self.members:
-            self._produce(tabling, entry, fresh_args)
+        for tabling, _, entry, fresh_args, flat in self.members:
+            self._produce(tabling, entry, fresh_args, flat)
 
     def step(self, needed: "_Tabling", args: tuple) -> None:
         """A slice of the evaluation's steps, for a call of `needed` on `args` made outside it."""
@@ -229,7 +391,7 @@ class _Evaluation:
     def __call__(self) -> None:
         """The search has explored everything: every member is complete."""
         self.done = True
-        for tabling, key, entry, _ in self.members:
+        for tabling, key, entry, _, _ in self.members:
             entry.evaluation = None
             entry.consumers.clear()
             if self.copies.get((tabling, key)) is entry:
@@ -238,7 +400,7 @@ class _Evaluation:
 
     def abandon(self) -> None:
         self.lost = self.done = True
-        for tabling, key, entry, _ in self.members:
+        for tabling, key, entry, _, _ in self.members:
             if self.copies.get((tabling, key)) is entry:
                 tabling.copies[key].remove(entry)
             elif tabling.entries.get(key) is entry:
@@ -281,16 +443,14 @@ class _Tabling:
         self.stats = TableStats()
 
     def call(self, args: tuple, S: Any, K: Any, search: Search):
-        args_rf = reify(args, S)
-        arg_variables = term_variables(args_rf)
-        key = _variant_key(args_rf, arg_variables)
+        args_rf, arg_variables, key, firsts = _call_key(args, S)
         here = _Evaluation.of(search)
         entry = self.entries.get(key)
         if here is not None:
             entry = here.copies.get((self, key), entry)
         if entry is not None and entry.evaluation is None:
             self.stats.hits += 1
-            return _answers_for(args, entry.answers, S), K
+            return _states(args, firsts, S, entry.answers), K
         filling = None if entry is None else entry.evaluation
         if entry is None or (filling is not None and filling is not here and filling.running):
             # new; or being filled by an evaluation this call runs inside, past a negation,
@@ -303,14 +463,15 @@ class _Tabling:
             if not copy:
                 self.entries[key] = entry
             fresh_args = _renamed(args_rf, arg_variables, lambda _: var())
-            (here or _Evaluation()).add(self, key, entry, fresh_args, copy)
+            (here or _Evaluation()).add(self, key, entry, fresh_args, firsts is not None, copy)
         else:
             self.stats.hits += 1
         assert entry.evaluation is not None
         if entry.evaluation is here:  # a call inside the evaluation: a consumer, fed as answers come
-            entry.consumers.append((args, S, K))
-            return _answers_for(args, entry.answers, S, stop=len(entry.answers)), K
-        return self._completed(entry, args_rf, args, S), K
+            consumer = _Consumer(args, firsts, S, K)
+            entry.consumers.append(consumer)
+            return _states(args, firsts, S, entry.answers, consumer), K
+        return self._completed(entry, args_rf, args, firsts, S), K
 
     def adopt(self, key: Any, copy: _Entry) -> None:
         """A complete copy of variant `key`: its answers complete the relation's own entry (its
@@ -323,27 +484,22 @@ class _Tabling:
             return
         search = entry.evaluation.search
         for answer, variables in copy.answers:
-            answer_key = _variant_key(answer, variables)
-            if answer_key not in entry.keys:
-                entry.keys.add(answer_key)
-                entry.answers.append((answer, variables))
-                if search is not None:
-                    for args, S_consumer, K in entry.consumers:
-                        search.spawn(_answers_for(args, [(answer, variables)], S_consumer), K)
+            self.record(entry, answer, variables, _answer_key(answer, variables), search)
         entry.evaluation = None
         entry.consumers.clear()
 
-    def _completed(self, entry: _Entry, args_rf: tuple, args: tuple, S: Any) -> Iterator[Any]:
+    def _completed(self, entry: _Entry, args_rf: tuple, args: tuple, firsts: tuple | None,
+                   S: Any) -> Iterator[Any]:
         """The answers of a call made outside the entry's evaluation: the evaluation is run to
         completion first (a slice of its steps per turn of the caller's search), then the
         table replayed. The caller counts as waiting from now on, not from its first turn."""
         evaluation = entry.evaluation
         assert evaluation is not None
         evaluation.waiting += 1
-        return self._awaited(entry, evaluation, args_rf, args, S)
+        return self._awaited(entry, evaluation, args_rf, args, firsts, S)
 
     def _awaited(self, entry: _Entry, evaluation: _Evaluation, args_rf: tuple, args: tuple,
-                 S: Any) -> Iterator[Any]:
+                 firsts: tuple | None, S: Any) -> Iterator[Any]:
         try:
             while entry.evaluation is not None:
                 evaluation.step(self, args_rf)
@@ -354,22 +510,31 @@ class _Tabling:
                     yield PAUSE
         finally:
             evaluation.release()
-        yield from _answers_for(args, entry.answers, S)
+        yield from _states(args, firsts, S, entry.answers)
 
-    def add_answer(self, entry: _Entry, fresh_args: tuple, S: Any, search: Search) -> None:
-        if any(getattr(store, "lvar_constraints", None) for store in getattr(S, "constraints", {}).values()):
+    def add_answer(self, entry: _Entry, fresh_args: tuple, S: Any, search: Search | None) -> None:
+        """Record the producer's answer `fresh_args` in `S`, if it is new."""
+        if S.__class__ is not Map and any(getattr(store, "lvar_constraints", None)
+                                          for store in getattr(S, "constraints", {}).values()):
             raise ModeError(f"tabled {self.name}: an answer to {shown((self.name, *fresh_args))} carries "
                             "constraints (dif, domains), which a table cannot replay")
         answer = reify(fresh_args, S)
         variables = term_variables(answer)
-        key = _variant_key(answer, variables)
-        if key in entry.keys:
+        self.record(entry, answer, variables, _answer_key(answer, variables), search)
+
+    @staticmethod
+    def record(entry: _Entry, answer: tuple, variables: list, key: Any, search: Search | None) -> None:
+        """Add `answer` (with its variables and key) to `entry` unless it is there; its
+        consumers go on with it."""
+        keys = entry.keys
+        if key in keys:
             return
-        entry.keys.add(key)
-        answered = [(answer, variables)]
-        entry.answers.append(answered[0])
-        for args, S_consumer, K in entry.consumers:
-            search.spawn(_answers_for(args, answered, S_consumer), K)
+        keys.add(key)
+        entry.answers.append((answer, variables))
+        if search is not None:
+            for consumer in entry.consumers:
+                if not consumer.awake:  # (an awake one reads it from its frame)
+                    consumer.wake(entry, search)
 
     def clear(self) -> None:
         self.entries.clear()

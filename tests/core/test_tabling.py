@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from logicpy.core import appendo, conde, eq, lall, membero, neq, run, tabled, var, vars
+from logicpy.core.terms import is_var
 from logicpy.errors import ModeError
 
 
@@ -465,3 +466,101 @@ def test_the_negation_queries_agree_with_swi(paths_toplevel, query):
     answers = _tabling_module().query(query)
     swi_lines = sorted(", ".join(f"{name} = {format_term(value)}" for name, value in a.items()) for a in answers)
     assert paths_toplevel(query) == swi_lines
+
+
+# ---------------------------------------------------------------- flat calls and ground answers
+
+
+def test_atoms_and_numbers_of_equal_value_are_different_calls_and_answers():
+    """1, True, 1.0 and "1" are four Prolog terms: four variants, four answers."""
+    memo = tabled(lambda x: membero(x, [1, True, 1.0, "1", 1]))
+    q = var()
+    answers = run(0, q, memo(q))
+    assert [(type(a), a) for a in answers] == [(int, 1), (bool, True), (float, 1.0), (str, "1")]
+    for value in (1, True, 1.0, "1"):
+        (only,) = run(0, q, memo(value), eq(q, "yes"))
+        assert only == "yes"
+    assert run(0, q, memo(2)) == ()
+    assert memo.stats.misses == 6
+
+
+def test_a_variant_is_one_entry_whatever_the_callers_state_holds():
+    """The same variant called from a plain substitution, through bound variables, and from
+    a state with constraints or the occurs check shares one table."""
+    patho = left_recursive_path(CYCLE_50)
+    x, y, z = vars(3)
+    expected = list(range(50))
+    assert sorted(run(0, y, patho(7, y))) == expected
+    assert sorted(run(0, y, eq(x, z), eq(z, 7), patho(x, y))) == expected
+    assert sorted(run(0, y, patho(7, y), occurs_check=True)) == expected
+    assert sorted(run(0, y, neq(y, 3), patho(7, y))) == [n for n in expected if n != 3]
+    assert (patho.stats.misses, patho.stats.hits) == (1, 4)  # its own recursive call, then three replays
+
+
+def test_a_call_with_a_repeated_variable_gets_only_the_answers_that_repeat_it():
+    edges = [(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 4)]
+    patho = left_recursive_path(edges)
+    x, y = vars(2)
+    on_cycles = sorted(a for a, b in closure(edges) if a == b)
+    assert sorted(run(0, x, patho(x, x))) == on_cycles == [0, 1, 2, 4]
+    assert sorted(run(0, (x, y), patho(x, y), patho(y, x))) == sorted(
+        (a, b) for a, b in closure(edges) if (b, a) in closure(edges))
+
+
+def test_compound_and_partial_answers_are_replayed_renamed_apart_in_a_flat_call():
+    memo = tabled(lambda k, v: conde([eq(v, ("f", k, var()))], [eq(v, [k, 2.5])], [eq(v, k)]))
+    v, w = vars(2)
+    first, second = run(0, (v, w), memo("a", v), memo("a", w), eq(v, ("f", "a", 1)), eq(w, ("f", "a", 2)))[0]
+    assert first == ("f", "a", 1) and second == ("f", "a", 2)
+    found = run(0, v, memo("a", v))
+    assert len(found) == 3 and "a" in found and ["a", 2.5] in found
+    (compound,) = [t for t in found if type(t) is tuple]
+    assert compound[:2] == ("f", "a") and is_var(compound[2])
+
+
+def test_left_recursion_in_prolog_order_equals_the_interleaved_answers():
+    rng = random.Random(3)
+    edges = list({(rng.randrange(60), rng.randrange(60)) for _ in range(150)})
+    x, y = vars(2)
+    interleaved = run(0, (x, y), left_recursive_path(edges)(x, y))
+    prolog = run(0, (x, y), left_recursive_path(edges)(x, y), order="prolog")
+    assert set(interleaved) == set(prolog) == closure(edges)
+    assert len(interleaved) == len(prolog) == len(closure(edges))
+
+
+CUT_AFTER_TABLED = """
+:- table t/2.
+t(X, Y) :- t(X, Z), e(Z, Y).
+t(X, Y) :- e(X, Y).
+e(a, b).
+e(b, c).
+e(c, d).
+e(c, a).
+:- table p/1.
+p(Y) :- t(a, Y), !.
+q(Y) :- t(a, Y), !.
+"""
+
+
+def test_a_cut_after_a_tabled_call_keeps_one_of_its_answers():
+    """In a tabled clause too, whose producer consumes the table of t(a,_) while filling it
+    in the same evaluation (it gave every answer of t(a,_) when each was a task of its own)."""
+    from logicpy.prolog import consult_text
+
+    program = consult_text(CUT_AFTER_TABLED)
+    for goal in ("p(Y)", "q(Y)"):
+        answers = program.query(goal)
+        assert len(answers) == 1 and answers[0]["Y"] in {"a", "b", "c", "d"}, goal
+    assert sorted(a["Y"] for a in program.query("t(a, Y)")) == ["a", "b", "c", "d"]
+
+
+@pytest.mark.swi
+def test_a_cut_after_a_tabled_call_agrees_with_swi_on_the_number_of_answers(tmp_path):
+    from logicpy import swi
+    from logicpy.prolog import consult_text
+
+    path = tmp_path / "cut_after_tabled.pl"
+    path.write_text(CUT_AFTER_TABLED)
+    swi_module, program = swi.consult(path), consult_text(CUT_AFTER_TABLED)
+    for goal in ("p(Y)", "q(Y)", "t(a, Y)"):
+        assert len(program.query(goal)) == len(swi_module.query(goal)), goal
