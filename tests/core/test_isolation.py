@@ -176,15 +176,13 @@ def test_the_general_unifier_agrees_with_unification_where_equality_does_not_dif
 
     from logicpy.core.equality import reify_dict
 
-    ours, theirs = _unify_general(u, v, {}), stream_eval(_unify(u, v, {}))
-    assert (ours is False) == (theirs is False)
-    if ours is not False:
-        from logicpy.errors import TermError
-
-        try:
-            assert repr(reify_dict((u, v), ours)) == repr(reify_dict((u, v), theirs))
-        except TermError:  # a cyclic binding: both made it
-            pass
+    ours = _unify_general(u, v, {})
+    if _unify_general(u, v, {}, occurs_on=True) is False:
+        # a cyclic binding on the way: `unification` (no rational trees) may unfold it forever
+        return
+    theirs = stream_eval(_unify(u, v, {}))
+    assert ours is not False and theirs is not False
+    assert repr(reify_dict((u, v), ours)) == repr(reify_dict((u, v), theirs))
 
 
 # ---------------------------------------------------------------- searches in threads
