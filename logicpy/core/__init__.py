@@ -47,7 +47,8 @@ __all__ = [
     # kanren: terms and their structure
     "Var", "isvar", "reify", "unify", "cons", "conso", "heado", "tailo", "nullo", "itero", "typeo",
     # logicpy: terms (see logicpy.core.terms for the representation)
-    "var", "vars", "String", "format_term", "parse_term", "to_json", "from_json",
+    "var", "String", "format_term", "parse_term", "to_json", "from_json",  # `vars` too, by name only (not
+    # exported by `*`, which would shadow Python's builtin)
     # logicpy: lists
     "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
     # logicpy: control

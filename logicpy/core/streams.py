@@ -58,7 +58,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from itertools import islice
-from typing import Any, Callable, Generator
+from typing import Any, Callable, Generator, ParamSpec, overload
 
 from cons.core import ConsPair
 from immutables import Map
@@ -75,6 +75,8 @@ __all__ = [
     "relation", "Zzz", "SearchTimeout", "SLICE", "Scheduled", "Search", "PAUSE", "stepped", "query_states",
     "take_answers", "answers_within", "ORDERS", "Cut", "CutBarrier",
 ]
+
+P = ParamSpec("P")
 
 #: The search orders: miniKanren's fair interleaving, Prolog's depth-first clause order.
 ORDERS = ("interleaved", "prolog")
@@ -182,7 +184,7 @@ def _without_pauses(states: Iterable[Any]) -> Iterator[Any]:
             yield S
 
 
-def named(fn: Callable[..., Any]) -> Callable[..., Any]:
+def named(fn: Callable[P, Any]) -> Callable[P, Named]:
     """Decorate a function that builds a goal so the goal shows the call that made it."""
 
     signature = inspect.signature(fn)
@@ -191,7 +193,7 @@ def named(fn: Callable[..., Any]) -> Callable[..., Any]:
     arity = len(params) if plain else -1
 
     @functools.wraps(fn)
-    def build(*args: Any, **options: Any) -> Named:
+    def build(*args: P.args, **options: P.kwargs) -> Named:
         if options or len(args) != arity:  # the common call is checked by its length alone
             try:
                 signature.bind(*args, **options)
@@ -412,7 +414,7 @@ def eq_oc(u: Any, v: Any) -> Any:
     return eq_oc_goal
 
 
-def relation(fn: Callable[..., Any]) -> Callable[..., Any]:
+def relation(fn: Callable[P, Any]) -> Callable[P, Apply]:
     """Decorate a function that builds a goal: calling it returns a goal that builds the
     body only when the search reaches it (faster-miniKanren's `defrel`). Recursive
     relations need no `Zzz`, and their depth costs no Python stack. A function whose body
@@ -441,7 +443,12 @@ def relation(fn: Callable[..., Any]) -> Callable[..., Any]:
     rel = Relation(fn, arity)
 
     @functools.wraps(fn)
-    def relation_call(*args: Any) -> Apply:
+    def relation_call(*args: P.args, **keywords: P.kwargs) -> Apply:
+        if keywords:  # named arguments put in their places
+            try:
+                args = inspect.signature(fn).bind(*args, **keywords).args  # type: ignore[assignment]
+            except TypeError as exc:
+                raise InputError(f"relation {fn.__name__}: {exc}") from None
         if arity is not None and len(args) != arity:
             raise InputError(f"relation {fn.__name__} takes {arity} arguments, got {len(args)}")
         return Apply(rel, args)
@@ -894,8 +901,19 @@ class _QuietCollector:
 _quiet_collector = _QuietCollector()
 
 
+@overload
+def run(n: None, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
+        results_filter: Callable[[Iterator[Any]], Any] | None = None, order: str = "interleaved") -> Iterator[Any]: ...
+
+
+@overload
+def run(n: int, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
+        results_filter: Callable[[Iterator[Any]], Any] | None = None, order: str = "interleaved") -> tuple[Any, ...]: ...
+
+
 def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs_check: bool = False,
-        results_filter: Callable[[Iterator[Any]], Any] | None = None, order: str = "interleaved") -> Any:
+        results_filter: Callable[[Iterator[Any]], Any] | None = None,
+        order: str = "interleaved") -> tuple[Any, ...] | Iterator[Any]:
     """The first `n` answers (all for `n=0`, a lazy iterator for `n=None`): `x` reified in
     each state where all `goals` hold.
 

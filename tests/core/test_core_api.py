@@ -60,6 +60,10 @@ def test_star_import_gives_the_tour_names():
     exec("from logicpy.core import *", namespace)
     for name in ["run", "var", "eq", "neq", "appendo", "lengtho", "distincto", "Table", "unique_by", "onceo"]:
         assert name in namespace, name
+    assert "vars" not in namespace  # Python's builtin stays itself
+    from logicpy.core import vars as fresh
+
+    assert len(set(fresh(3))) == 3
 
 
 def test_neq_does_not_leak_into_the_next_conde_branch_unlike_kanrens():

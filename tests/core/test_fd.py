@@ -1037,8 +1037,14 @@ def test_fdo_names_bad_expressions_and_operators():
     x = var()
     with pytest.raises(TermError, match="not an expression"):
         fdo(("/", x, 2), "=", 1)
-    with pytest.raises(InputError, match="operator '=='"):
-        fdo(x, "==", 1)
+    with pytest.raises(InputError, match="operator '~'"):
+        fdo(x, "~", 1)
+    # Python's, Prolog's and clpfd's spellings of the comparisons
+    for same, ops in {"=": ["==", "#=", "=:="], "!=": ["\\=", "=\\=", "#\\=", "<>"], "=<": ["<=", "#=<"],
+                      "<": ["#<"], ">": ["#>"], ">=": ["#>="]}.items():
+        for op in ops:
+            want = run(0, x, domo(x, range(5)), fdo(x, same, 2), labelo([x]))
+            assert run(0, x, domo(x, range(5)), fdo(x, op, 2), labelo([x])) == want, op
     assert run(0, x, fdo(("*", 2, 3), "=", 6), eq(x, 1)) == (1,)
     assert run(0, x, fdo(("*", 2, 3), "<", 6), eq(x, 1)) == ()
 

@@ -339,12 +339,17 @@ def producto(x: Any, y: Any, z: Any) -> GoalType:
 #: fdo's comparison operators: the goal posted on s = lhs - rhs.
 _COMPARISONS = ("=", "!=", "<", "=<", ">", ">=")
 
+#: The other spellings fdo accepts: Python's, Prolog's and clpfd's.
+_SPELLINGS = {"==": "=", "#=": "=", "=:=": "=", "<>": "!=", "\\=": "!=", "=\\=": "!=", "#\\=": "!=",
+              "<=": "=<", "#=<": "=<", "#<": "<", "#>": ">", "#>=": ">="}
+
 
 @named
 def fdo(lhs: Any, op: str, rhs: Any) -> GoalType:
     """fdo(+lhs, +op, +rhs): the arithmetic comparison `lhs op rhs` over FD variables
     (clpfd's `#=`, `#\\=`, `#<`, `#=<`, `#>`, `#>=`), op one of "=", "!=", "<", "=<",
-    ">", ">=". An expression is an int, a logic variable, or a compound term
+    ">", ">=" or another spelling of one (Python's "==", "<=", Prolog's "=:=", "\\=",
+    "=\\=", clpfd's "#=", "#\\=", "#<", "#=<", "#>", "#>="). An expression is an int, a logic variable, or a compound term
     ("+", a, b), ("-", a, b), ("-", a), ("*", a, b): the way Prolog's `3*X + 2*Y` is a
     logicpy term. Linear parts become one `sumo` with coefficients; a product of two
     non-constant parts becomes a `producto` on fresh variables. Expressions are read as
@@ -356,8 +361,10 @@ def fdo(lhs: Any, op: str, rhs: Any) -> GoalType:
     ...     fdo(("+", ("*", 3, x), ("*", 2, y)), "=", 12), fdo(x, "<", y), labelo([x, y]))
     ((0, 6), (2, 3))
     """
+    op = _SPELLINGS.get(op, op) if isinstance(op, str) else op
     if op not in _COMPARISONS:
-        raise InputError(f"fdo: operator {op!r} is not one of {', '.join(_COMPARISONS)}")
+        raise InputError(f"fdo: operator {op!r} is not one of {', '.join(_COMPARISONS)} "
+                         f"(or {', '.join(_SPELLINGS)})")
     aux: list[GoalType] = []
     coeffs, const = _linear(("-", lhs, rhs), aux, "fdo")
     terms = [(v, a) for v, a in coeffs.items() if a]
