@@ -95,6 +95,19 @@ def test_puzzle_relations_are_loaded():
     assert out == ["Q = true()", "Q = is(1,truly)", "Q = is(2,falsely)", "Q = is(3,random)", "false."]
 
 
+def test_only_relations_are_offered_by_name():
+    """The core marks its relations (`RELATIONS`); what builds goals or runs searches is no
+    predicate of the toplevel."""
+    import logicpy.core as core
+
+    assert set(core.RELATIONS) <= set(core.__all__)
+    assert all(callable(getattr(core, name)) for name in core.RELATIONS)
+    for name in ("relation", "run", "conj", "project", "answers"):
+        _, err, status = repl(f"{name}(foo).")
+        assert status == 2 and err == [f"error: procedure {name}/1 does not exist"], (name, err)
+    assert repl("nullo(X).")[0][0] == "X = []"  # one of kanren's own, marked by the core
+
+
 def test_a_named_module_adds_its_relations():
     out, _, _ = repl("use_module('examples.zebra').", "help.")
     assert out[0].startswith("% ") and "zebra" in out[0] and out[1] == "true."

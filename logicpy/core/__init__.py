@@ -32,6 +32,7 @@ from .answers import Answer, answers, show
 from .constraints import disequalities, neq, typeo
 from .equality import reify, unify
 from .control import conda, condu, ifa, onceo, unique_by
+from .fd import RELATIONS as _fd_relations
 from .fd import __all__ as _fd_all
 from .meta import atomico, groundo, nonvaro, numbero, project, varo
 from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, relation, run
@@ -65,6 +66,14 @@ __all__ = [
     "ExactCover", "exact_covero",
 ]
 __all__ += _fd_all
+
+#: The names of `__all__` that are relations (functions of terms returning a goal, usable
+#: from the toplevel's queries); the rest run searches, build terms or take goals.
+RELATIONS = (
+    "eq", "eq_oc", "neq", "conso", "heado", "tailo", "nullo", "itero", "typeo",
+    "membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento",
+    "varo", "nonvaro", "groundo", "atomico", "numbero", "exact_covero", *_fd_relations,
+)
 
 if TYPE_CHECKING:
     from .cover import ExactCover, exact_covero

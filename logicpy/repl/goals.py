@@ -41,14 +41,6 @@ DEFAULT_MODULES = (
     "logicpy.puzzles.epistemic.relations",
 )
 
-#: Names of logicpy.core that are not relations (running queries, building terms).
-_NOT_RELATIONS = {"run", "var", "vars", "reify", "unify", "isvar", "cons", "format_term", "parse_term", "to_json",
-                  "from_json", "disequalities", "answers_with_constraints", "reify_with_constraints", "String",
-                  "Residual", "Table", "tabled", "Var", "Domain", "FDVar", "FDStore", "FDState", "Propagator",
-                  "Inconsistent", "post", "STRATEGIES", "Zzz", "fail", "succeed", "unique_by", "lall", "lany",
-                  "conde", "conda", "condu", "ifa", "onceo", "project"}
-
-
 @dataclass
 class Relations:
     """The Python relations a query can call, by name, and the module each came from."""
@@ -59,22 +51,15 @@ class Relations:
     """The consulted Prolog predicates (a `logicpy.prolog.Program`), looked up first."""
 
     def load(self, module_name: str) -> list[str]:
-        """Add the public relations of `module_name` (its `__all__`, or its public callables
-        defined there); return their names. A later module's name replaces an earlier one's."""
+        """Add the relations of `module_name` (see `relation_names`); return their names. A
+        later module's name replaces an earlier one's."""
         try:
             module = _import_here(module_name)
         except Exception as exc:  # ImportError, or the module failing as it loads
             raise InputError(f"cannot import module {module_name!r}: {exc}") from None
-        names = getattr(module, "__all__", None)
-        if names is None:
-            names = [n for n, v in vars(module).items()
-                     if not n.startswith("_") and inspect.isfunction(v) and v.__module__ == module.__name__]
         loaded = []
-        for name in names:
-            value = getattr(module, name, None)
-            if name in _NOT_RELATIONS or not callable(value) or inspect.isclass(value) or name.isupper():
-                continue
-            self.table[name] = value
+        for name in relation_names(module):
+            self.table[name] = getattr(module, name)
             self.source[name] = module
             loaded.append(name)
         return loaded
@@ -111,6 +96,21 @@ class Relations:
             raise PrologError(f"procedure {name}/{len(args)} does not exist",
                               ("error", ("existence_error", "procedure", ("/", name, len(args))), "_"))
         return self.call(name, args)
+
+
+def relation_names(module: ModuleType) -> list[str]:
+    """The relations a module offers queries, marked by the module: its `RELATIONS` if it has
+    them (as `logicpy.core` does: its `__all__` also holds `run`, `var`, ...), else its
+    `__all__`, else the public functions defined in it; classes and constants left out."""
+    marked = getattr(module, "RELATIONS", None)
+    if marked is not None:  # trusted as they are: asking each would import what a module loads lazily
+        return list(marked)
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [n for n, v in vars(module).items()
+                 if not n.startswith("_") and inspect.isfunction(v) and v.__module__ == module.__name__]
+    return [n for n in names if callable(getattr(module, n, None)) and not inspect.isclass(getattr(module, n))
+            and not n.isupper()]
 
 
 def _import_here(module_name: str) -> ModuleType:

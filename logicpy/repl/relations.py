@@ -92,14 +92,10 @@ class Relations(goals.Relations):
 
     def _load_imported(self, module_name: str) -> list[str]:
         module = importlib.import_module(module_name)
-        names = getattr(module, "__all__", None)
-        if names is None:
-            return super().load(module_name)
         loaded = []
-        for name in names:
+        for name in goals.relation_names(module):
             value = vars(module).get(name)
-            if value is None or name in goals._NOT_RELATIONS or not callable(value) or inspect.isclass(value) \
-                    or name.isupper():
+            if value is None:  # not imported yet: loaded on demand
                 continue
             for table, item in ((self.table, value), (self.source, module), (self._at_start, value)):
                 dict.__setitem__(table, name, item)

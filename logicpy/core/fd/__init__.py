@@ -43,6 +43,14 @@ __all__ = [
     "Domain", "FDVar", "FDStore", "FDState", "Propagator", "Inconsistent", "post",
 ]
 
+#: The names of `__all__` that are relations (functions of terms returning a goal): what the
+#: toplevel offers to queries.
+RELATIONS = (
+    "domo", "inso", "all_differento", "lto", "leqo", "eq_offseto", "neq_offseto", "abs_diffo", "not_abs_diffo",
+    "sumo", "producto", "fdo", "elemento", "tableo", "reif_leqo", "reif_lto", "reif_eqo", "noto", "ando", "oro",
+    "xoro", "impo", "disjo", "channelo", "labelo",
+)
+
 #: The module of each public name.
 _MODULE_OF = {
     **dict.fromkeys(("Channel", "channelo"), ".channel"),
