@@ -18,11 +18,12 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, redirect_stdout
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, TextIO
 
+from cons.core import ConsPair  # type: ignore[import-untyped]
 from immutables import Map
 from unification import Var, reify  # type: ignore[import-untyped]
 
@@ -30,9 +31,7 @@ from ..core.answers import Answer, answer_in, answer_of, readable_constraint
 from ..core.constraints import disequalities
 from ..core.equality import check_acyclic, walk
 from ..core.streams import PAUSE, solve
-from cons.core import ConsPair  # type: ignore[import-untyped]
-
-from ..core.terms import Suffix, Term, format_term, is_var, to_json, variables_in
+from ..core.terms import Suffix, Term, check_term, format_term, is_var, to_json, variables_in
 from ..errors import LogicpyError, TermError
 from .goals import BUILTIN_NAMES, Interrupt, translate  # first: goals loads builtins
 from .builtins import write_text  # noqa: I001
@@ -436,14 +435,19 @@ def answer_json(answer: Answer, names: list[str], text: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- answers as SWI-Prolog prints them
 
 
-@dataclass
 class Shown:
-    """One answer as printed: `text` (`X = 1+2, Y = f(_A, _A)`, or `true`) and the `Answer` it
-    reads (its canonical values and constraints, for JSON), with `names` its bindings' order."""
+    """One answer as printed: `text` (`X = 1+2, Y = f(_A, _A)`, or `true`), with `names` its
+    bindings' order, and the `Answer` it reads (canonical values and constraints, for JSON),
+    made when first asked for."""
 
-    text: str
-    answer: Answer
-    names: list[str]
+    def __init__(self, text: str, answer: Answer | Callable[[], Answer], names: list[str]):
+        self.text, self.names, self._answer = text, names, answer
+
+    @property
+    def answer(self) -> Answer:
+        if not isinstance(self._answer, Answer):
+            self._answer = self._answer()
+        return self._answer
 
 
 def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
@@ -459,18 +463,28 @@ def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
         value = reify(term, data)
         if is_var(value):
             fixed.setdefault(value, name)
-    answer = answer_in(terms, state, fixed)
-    values = list(answer.residual.term)
-    fd = [c for c in answer.residual.constraints if not (isinstance(c, tuple) and c[0] == "dif")]
-    foreign = list(answer.residual.foreign)
-    linked = set(variables_in([values, fd]))
-    difs = _linked_difs([reify(pair, data) for pair in disequalities(state)], linked)
+    answer: Answer | Callable[[], Answer]
+    values = [reify(t, data) for t in terms] if not getattr(state, "constraints", None) else None
+    if values is not None and _plain(values):  # no constraint store, no Python object: the fast way
+        fd: list[Term] = []
+        foreign: list[Term] = []
+        difs: list[tuple[Term, Term]] = []
+        opaque: Mapping[Var, Any] = {}
+        answer = lambda: answer_in(terms, state, fixed)  # noqa: E731  made for JSON only
+    else:
+        answer = answer_in(terms, state, fixed)
+        values = list(answer.residual.term)
+        fd = [c for c in answer.residual.constraints if not (isinstance(c, tuple) and c[0] == "dif")]
+        foreign = list(answer.residual.foreign)
+        pairs = disequalities(state)
+        difs = _linked_difs([reify(pair, data) for pair in pairs], set(variables_in([values, fd]))) if pairs else []
+        opaque = {v: answer.names[v] for v in answer.opaque}
     groups: dict[Any, list[int]] = {}
     for i, value in enumerate(values):
-        groups.setdefault(value if is_var(value) else format_term(value, _IdNames()), []).append(i)
-    display: dict[Var, str] = {**cyclic, **{v: answer.names[v] for v in answer.opaque}}
+        groups.setdefault(_group_key(value) if len(values) > 1 else i, []).append(i)
+    display: dict[Var, str] = {**cyclic, **opaque}
     for members in groups.values():
-        if is_var(values[members[0]]) and values[members[0]] not in answer.opaque:
+        if is_var(values[members[0]]) and values[members[0]] not in opaque:
             display[values[members[0]]] = named[members[-1]][0]
     taken = {name for name, _ in named}
     counts: dict[Var, int] = {}
@@ -484,7 +498,7 @@ def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
     for members in groups.values():
         first = values[members[0]]
         chain = [named[i][0] for i in members]
-        if is_var(first) and first not in answer.opaque:
+        if is_var(first) and first not in opaque:
             if len(chain) > 1:
                 parts.append(", ".join(f"{a} = {b}" for a, b in zip(chain, chain[1:])))
             continue
@@ -512,6 +526,24 @@ def _occurrences(term: Term) -> Iterator[Var]:
             stack.extend(reversed(t.to_list()))
         elif isinstance(t, ConsPair):
             stack.extend((t.cdr, t.car))
+
+
+def _group_key(value: Term) -> Any:
+    """Equal for identical terms only (variables by identity, 1 and 1.0 apart)."""
+    if is_var(value):
+        return value
+    if isinstance(value, (str, int, float)):
+        return (type(value), value)
+    return format_term(value, _IdNames())
+
+
+def _plain(values: list[Term]) -> bool:
+    """Whether `values` are Prolog terms throughout (no Python object inside)."""
+    try:
+        check_term(values)
+    except TermError:
+        return False
+    return True
 
 
 class _IdNames(dict):
