@@ -11,6 +11,7 @@ call their goal in the caller's search, one list cell at a time, as Prolog's def
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -1004,9 +1005,11 @@ def atom_text(a: str, quoted: bool) -> str:
 class _Writer:
     """One write: the text so far in `out`, a space put between two tokens that would read as one."""
 
-    def __init__(self, quoted: bool, names: dict, spacing: bool, numbervars: bool, ops: Any):
+    def __init__(self, quoted: bool, names: dict, spacing: bool, numbervars: bool, ops: Any,
+                 ignore_ops: bool = False):
         self.quoted, self.names, self.spacing, self.numbervars = quoted, names, spacing, numbervars
-        self.infix, self.prefix, self.postfix = ops.infix, ops.prefix, ops.postfix
+        self.infix, self.prefix, self.postfix = ({}, {}, {}) if ignore_ops else (ops.infix, ops.prefix, ops.postfix)
+        self.ignore_ops = ignore_ops
         self.out: list[str] = []
         self.sign = False  # a prefix - or + was the last token: a digit after it is apart (`- 1`)
 
@@ -1060,7 +1063,7 @@ class _Writer:
     def compound(self, name: str, args: tuple, most: int) -> None:
         if name == "[|]" and len(args) == 2:
             return self.list(args)
-        if name == "{}" and len(args) == 1:
+        if name == "{}" and len(args) == 1 and not self.ignore_ops:
             self.emit("{")
             self.term(args[0], 1200, False)
             self.out.append("}")
@@ -1080,7 +1083,7 @@ class _Writer:
             if name == ",":
                 self.comma()
             elif name == "|":
-                self.out.append("|")
+                self.out.append("| " if self.spacing else "|")
             else:
                 self.emit(atom_text(name, self.quoted))
                 if name[0].isalpha() or name[0] == "'":  # `x is (a:-b)`: never is(...)
@@ -1156,14 +1159,36 @@ class _Writer:
         self.out.append("]")
 
 
-def canonical_text(t: Term) -> str:
+def canonical_text(t: Term, quoted: bool = True) -> str:
     """`t` as write_canonical/1 writes it: no operators, atoms quoted, a variable met once `_`,
     the others `A`, `B`, ... in order."""
     counts: dict = {}
-    for v in variables_in(t):
+    for v in occurrences(t):
         counts[v] = counts.get(v, 0) + 1
-    letters = (chr(ord("A") + i % 26) + (str(i // 26) if i >= 26 else "") for i in range(len(counts)))
-    return format_term(t, {v: next(letters) if k > 1 else "_" for v, k in counts.items()})
+    letters = (chr(ord("A") + i % 26) + (str(i // 26) if i >= 26 else "") for i in itertools.count())
+    names = {v: next(letters) if k > 1 else "_" for v, k in counts.items()}
+    from .reader import operators
+    writer = _Writer(quoted, names, False, False, operators(), ignore_ops=True)
+    try:
+        writer.term(t, 1200, True)
+    except RecursionError:
+        return format_term(t, names)
+    return "".join(writer.out)
+
+
+def occurrences(term: Term) -> Iterator[Any]:
+    """Every occurrence of a variable in `term`, left to right (a loop, any depth)."""
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if is_var(t):
+            yield t
+        elif isinstance(t, (list, tuple)):
+            stack.extend(reversed(t))
+        elif isinstance(t, Suffix):
+            stack.extend(reversed(t.to_list()))
+        elif isinstance(t, ConsPair):
+            stack.extend((t.cdr, t.car))
 
 
 _WRITE_OPTIONS = {"quoted", "ignore_ops", "numbervars", "spacing", "priority", "max_depth", "portray", "fullstop", "nl"}
@@ -1180,7 +1205,7 @@ def _write_term(rel: Relations, t: Term, options: Term) -> GoalType:
             given[found[0]] = found[1][0]
         term = reify(t, data)
         if given.get("ignore_ops") == "true":
-            text = format_term(term) if given.get("quoted") == "true" else _unquoted_canonical(term)
+            text = canonical_text(term, quoted=given.get("quoted") == "true")
         else:
             priority = given.get("priority", 1200)
             text = write_text(term, quoted=given.get("quoted") == "true", numbervars=given.get("numbervars") == "true",
@@ -1191,10 +1216,6 @@ def _write_term(rel: Relations, t: Term, options: Term) -> GoalType:
         _emit(text + ("\n" if given.get("nl") == "true" else ""))
         return (state,)
     return goal
-
-
-def _unquoted_canonical(t: Term) -> str:
-    return write_text(t, numbervars=False) if isinstance(t, str) else format_term(t)
 
 
 def _op(rel: Relations, priority: Term, type_: Term, names: Term) -> GoalType:

@@ -1,11 +1,14 @@
 """`logicpy repl`: a toplevel like SWI-Prolog's over logicpy relations.
 
-Each query is read in Prolog syntax (`reader.read_query`), made a kanren goal
-(`goals.to_goal`) and run lazily; an answer is shown as its bindings to the variables the
-user named, then the constraints still pending (`core.answers`), e.g.
-`X = [1|_0], Y = _0` or `X in 1..3, X #< Y, Y in 2..sup`. On a terminal the toplevel
-waits after each answer (`;` the next, Enter stop); piped, it prints every answer (up to
-`limit`), one per line, then `false.` (no more answers) or `true.` (stopped at the limit).
+Each query is read in Prolog syntax (`reader.read_query`), made a goal of logicpy's search
+(`goals.translate`) and run lazily; an answer is printed as SWI-Prolog's toplevel prints it
+(`answer_text`): the bindings of the variables the user named, written by the one writer
+(`builtins.write_text`, operators in place), then the constraints still pending, e.g.
+`X = [1|_A], Y = _A` or `X in 1..3, X #< Y, Y in 2..sup`. The search is asked for one
+answer ahead, so the last answer ends with `.` (`X is 2+3.` prints `X = 5.`), the others
+with ` ;`; with none, `false.`. On a terminal the toplevel waits after an answer that is not
+known to be the last (`;` the next, Enter stop); piped, it prints every answer (up to
+`limit`, where it ends the line with ` .`), one per line.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, TextIO
 
-from cons.core import ConsPair  # type: ignore[import-untyped]
 from immutables import Map
 from unification import Var, reify  # type: ignore[import-untyped]
 
@@ -31,10 +33,10 @@ from ..core.answers import Answer, answer_in, answer_of, readable_constraint
 from ..core.constraints import disequalities
 from ..core.equality import check_acyclic, walk
 from ..core.streams import PAUSE, solve
-from ..core.terms import Suffix, Term, check_term, format_term, is_var, to_json, variables_in
+from ..core.terms import Term, check_term, format_term, is_var, to_json, variables_in
 from ..errors import LogicpyError, TermError
 from .goals import BUILTIN_NAMES, Interrupt, translate  # first: goals loads builtins
-from .builtins import write_text  # noqa: I001
+from .builtins import occurrences, write_text  # noqa: I001
 from .relations import DEFAULT_MODULES, Relations
 from .reader import read_query, using
 
@@ -488,7 +490,7 @@ def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
             display[values[members[0]]] = named[members[-1]][0]
     taken = {name for name, _ in named}
     counts: dict[Var, int] = {}
-    for v in _occurrences([values, fd, foreign, difs]):
+    for v in occurrences([values, fd, foreign, difs]):
         if v not in display:
             counts[v] = counts.get(v, 0) + 1
     letters = (f"_{chr(ord('A') + k % 26)}{k // 26 if k >= 26 else ''}" for k in itertools.count())
@@ -511,21 +513,6 @@ def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
     parts.extend(write_text(("dif", a, b), quoted=True, names=display, spacing=True) for a, b in difs)
     parts.extend(format_term(c, display) for c in foreign)
     return Shown(", ".join(parts) if parts else "true", answer, [name for name, _ in named])
-
-
-def _occurrences(term: Term) -> Iterator[Var]:
-    """Every occurrence of a variable in `term`, left to right (a loop, any depth)."""
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if is_var(t):
-            yield t
-        elif isinstance(t, (list, tuple)):
-            stack.extend(reversed(t))
-        elif isinstance(t, Suffix):
-            stack.extend(reversed(t.to_list()))
-        elif isinstance(t, ConsPair):
-            stack.extend((t.cdr, t.car))
 
 
 def _group_key(value: Term) -> Any:
