@@ -1008,7 +1008,10 @@ class _Writer:
     def __init__(self, quoted: bool, names: dict, spacing: bool, numbervars: bool, ops: Any,
                  ignore_ops: bool = False):
         self.quoted, self.names, self.spacing, self.numbervars = quoted, names, spacing, numbervars
-        self.infix, self.prefix, self.postfix = ({}, {}, {}) if ignore_ops else (ops.infix, ops.prefix, ops.postfix)
+        none: dict[str, tuple[int, str]] = {}
+        self.infix: dict[str, tuple[int, str]] = none if ignore_ops else ops.infix
+        self.prefix: dict[str, tuple[int, str]] = none if ignore_ops else ops.prefix
+        self.postfix: dict[str, tuple[int, str]] = none if ignore_ops else ops.postfix
         self.ignore_ops = ignore_ops
         self.out: list[str] = []
         self.sign = False  # a prefix - or + was the last token: a digit after it is apart (`- 1`)
