@@ -148,11 +148,11 @@ def _code(text: str) -> int:
     if body == "''":
         return 39
     if body.startswith("\\") and len(body) > 1:
-        escaped = body[1:].rstrip("\\")
-        if escaped[0] == "x":
-            return int(escaped[1:], 16)
-        if escaped[0].isdigit():
-            return int(escaped, 8)
+        escaped = body[1:]
+        if len(escaped) > 1 and escaped[0] == "x":
+            return int(escaped[1:].rstrip("\\"), 16)
+        if escaped[0] in "01234567":
+            return int(escaped.rstrip("\\"), 8)
         if escaped in _UNESCAPE:
             return ord(_UNESCAPE[escaped]) if _UNESCAPE[escaped] else -1
         raise ValueError(text)
@@ -340,8 +340,10 @@ def read_query(text: str) -> tuple[Term, dict[str, Var]]:
         raise TermError("query: nested too deeply to read (use logicpy.core.parse_term for deep data)") from None
 
 
-#: Quoted text (kept) or a block comment (blanked) in a program.
-_QUOTED_OR_COMMENT = re.compile(r"""0'.|'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|/\*.*?\*/""", re.DOTALL)
+#: A character code or quoted text (kept) or a block comment (blanked) in a program.
+_QUOTED_OR_COMMENT = re.compile(
+    r"""0'(?:''|\\(?:x[0-9a-fA-F]+\\?|[0-7]+\\?|.)|[^\\\n])|'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|/\*.*?\*/""",
+    re.DOTALL)
 
 
 class _ClauseParser(_QueryParser):
