@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from logicpy.errors import PrologError, PrologSyntaxError
+from logicpy.errors import PrologError, PrologSyntaxError, TermError
 from logicpy.prolog import consult_text
 from logicpy.repl import Toplevel, run_piped
 from logicpy.repl import toplevel as toplevel_module
@@ -274,6 +274,12 @@ def test_what_the_reader_adds_to_the_cores_syntax():
         return read_query(text)[0]
     assert read("X = 0'a")[2] == 97 and read("0'\\n") == 10 and read("0''") == 39 and read("0'''") == 39
     assert read("0' ") == 32 and read("0'\\x41\\") == 65 and read("[0'a,0'b]") == [97, 98]
+    assert (read("0'\\\\"), read("0'\\101\\"), read("0'\\t"), read("0'\\'")) == (92, 65, 9, 39)
+    with pytest.raises(TermError, match="not a character code"):
+        read("0'\\q")
+    # a character code is no quote: the quoted text and the comment after it are read as such
+    clauses = [t for t, _ in read_clauses("a(0''').\nb('x /* y */'). /* c'mment */ c(0'\\\\).")]
+    assert clauses == [("a", 39), ("b", "x /* y */"), ("c", 92)]
     assert (read("0x1F"), read("0o17"), read("0b101"), read("1_000_000"), read("-0x10")) == (31, 15, 5, 1000000, -16)
     assert read("{a}") == ("{}", "a") and read("{x, y}") == ("{}", (",", "x", "y")) and read("{}") == "{}"
     assert read("f(a;b)") == ("f", (";", "a", "b")) and read("f(a:-b, c)") == ("f", (":-", "a", "b"), "c")
