@@ -382,3 +382,22 @@ def test_ctrl_c_stops_the_search_for_the_next_answer(ask, monkeypatch):
     top.query("X = 2.")
     first = "X = 1 ;" if ask is not None else "X = 1"
     assert top.out.getvalue().splitlines() == [first, "% interrupted", "X = 2."]
+
+
+def test_what_the_search_prints_while_looking_ahead_comes_after_the_line():
+    """SWI's order: the next branch's output after `X = 1 ;`, not inside the answer's line."""
+    out = io.StringIO()
+    run_piped(Toplevel(out=out, err=io.StringIO()), io.StringIO(
+        "member(X,[1,2]), write(X), nl.\n(X = 1 ; write(hi), nl, fail).\n"))
+    assert out.getvalue().splitlines() == ["1", "X = 1 ;", "2", "X = 2.", "X = 1 ;", "hi", "false."]
+    top = Toplevel(out=io.StringIO(), err=io.StringIO(), ask=Keys("\n"))
+    top.query("member(X,[1,2]), write(X), nl.")
+    assert top.out.getvalue().splitlines() == ["1", "X = 1 .", "2"]  # it ran: its output is shown
+
+
+@needs_swi
+def test_output_between_answers_is_in_swis_order(tmp_path):
+    queries = ["member(X,[1,2]), write(X), nl.", "(X = 1 ; write(hi), nl, fail)."]
+    out = io.StringIO()
+    run_piped(Toplevel(out=out, err=io.StringIO()), io.StringIO("\n".join(queries)))
+    assert out.getvalue().splitlines() == [line for block in swi_toplevel(queries, tmp_path) for line in block]

@@ -160,6 +160,7 @@ class Toplevel:
         `false.` when there is none; on a terminal the key after an answer decides."""
         cpu, wall = time.process_time(), time.perf_counter()
         count, more, line_open = 0, False, False
+        ahead: io.StringIO | None = None
         try:
             shown = _next_answer(answers)
             while shown is not None:
@@ -178,19 +179,21 @@ class Toplevel:
                     self.out.write(" .\n")  # stopped here, as SWI when Enter is pressed
                     line_open, more = False, True
                     break
-                following = _next_answer(answers, LOOKAHEAD if self.ask is not None else None)
-                if following is None:
-                    self.out.write(".\n")
+                ahead = io.StringIO()  # what the search prints while looking ahead: shown after the line
+                with redirect_stdout(ahead):
+                    following = _next_answer(answers, LOOKAHEAD if self.ask is not None else None)
+                if following is None:  # the last answer; output on the way is shown as SWI shows it
+                    self.out.write(f" ;\n{ahead.getvalue()}false.\n" if ahead.getvalue() else ".\n")
                     line_open = False
                     break
                 self.out.write(" ")
                 if self.ask is not None:
                     self.out.flush()
                     if self.ask() != ";":
-                        self.out.write(".\n")
+                        self.out.write(".\n" + ahead.getvalue())
                         line_open, more = False, True
                         break
-                self.out.write(";\n")
+                self.out.write(";\n" + ahead.getvalue())
                 line_open = False
                 shown = following if following is not _UNKNOWN else _next_answer(answers)
             else:
@@ -198,7 +201,7 @@ class Toplevel:
                     self._say("false.")
         except KeyboardInterrupt:
             if line_open:
-                self.out.write("\n")
+                self.out.write("\n" + (ahead.getvalue() if ahead is not None else ""))
             raise
         finally:
             if timed:
