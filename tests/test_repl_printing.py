@@ -18,7 +18,7 @@ from logicpy.errors import PrologError, PrologSyntaxError, TermError
 from logicpy.prolog import consult_text
 from logicpy.repl import Toplevel, run_piped
 from logicpy.repl import toplevel as toplevel_module
-from logicpy.repl.builtins import float_text, write_text
+from logicpy.repl.builtins import canonical_text, float_text, write_text
 from logicpy.repl.goals import Interrupt
 from logicpy.repl.reader import STANDARD, Operators, read_clauses, read_query, using
 
@@ -190,6 +190,96 @@ WRITES = [
     ('f(_A, _B, _A)', 'f(_G0,_G1,_G0) | f(_G0,_G1,_G0) | f(_G0,_G1,_G0) | f(A,_,A) | f(_G0,_G1,_G0) f(_G0,_G1,_G0) f(_G0,_G1,_G0)'),
 ]
 
+#: Texts and the terms the reader makes of them, as write_canonical/1 writes them.
+READS = [
+    ('f(a;b)', 'f(;(a,b))'),
+    ('f(a:-b)', 'f(:-(a,b))'),
+    ('f(a,b;c)', 'f(a,;(b,c))'),
+    ('[a:-b]', '[:-(a,b)]'),
+    ('[a|b]', '[a|b]'),
+    ('[a,b|c]', '[a,b|c]'),
+    ('{a}', '{}(a)'),
+    ('{a,b}', "{}(','(a,b))"),
+    ('{}', '{}'),
+    ("'{}'(x)", '{}(x)'),
+    ("0'a", '97'),
+    ("0' ", '32'),
+    ("0''", '39'),
+    ("0'''", '39'),
+    ('0x1F', '31'),
+    ('0o17', '15'),
+    ('0b101', '5'),
+    ('1_000_000', '1000000'),
+    ('- 1', '-(1)'),
+    ('-1', '-1'),
+    ('-(1)', '-(1)'),
+    ('- a', '-(a)'),
+    ('-a', '-(a)'),
+    ('-(-(1))', '-(-(1))'),
+    ('- - 1', '-(-(1))'),
+    ('a- -1', '-(a,-1)'),
+    ('a - 1', '-(a,1)'),
+    ('a -1', '-(a,1)'),
+    ('a-1', '-(a,1)'),
+    ('1 - -1', '-(1,-1)'),
+    ('2-(-(1))', '-(2,-(1))'),
+    ('f(- 1)', 'f(-(1))'),
+    ('f(-1)', 'f(-1)'),
+    ('- (1)', '-(1)'),
+    ('-(a,b)', '-(a,b)'),
+    ('- (a,b)', "-(','(a,b))"),
+    ('\\+a', '\\+(a)'),
+    ('\\+ (a,b)', "\\+(','(a,b))"),
+    ('\\+(a,b)', '\\+(a,b)'),
+    ('x is 1 + 2 * 3', 'is(x,+(1,*(2,3)))'),
+    ('1 + 2 + 3', '+(+(1,2),3)'),
+    ('1 - 2 - 3', '-(-(1,2),3)'),
+    ('2 ^ 3 ^ 4', '^(2,^(3,4))'),
+    ('a:b:c', ':(a,:(b,c))'),
+    ('(a,b,c)', "','(a,','(b,c))"),
+    ('a :- b, c ; d -> e', ":-(a,;(','(b,c),->(d,e)))"),
+    ('f(:-)', 'f(:-)'),
+    ('f(:-, a)', 'f(:-,a)'),
+    ('f(+, -)', 'f(+,-)'),
+    ('[-]', '[-]'),
+    ('[-, +]', '[-,+]'),
+    ('- (-)', '-(-)'),
+    ('(:-)', ':-'),
+    ('(a, :-)', "','(a,:-)"),
+    ('dynamic a/1, b/2', "dynamic(','(/(a,1),/(b,2)))"),
+    ('"abc"', '"abc"'),
+    ("'a b'", "'a b'"),
+    ("'don''t'", "'don\\'t'"),
+    ('"say \\"hi\\""', '"say \\"hi\\""'),
+    ('1.0e10', '10000000000.0'),
+    ('1.5e-7', '1.5e-7'),
+    ('1e10', '10000000000.0'),
+    ('a mod b', 'mod(a,b)'),
+    ('a rem b xor c', 'xor(rem(a,b),c)'),
+    ('1 rdiv 2', 'rdiv(1,2)'),
+    ('p :- \\+ q, !, r', ":-(p,','(\\+(q),','(!,r)))"),
+    ('f(;)', 'f(;)'),
+    ('f(!)', 'f(!)'),
+    ('(a|b)', "'|'(a,b)"),
+    ('f(a|b)', "f('|'(a,b))"),
+    ('- (1) ^ 2', '-(^(1,2))'),
+    ('-(1)^2', '^(-(1),2)'),
+    ('- 1 ^ 2', '-(^(1,2))'),
+    ('-1^2', '^(-1,2)'),
+    ('a- (-1)', '-(a,-1)'),
+    ('f(a- -1)', 'f(-(a,-1))'),
+    ('$a', '$(a)'),
+    ("'hello'(world)", 'hello(world)'),
+    ("'[]'", "'[]'"),
+    ('[]', '[]'),
+    ('f()', 'f()'),
+    ('- = x', '=(-,x)'),
+    ('- mod 2', 'mod(-,2)'),
+    ('\\ a', '\\(a)'),
+    ('\\a', '\\(a)'),
+    ('a=..b', '=..(a,b)'),
+]
+
 #: SWI's toplevel driven from a file of queries, answering ';' to every prompt.
 SWI_DRIVER = r"""
 :- initialization(main, main).
@@ -270,6 +360,20 @@ def test_the_writer_takes_any_depth():
 
 
 # ---------------------------------------------------------------- the reader
+
+
+def test_the_reader_reads_as_swi():
+    assert [canonical_text(read_query(text)[0]) for text, _ in READS] == [want for _, want in READS]
+
+
+@needs_swi
+def test_the_expected_readings_are_swis(tmp_path):
+    source = tmp_path / "read.pl"
+    source.write_text(":- initialization(main, main).\nmain :- repeat, read_term(T, []), "
+                      "( T == end_of_file -> ! ; write_canonical(T), nl, fail ).\n")
+    done = subprocess.run(["swipl", "-q", str(source)], input="".join(f"{text} .\n" for text, _ in READS),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == [want for _, want in READS]
 
 
 def test_what_the_reader_adds_to_the_cores_syntax():
