@@ -463,14 +463,13 @@ def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
     (`dif(f(X, Y), f(a, b))`), then the finite-domain constraints; `true` if nothing."""
     state, terms, cyclic = _cut_cycles(state, named)
     data = getattr(state, "data", state)
+    values = [reify(t, data) for t in terms]
     fixed: dict[Var, str] = dict(cyclic)
-    for name, term in zip((n for n, _ in named), terms):
-        value = reify(term, data)
+    for (name, _), value in zip(named, values):
         if is_var(value):
             fixed.setdefault(value, name)
     answer: Answer | Callable[[], Answer]
-    values = [reify(t, data) for t in terms] if not getattr(state, "constraints", None) else None
-    if values is not None and _plain(values):  # no constraint store, no Python object: the fast way
+    if not getattr(state, "constraints", None) and _plain(values):  # no store, no Python object: the fast way
         fd: list[Term] = []
         foreign: list[Term] = []
         difs: list[tuple[Term, Term]] = []
@@ -508,7 +507,7 @@ def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
                 parts.append(", ".join(f"{a} = {b}" for a, b in zip(chain, chain[1:])))
             continue
         text = write_text(first, quoted=True, names=display, spacing=True, priority=699)
-        if isinstance(first, str) and text == write_text(first, quoted=True) and _is_operator(first):
+        if isinstance(first, str) and _is_operator(first):  # `X = (:-)`
             text = f"({text})"
         parts.append(", ".join(f"{a} = {b}" for a, b in zip(chain, chain[1:])) + (", " if len(chain) > 1 else "")
                      + f"{chain[-1]} = {text}")
