@@ -951,7 +951,6 @@ def _sub_atom(a: Term, before: Term, length: Term, after: Term, sub: Term) -> It
 
 
 _SYMBOL_CHARS = frozenset("#$&*+-./:<=>?@^~\\")
-_SOLO = frozenset({"!", ";", "[]", "{}", ","})
 
 
 def write_text(t: Term, quoted: bool = False, names: dict | None = None, *, spacing: bool = False,
@@ -1089,14 +1088,13 @@ class _Writer:
                 self.out.append("| " if self.spacing else "|")
             else:
                 self.emit(atom_text(name, self.quoted))
-                if name[0].isalpha() or name[0] == "'":  # `x is (a:-b)`: never is(...)
+                if name[0].isalpha():  # `x is (a:-b)`, never is(...); `x is -1`
                     self.out.append(" ")
             self.term(args[1], priority - 1 if kind[2] == "x" else priority, False)
             if opened:
                 self.out.append(")")
             return
-        if len(args) == 1 and name in self.prefix and name not in ("-", "+") or (
-                len(args) == 1 and name in ("-", "+") and name in self.prefix):
+        if len(args) == 1 and name in self.prefix:
             priority, kind = self.prefix[name]
             inner = priority - 1 if kind == "fx" else priority
             opened = priority > most
