@@ -166,7 +166,19 @@ class _QueryParser(_Parser):
 
     def __init__(self, text: str, variables: Any):
         self.ops = operators()
+        self.later: list[tuple[str, str, int]] = []  # the token after `ahead`, once looked at
         super().__init__(text, variables)
+
+    def _next(self) -> tuple[str, str, int]:
+        token = self.ahead
+        self.ahead = self.later.pop() if self.later else next(self.tokens)
+        return token
+
+    def _after(self) -> tuple[str, str, int]:
+        """The token after the next one."""
+        if not self.later:
+            self.later.append(next(self.tokens))
+        return self.later[-1]
 
     def _scan(self, text: str) -> Iterator[tuple[str, str, int]]:
         pos = 0
@@ -257,13 +269,8 @@ class _QueryParser(_Parser):
 
     def _starts_term_after(self) -> bool:
         """Whether the token after the next one can start a term (tells infix from postfix)."""
-        saved = self.ahead
-        self._next()
-        kind, text, _ = self.ahead
-        starts = kind in _STARTS or (kind == "punct" and text in "([{") or (kind == "symbol" and text != ".")
-        self.tokens = _pushed_back(self.ahead, self.tokens)
-        self.ahead = saved
-        return starts
+        kind, text, _ = self._after()
+        return kind in _STARTS or (kind == "punct" and text in "([{") or (kind == "symbol" and text != ".")
 
     def _infix(self, stop: str = "") -> tuple[str, tuple[int, str]] | None:
         kind, text, _ = self._peek()
@@ -285,7 +292,7 @@ class _QueryParser(_Parser):
             inner = self._expr(1200)
             self._expect(")")
             return inner, 0
-        if kind == "punct" and text == "{" and not self._peek_after_is("}"):
+        if kind == "punct" and text == "{" and self._after()[1] != "}":
             self._next()
             inner = self._expr(1200)
             self._expect("}")
@@ -311,23 +318,10 @@ class _QueryParser(_Parser):
             term = self._arguments(*self.opened)
         return term, 0
 
-    def _peek_after_is(self, text: str) -> bool:
-        saved = self.ahead
-        self._next()
-        found = self.ahead[1] == text
-        self.tokens = _pushed_back(self.ahead, self.tokens)
-        self.ahead = saved
-        return found
-
     def _is_infix_next(self) -> bool:
         """The next token (a symbol) is an infix operator followed by no term: `- = x` reads `-` as an atom."""
         kind, text, _ = self.ahead
         return text in self.ops.infix and text not in self.ops.prefix and self._starts_term_after()
-
-
-def _pushed_back(token: tuple[str, str, int], tokens: Iterator[tuple[str, str, int]]) -> Iterator[tuple[str, str, int]]:
-    yield token
-    yield from tokens
 
 
 def read_query(text: str) -> tuple[Term, dict[str, Var]]:
