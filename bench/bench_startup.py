@@ -112,7 +112,7 @@ def main() -> None:
         rows.append([label, *_figures(times), fmt_seconds(imports), "yes" if numpy else "no",
                      "yes" if puzzles else "no"])
     repl_times, repl_out = measured[1]
-    assert repl_out.splitlines() == ["X = 1", "X = 2", "false."], repl_out
+    assert repl_out.splitlines() == ["X = 1 ;", "X = 2."], repl_out
     beside = [["  the same, no bytecode cache", *_figures(measured[len(COMMANDS)][0]),
                "", "", ""]]
     if swipl:

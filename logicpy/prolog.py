@@ -42,7 +42,7 @@ from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
 from .core.clauses import Build, ClauseScope, Name, NotCompiled, compile_clauses, term_template, unify_template
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
-from .repl.reader import read_clauses, read_query
+from .repl.reader import STANDARD, read_clauses, read_query, using
 
 __all__ = ["Program", "consult", "consult_text"]
 
@@ -102,18 +102,6 @@ def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
             goals.append(Build(_translator(relations), [term_template(g, names), barrier]))
     scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))
     return compile_clauses("clause", scope, [goals], {}).clauses[0]
-
-
-def _conjuncts(body: Term) -> Iterator[Term]:
-    """The goals of a conjunction `(A, B)`, left to right."""
-    stack = [body]
-    while stack:
-        g = stack.pop()
-        if type(g) is tuple and len(g) == 3 and g[0] == ",":
-            stack.append(g[2])
-            stack.append(g[1])
-        else:
-            yield g
 
 
 def _caller(relations: Relations, name: str, arity: int) -> Callable[..., Any]:
@@ -300,6 +288,8 @@ class Program(Mapping):
         self.predicates: dict[Key, Predicate] = {}
         self._loaded: dict[str, set[Key]] = {}
         self._initialization: list[tuple[Term, str]] = []
+        self.operators = STANDARD.copy()
+        """The operators its text is read and written with (`op/3` changes them)."""
 
     # ------------------------------------------------------------ the mapping
 
@@ -358,21 +348,23 @@ class Program(Mapping):
     def consult_text(self, text: str, source: str = "user") -> "Program":
         """Load clauses and directives from Prolog text (`source` names it in errors); text
         with a syntax error is refused whole."""
-        try:
-            terms = list(read_clauses(text))  # a syntax error anywhere: nothing is loaded
-        except TermError as exc:
-            raise PrologSyntaxError(f"{source}:{exc}") from None
-        for term, line in terms:
-            self.add_term(term, f"{source}:{line}")
-        self._initialize()
+        with using(self.operators):
+            try:
+                terms = list(read_clauses(text))  # a syntax error anywhere: nothing is loaded
+            except TermError as exc:
+                raise PrologSyntaxError(f"{source}:{exc}") from None
+            for term, line in terms:
+                self.add_term(term, f"{source}:{line}")
+            self._initialize()
         return self
 
     def query(self, text: str, n: int | None = None) -> list[dict[str, Term]]:
         """The answers (up to `n`) of a query in Prolog syntax, each the values of its named variables."""
         from .core.streams import run
-        goal, variables = read_query(text)
-        named = {name: v for name, v in variables.items() if not name.startswith("_")}
-        answers = run(n or 0, tuple(named.values()), translate(goal, self.relations), order=self.order)
+        with using(self.operators):
+            goal, variables = read_query(text)
+            named = {name: v for name, v in variables.items() if not name.startswith("_")}
+            answers = run(n or 0, tuple(named.values()), translate(goal, self.relations), order=self.order)
         return [dict(zip(named, answer)) for answer in answers]
 
     def add_term(self, term: Term, where: str) -> None:
@@ -387,8 +379,8 @@ class Program(Mapping):
     def directive(self, goal: Term, where: str) -> None:
         """`:- table p/2.` (tabled), `:- dynamic p/1.` and `:- discontiguous p/1.` (the predicate
         exists, with or without clauses), `:- initialization(G).` (G run once when the text is
-        loaded), `:- use_module(library(clpfd)).` (and lists, apply, dif, tabling: built in);
-        anything else refused."""
+        loaded), `:- use_module(library(clpfd)).` (and lists, apply, dif, tabling: built in),
+        `:- op(P, T, N).` (in force from the next clause on); anything else refused."""
         if isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("table", "dynamic", "discontiguous"):
             for name, arity in _indicators(goal[1], where):
                 predicate = self._predicate(name, arity, where)
@@ -398,10 +390,11 @@ class Program(Mapping):
         if isinstance(goal, tuple) and len(goal) == 2 and goal[0] == "initialization":
             self._initialization.append((goal[1], where))
             return
-        if goal in _BUILT_IN_LIBRARIES:
-            return
+        if goal in _BUILT_IN_LIBRARIES or (isinstance(goal, tuple) and goal[0] in ("op", ",") and all(
+                isinstance(g, tuple) and len(g) == 4 and g[0] == "op" for g in _conjuncts(goal))):
+            return  # op/3: the reader has already put it in force
         raise InputError(f"{where}: directive {format_term(goal)} is not supported (table/1, dynamic/1, "
-                         "discontiguous/1, initialization/1 and use_module(library(clpfd)) are)")
+                         "discontiguous/1, initialization/1, op/3 and use_module(library(clpfd)) are)")
 
     def _initialize(self) -> None:
         """Run the `initialization/1` goals of the text just loaded, once each, in order."""
@@ -473,6 +466,18 @@ class Program(Mapping):
 
 #: `use_module` directives for libraries whose predicates are built in.
 _BUILT_IN_LIBRARIES = {("use_module", ("library", name)) for name in ("clpfd", "lists", "apply", "dif", "tabling")}
+
+
+def _conjuncts(goal: Term) -> list[Term]:
+    """The goals of a conjunction `(A, B)`, left to right."""
+    found, stack = [], [goal]
+    while stack:
+        g = stack.pop()
+        if isinstance(g, tuple) and len(g) == 3 and g[0] == ",":
+            stack.extend((g[2], g[1]))
+        else:
+            found.append(g)
+    return found
 
 
 def _split(clause: Term) -> tuple[Term, Term]:

@@ -169,9 +169,9 @@ def test_toplevel_prolog_order_and_the_flag():
         "member(X, [1,2]), !.\n"
         "set_prolog_flag(search_order, bfs).\n"))
     lines = out.getvalue().splitlines()
-    assert lines[:2] == ["X = 1", "false."]
-    assert lines[2:7] == ["X = 1", "X = 2", "X = 3", "X = 4", "false."]
-    assert lines[7:13] == ["true.", "X = 1", "X = 3", "X = 2", "X = 4", "false."]
+    assert lines[:1] == ["X = 1."]
+    assert lines[1:5] == ["X = 1 ;", "X = 2 ;", "X = 3 ;", "X = 4."]
+    assert lines[5:10] == ["true.", "X = 1 ;", "X = 3 ;", "X = 2 ;", "X = 4."]
     assert "cut (!) needs Prolog's search order" in err.getvalue()
     assert "search_order is prolog or interleaved, got bfs" in err.getvalue()
     assert status != 0

@@ -67,13 +67,13 @@ def test_a_session_in_a_real_terminal(terminal):
     t = terminal
     t.wait_for("?-")
     t.keys("appendo(X, Y, [1,2]).", "Enter")
-    screen = t.wait_for("X = [], Y = [1,2]")
+    screen = t.wait_for("X = [], Y = [1, 2]")
     assert "X = [1], Y = [2]" not in screen  # it waits for a key
     t.keys("\\;")  # tmux reads a bare ";" as its own command separator
     t.wait_for("X = [1], Y = [2]")
     t.keys("Enter")
     t.wait_for("?-", count=2)  # stopped: back at the prompt
-    assert "X = [1,2], Y = []" not in t.screen()
+    assert "X = [1], Y = [2] ." in t.screen() and "X = [1, 2], Y = []" not in t.screen()
     # an endless search without answers, interrupted
     t.keys("lengtho(L, N), N = -1.", "Enter")
     time.sleep(0.5)
@@ -86,17 +86,24 @@ def test_a_session_in_a_real_terminal(terminal):
     screen = t.wait_for("% interrupted", count=2)
     assert "Exception ignored" not in screen and "Traceback" not in screen
     t.wait_for("?-", count=4)
-    # the last answer, then no more
+    # the last answer, known to be the last: no key asked for
     t.keys("membero(X, [a]).", "Enter")
-    t.wait_for("X = a")
-    t.keys("\\;")  # tmux reads a bare ";" as its own command separator
-    t.wait_for("false.")
+    t.wait_for("X = a.")
+    t.wait_for("?-", count=5)
+    # the search for a next answer runs on: after a moment the answer waits for a key
+    t.keys("X = a ; lengtho(L, N), N = -1.", "Enter")
+    t.wait_for("X = a ")
+    t.keys("\\;")
+    t.wait_for("X = a ;")
+    time.sleep(0.3)
+    t.keys("C-c")
+    t.wait_for("% interrupted", count=3)
     # history: the up arrow brings the last query back
     t.keys("Up")
-    t.wait_for("?- membero(X, [a]).", count=2)
+    t.wait_for("?- X = a ; lengtho(L, N), N = -1.", count=2)
     t.keys("C-u", "halt.", "Enter")
     deadline = time.monotonic() + 10
     while t.alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not t.alive()
-    assert "membero(X, [a])." in t.history.read_text()  # kept for the next session
+    assert "membero(X, [a])." in t.history.read_text() and "X = a ; lengtho" in t.history.read_text()  # kept for the next session

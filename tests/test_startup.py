@@ -37,7 +37,7 @@ def _repl(query: str) -> tuple[str, list[str]]:
 
 def test_a_plain_query_imports_no_puzzle_and_no_numpy():
     out, modules = _repl("member(X,[1,2]).\n")
-    assert out.splitlines() == ["X = 1", "X = 2", "false."]
+    assert out.splitlines() == ["X = 1 ;", "X = 2."]
     assert "numpy" not in modules
     assert [m for m in modules if m.startswith("logicpy.puzzles")] == []
     assert [m for m in modules if m in ON_FIRST_USE and m != "logicpy.core.fd.store"] == []
@@ -45,13 +45,13 @@ def test_a_plain_query_imports_no_puzzle_and_no_numpy():
 
 def test_a_puzzle_relation_is_loaded_when_a_query_names_it():
     out, modules = _repl("godo(2, T, W).\n")
-    assert out.splitlines()[0] == "T = falsely, W = world([truly,falsely,random],da_yes,[none,none,ja])"
+    assert out.splitlines()[0] == "T = falsely, W = world([truly, falsely, random], da_yes, [none, none, ja]) ;"
     assert "logicpy.puzzles.gods.relations" in modules
 
 
 def test_an_fd_query_loads_the_fd_goals():
     out, modules = _repl("X #> 1, X #< 3.\n")
-    assert out.splitlines() == ["X = 2", "false."]
+    assert out.splitlines() == ["X = 2."]
     assert "logicpy.core.fd.goals" in modules
 
 

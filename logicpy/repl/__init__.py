@@ -18,8 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a Prolog-like toplevel over logicpy relations",
         description="Queries in Prolog syntax over logicpy's relations (the core, the FD goals with clpfd's "
                     "operators, the puzzles' relations, modules you load), SWI-Prolog through the bridge, and "
-                    "cross-checks. On a terminal: ';' for the next answer, Enter to stop. Piped: every answer "
-                    "on its own line, then 'false.' (no more) or 'true.' (stopped at --limit).",
+                    "cross-checks, read and printed as SWI-Prolog does. An answer ends with '.' when it is the "
+                    "last; on a terminal ';' asks for the next, Enter stops. Piped: every answer on its own "
+                    "line, ' ;' before the next, 'false.' when there is none, ' .' where --limit stopped.",
         epilog="example: echo 'appendo(X, Y, [1,2]).' | logicpy repl",
     )
     parser.add_argument("-q", "--query", action="append", default=[], metavar="QUERY",

@@ -11,8 +11,11 @@ call their goal in the caller's search, one list cell at a time, as Prolog's def
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NoReturn
 
@@ -947,107 +950,294 @@ def _sub_atom(a: Term, before: Term, length: Term, after: Term, sub: Term) -> It
 # ---------------------------------------------------------------- writing
 
 
-def _operators() -> tuple[dict, dict]:
-    from .reader import INFIX, PREFIX
-    return INFIX, PREFIX
+_SYMBOL_CHARS = frozenset("#$&*+-./:<=>?@^~\\")
 
 
-def write_text(t: Term, quoted: bool = False, names: dict | None = None) -> str:
-    """`t` as write/1 (or, `quoted`, writeq/1) writes it: operators in their place."""
+def write_text(t: Term, quoted: bool = False, names: dict | None = None, *, spacing: bool = False,
+               priority: int = 1200, numbervars: bool = True) -> str:
+    """`t` as SWI-Prolog's write_term/2 writes it: operators in their place (the table in
+    force, see `reader.operators`), `quoted` as writeq/print (atoms and strings quoted where
+    needed), `spacing` as the toplevel (a space after each argument's comma), `priority` the
+    context's (699 for a toplevel binding: `X = (a:-b)`), `numbervars` writing '$VAR'(N) as
+    a variable name; variables by `names` (completed with `_G<n>`)."""
+    from .reader import operators
     if names is None:
         names = {v: f"_G{i}" for i, v in enumerate(term_variables(t))}
-    out: list[str] = []
-    _write(t, 1200, quoted, names, out)
-    return "".join(out)
+    writer = _Writer(quoted, names, spacing, numbervars, operators())
+    try:
+        writer.term(t, priority, True)  # an operator alone is not embraced: `+`
+    except RecursionError:  # nested deeper than Python's stack: the canonical text, written by a loop
+        return format_term(t, names)
+    return "".join(writer.out)
 
 
-def _atom_out(a: str, quoted: bool) -> str:
-    return format_term(a) if quoted and a not in (";", "!", "[]", "{}") else a
+def float_text(x: float) -> str:
+    """A float as SWI-Prolog writes it: the shortest digits that read back, with `.0`, and
+    `1.0e+22` / `1.5e-7` outside 0.0001 .. 10^15."""
+    text = repr(x)
+    if not math.isfinite(x):
+        return text
+    sign, digits, exponent = Decimal(text).as_tuple()
+    head = "-" if sign else ""
+    ds = "".join(map(str, digits)).rstrip("0") or "0"
+    e = len(digits) + int(exponent) - 1 if x else 0
+    if -4 <= e < 15:
+        if e >= 0:
+            whole, frac = ds[:e + 1].ljust(e + 1, "0"), ds[e + 1:]
+        else:
+            whole, frac = "0", "0" * (-e - 1) + ds
+        return f"{head}{whole}.{frac or '0'}"
+    return f"{head}{ds[0]}.{ds[1:] or '0'}e{'+' if e > 0 else '-'}{abs(e)}"
 
 
-def _write(t: Term, most: int, quoted: bool, names: dict, out: list[str]) -> None:
-    infix, prefix = _operators()
-    if is_var(t) or _is_number(t) or isinstance(t, String) and quoted:
-        out.append(format_term(t, names))
-        return
-    if isinstance(t, String):
-        out.append(t.text)
-        return
-    if isinstance(t, (str, bool)):
-        a = _atom(t)
-        text = _atom_out(a, quoted)
-        out.append(f"({text})" if (a in infix or a in prefix) and most < 999 else text)
-        return
-    if isinstance(t, list) and not t:
-        out.append("[]")
-        return
-    found = _compound(t)
-    if found is None:
-        out.append(format_term(t, names))
-        return
-    name, args = found
-    if name == "[|]":
-        out.append("[")
-        _write(args[0], 999, quoted, names, out)
-        rest = args[1]
+def atom_text(a: str, quoted: bool) -> str:
+    """An atom as written (quoted: as writeq writes it, `'hello world'`, `[]`'s atom as `'[]'`)."""
+    if not quoted or a in ("!", ";", "{}"):
+        return a
+    if a and a[0].islower() and all(c.isalnum() or c == "_" for c in a) and not a.isascii():
+        return a
+    if a and a != "." and all(c in _SYMBOL_CHARS for c in a) and "/*" not in a:
+        return a
+    return format_term(a)
+
+
+class _Writer:
+    """One write: the text so far in `out`, a space put between two tokens that would read as one."""
+
+    def __init__(self, quoted: bool, names: dict, spacing: bool, numbervars: bool, ops: Any,
+                 ignore_ops: bool = False):
+        self.quoted, self.names, self.spacing, self.numbervars = quoted, names, spacing, numbervars
+        none: dict[str, tuple[int, str]] = {}
+        self.infix: dict[str, tuple[int, str]] = none if ignore_ops else ops.infix
+        self.prefix: dict[str, tuple[int, str]] = none if ignore_ops else ops.prefix
+        self.postfix: dict[str, tuple[int, str]] = none if ignore_ops else ops.postfix
+        self.ignore_ops = ignore_ops
+        self.out: list[str] = []
+        self.sign = False  # a prefix - or + was the last token: a digit after it is apart (`- 1`)
+
+    def emit(self, text: str) -> None:
+        if self.out and text:
+            last, first = self.out[-1][-1:], text[0]
+            if (last in _SYMBOL_CHARS and first in _SYMBOL_CHARS) or (self.sign and first.isdigit()) or (
+                    (last.isalnum() or last == "_") and (first.isalnum() or first == "_")) or (
+                    last == "'" and first == "'"):
+                self.out.append(" ")
+        self.out.append(text)
+        self.sign = False
+
+    def comma(self) -> None:
+        self.out.append(", " if self.spacing else ",")
+
+    def is_operator(self, a: str) -> bool:
+        return a in self.infix or a in self.prefix or a in self.postfix
+
+    def term(self, t: Term, most: int, argument: bool) -> None:
+        """Write `t` where a term of priority `most` fits (`argument`: an argument or list element)."""
+        if is_var(t):
+            self.emit(self.names.setdefault(t, f"_G{len(self.names)}"))
+        elif isinstance(t, bool):
+            self.emit("true" if t else "false")
+        elif isinstance(t, int):
+            self.emit(str(t))
+        elif isinstance(t, float):
+            self.emit(float_text(t))
+        elif isinstance(t, Fraction):
+            self.emit(f"{t.numerator}r{t.denominator}")
+        elif isinstance(t, String):
+            self.emit(format_term(t) if self.quoted else t.text)
+        elif isinstance(t, str):
+            text = atom_text(t, self.quoted)
+            if not argument and self.is_operator(t):
+                self.emit("(")
+                self.out.append(text)
+                self.out.append(")")
+            else:
+                self.emit(text)
+        elif isinstance(t, list) and not t:
+            self.emit("[]")
+        else:
+            found = _compound(t)
+            if found is None or not isinstance(found[0], str):
+                self.emit(format_term(t, self.names))
+            else:
+                self.compound(*found, most)
+
+    def compound(self, name: str, args: tuple, most: int) -> None:
+        if name == "[|]" and len(args) == 2:
+            return self.list(args)
+        if name == "{}" and len(args) == 1 and not self.ignore_ops:
+            self.emit("{")
+            self.term(args[0], 1200, False)
+            self.out.append("}")
+            return
+        if name == "$VAR" and len(args) == 1 and self.numbervars:
+            n = args[0]
+            if isinstance(n, int) and not isinstance(n, bool) and n >= 0:
+                return self.emit(chr(ord("A") + n % 26) + (str(n // 26) if n >= 26 else ""))
+            if isinstance(n, str):
+                return self.emit(n)
+        if len(args) == 2 and name in self.infix:
+            priority, kind = self.infix[name]
+            opened = priority > most
+            if opened:
+                self.emit("(")
+            self.term(args[0], priority - 1 if kind[0] == "x" else priority, False)
+            if name == ",":
+                self.comma()
+            elif name == "|":
+                self.out.append("| " if self.spacing else "|")
+            else:
+                self.emit(atom_text(name, self.quoted))
+                if name[0].isalpha():  # `x is (a:-b)`, never is(...); `x is -1`
+                    self.out.append(" ")
+            self.term(args[1], priority - 1 if kind[2] == "x" else priority, False)
+            if opened:
+                self.out.append(")")
+            return
+        if len(args) == 1 and name in self.prefix:
+            priority, kind = self.prefix[name]
+            inner = priority - 1 if kind == "fx" else priority
+            opened = priority > most
+            if opened:
+                self.emit("(")
+            self.emit(atom_text(name, self.quoted))
+            arg = args[0]
+            if self._opens(arg, inner):
+                self.out.append(" ")
+            self.sign = name in ("-", "+")
+            self.term(arg, inner, False)
+            if opened:
+                self.out.append(")")
+            return
+        if len(args) == 1 and name in self.postfix:
+            priority, kind = self.postfix[name]
+            opened = priority > most
+            if opened:
+                self.emit("(")
+            self.term(args[0], priority - 1 if kind == "xf" else priority, False)
+            self.emit(atom_text(name, self.quoted))
+            if opened:
+                self.out.append(")")
+            return
+        self.emit(atom_text(name, self.quoted))
+        self.out.append("(")
+        for i, a in enumerate(args):
+            if i:
+                self.comma()
+            self.term(a, 999, True)
+        self.out.append(")")
+
+    def _opens(self, arg: Term, most: int) -> bool:
+        """Whether `arg`, written where a term of priority `most` fits, starts with '('."""
+        if isinstance(arg, str):
+            return self.is_operator(arg)
+        found = _compound(arg)
+        if found is None:
+            return False
+        name, args = found
+        if len(args) == 2 and name in self.infix:
+            return self.infix[name][0] > most
+        if len(args) == 1 and name in self.prefix:
+            return self.prefix[name][0] > most
+        if len(args) == 1 and name in self.postfix:
+            return self.postfix[name][0] > most
+        return False
+
+    def list(self, cell: tuple) -> None:
+        self.emit("[")
+        self.term(cell[0], 999, True)
+        rest = cell[1]
         while True:
             more = _compound(rest)
-            if more is None or more[0] != "[|]":
+            if more is None or more[0] != "[|]" or len(more[1]) != 2:
                 break
-            out.append(",")
-            _write(more[1][0], 999, quoted, names, out)
+            self.comma()
+            self.term(more[1][0], 999, True)
             rest = more[1][1]
         if not (isinstance(rest, list) and not rest):
-            out.append("|")
-            _write(rest, 999, quoted, names, out)
-        out.append("]")
-        return
-    if name == "{}" and len(args) == 1:
-        out.append("{")
-        _write(args[0], 1200, quoted, names, out)
-        out.append("}")
-        return
-    if len(args) == 2 and name in infix:
-        priority, kind = infix[name]
-        left = priority - 1 if kind[0] == "x" else priority
-        right = priority - 1 if kind[2] == "x" else priority
-        opened = priority > most
-        out.append("(" if opened else "")
-        _write(args[0], left, quoted, names, out)
-        op = name
-        if name == ",":
-            out.append(",")
-        elif op.isalpha() or name in ("->", ":-", "*->", "-->"):
-            out.append(f" {op} " if op.isalpha() else op)
+            self.out.append("|")
+            self.term(rest, 999, True)
+        self.out.append("]")
+
+
+def canonical_text(t: Term, quoted: bool = True) -> str:
+    """`t` as write_canonical/1 writes it: no operators, atoms quoted, a variable met once `_`,
+    the others `A`, `B`, ... in order."""
+    counts: dict = {}
+    for v in occurrences(t):
+        counts[v] = counts.get(v, 0) + 1
+    letters = (chr(ord("A") + i % 26) + (str(i // 26) if i >= 26 else "") for i in itertools.count())
+    names = {v: next(letters) if k > 1 else "_" for v, k in counts.items()}
+    from .reader import operators
+    writer = _Writer(quoted, names, False, False, operators(), ignore_ops=True)
+    try:
+        writer.term(t, 1200, True)
+    except RecursionError:
+        return format_term(t, names)
+    return "".join(writer.out)
+
+
+def occurrences(term: Term) -> Iterator[Any]:
+    """Every occurrence of a variable in `term`, left to right (a loop, any depth)."""
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if is_var(t):
+            yield t
+        elif isinstance(t, (list, tuple)):
+            stack.extend(reversed(t))
+        elif isinstance(t, Suffix):
+            stack.extend(reversed(t.to_list()))
+        elif isinstance(t, ConsPair):
+            stack.extend((t.cdr, t.car))
+
+
+_WRITE_OPTIONS = {"quoted", "ignore_ops", "numbervars", "spacing", "priority", "max_depth", "portray", "fullstop", "nl"}
+
+
+def _write_term(rel: Relations, t: Term, options: Term) -> GoalType:
+    def goal(state: Any) -> tuple:
+        data = _data(state)
+        given = {}
+        for option in _list_of("write_term/2", reify(options, data)):
+            found = _compound(option)
+            if found is None or len(found[1]) != 1 or found[0] not in _WRITE_OPTIONS:
+                domain_error("write_term/2", "write_option", option)
+            given[found[0]] = found[1][0]
+        term = reify(t, data)
+        if given.get("ignore_ops") == "true":
+            text = canonical_text(term, quoted=given.get("quoted") == "true")
         else:
-            out.append(op)
-        mark = len(out)
-        _write(args[1], right, quoted, names, out)
-        if out[mark:] and op and not op.isalpha() and not op[-1].isalnum() \
-                and out[mark][:1] in "+-*/\\^<>=~:.?@#&$" and out[mark][:1]:
-            out.insert(mark, " ")
-        out.append(")" if opened else "")
-        return
-    if len(args) == 1 and name in prefix and name not in ("dynamic", "discontiguous", "initialization", "table"):
-        priority, kind = prefix[name]
-        inner = priority - 1 if kind[1] == "x" else priority
-        opened = priority > most
-        out.append("(" if opened else "")
-        out.append(name)
-        mark = len(out)
-        _write(args[0], inner, quoted, names, out)
-        first = out[mark][:1] if out[mark:] else ""
-        if name.isalpha() or first.isdigit() or first in "+-*/\\^<>=~:.?@#&$" or (
-                name in ("-", "+") and _is_number(args[0])):
-            out.insert(mark, " ")
-        out.append(")" if opened else "")
-        return
-    out.append(_atom_out(name, quoted) + "(")
-    for i, a in enumerate(args):
-        if i:
-            out.append(",")
-        _write(a, 999, quoted, names, out)
-    out.append(")")
+            priority = given.get("priority", 1200)
+            text = write_text(term, quoted=given.get("quoted") == "true", numbervars=given.get("numbervars") == "true",
+                              spacing=given.get("spacing") == "next_argument",
+                              priority=priority if _is_int(priority) else 1200)
+        if given.get("fullstop") == "true":
+            text += "." if not text[-1:] in _SYMBOL_CHARS else " ."
+        _emit(text + ("\n" if given.get("nl") == "true" else ""))
+        return (state,)
+    return goal
+
+
+def _op(rel: Relations, priority: Term, type_: Term, names: Term) -> GoalType:
+    """op/3: changes the operator table in force (the session's or program's)."""
+    def goal(state: Any) -> tuple:
+        from .reader import operators
+        data = _data(state)
+        operators().op(reify(priority, data), reify(type_, data), reify(names, data))
+        return (state,)
+    return goal
+
+
+def _current_op(rel: Relations, priority: Term, type_: Term, name: Term) -> GoalType:
+    def gen(p: Term, t: Term, n: Term) -> Iterator[tuple]:
+        from .reader import operators
+        table = operators()
+        names = [n] if isinstance(n, str) else sorted({*table.infix, *table.prefix, *table.postfix})
+        for a in names:
+            for found_p, found_t in table.defined(a):
+                yield (found_p, found_t, a)
+    return _function("current_op/3", gen)(rel, priority, type_, name)
 
 
 def _emit(text: str) -> None:
@@ -1108,7 +1298,7 @@ def format_text(who: str, text: str, args: list) -> str:
         elif d == "n":
             out.append("\n" * int(number or 1))
         elif d in "wp":
-            out.append(write_text(take(), quoted=d == "p" and False))
+            out.append(write_text(take(), quoted=d == "p"))
         elif d == "q":
             out.append(write_text(take(), quoted=True))
         elif d == "a":
@@ -1281,6 +1471,10 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("print", 1): _printing(lambda t: write_text(t, quoted=True)),
     ("writeq", 1): _printing(lambda t: write_text(t, quoted=True)),
     ("writeln", 1): _printing(lambda t: write_text(t) + "\n"),
+    ("write_canonical", 1): _printing(canonical_text),
+    ("write_term", 2): _write_term,
+    ("op", 3): _op,
+    ("current_op", 3): _current_op,
     ("nl", 0): lambda rel: _printing(lambda t: "\n")(rel, None),
     ("tab", 1): _tab,
     ("format", 1): _format,

@@ -1,36 +1,48 @@
 """`logicpy repl`: a toplevel like SWI-Prolog's over logicpy relations.
 
-Each query is read in Prolog syntax (`reader.read_query`), made a kanren goal
-(`goals.to_goal`) and run lazily; an answer is shown as its bindings to the variables the
-user named, then the constraints still pending (`core.answers`), e.g.
-`X = [1|_0], Y = _0` or `X in 1..3, X #< Y, Y in 2..sup`. On a terminal the toplevel
-waits after each answer (`;` the next, Enter stop); piped, it prints every answer (up to
-`limit`), one per line, then `false.` (no more answers) or `true.` (stopped at the limit).
+Each query is read in Prolog syntax (`reader.read_query`), made a goal of logicpy's search
+(`goals.translate`) and run lazily; an answer is printed as SWI-Prolog's toplevel prints it
+(`answer_text`): the bindings of the variables the user named, written by the one writer
+(`builtins.write_text`, operators in place), then the constraints still pending, e.g.
+`X = [1|_A], Y = _A` or `X in 1..3, X #< Y, Y in 2..sup`. The search is asked for one
+answer ahead, so the last answer ends with `.` (`X is 2+3.` prints `X = 5.`), the others
+with ` ;`; with none, `false.`. On a terminal the toplevel waits after an answer that is not
+known to be the last (`;` the next, Enter stop); piped, it prints every answer (up to
+`limit`, where it ends the line with ` .`), one per line.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, redirect_stdout
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, TextIO
 
 from immutables import Map
 from unification import Var, reify  # type: ignore[import-untyped]
 
-from ..core.answers import Answer, answer_in, answer_of
-from ..core.terms import Term, format_term, is_var, to_json
-from ..errors import LogicpyError
-from .goals import BUILTIN_NAMES, Interrupt, to_goal
+from ..core.answers import Answer, answer_in, answer_of, readable_constraint
+from ..core.constraints import disequalities
+from ..core.equality import check_acyclic, walk
+from ..core.streams import PAUSE, solve
+from ..core.terms import Term, check_term, format_term, is_var, to_json, variables_in
+from ..errors import LogicpyError, TermError
+from .goals import BUILTIN_NAMES, Interrupt, translate  # first: goals loads builtins
+from .builtins import occurrences, write_text  # noqa: I001
 from .relations import DEFAULT_MODULES, Relations
-from .reader import read_query
+from .reader import read_query, using
+
+LOOKAHEAD = 0.25
+"""Seconds a terminal session searches for the next answer before showing one: found or
+none left, it knows whether to wait for ';' (as SWI knows from its choice points)."""
 
 COMMANDS = {
     "help.": "this list",
@@ -88,7 +100,7 @@ class Toplevel:
         captured = io.StringIO()  # JSON mode: what write/format print, kept out of the JSON lines
         printed = captured if self.json else self.out
         try:
-            with _sigint_flag(), _integers_of_any_length(), redirect_stdout(printed):
+            with _sigint_flag(), _integers_of_any_length(), redirect_stdout(printed), using(self.program.operators):
                 self._query(text.strip())
         except Halt:
             self._record = None
@@ -124,57 +136,73 @@ class Toplevel:
             for item in term:
                 self.consult(item)
             return
-        shown = [(name, v) for name, v in variables.items() if not name.startswith("_")]
+        named = list(variables.items())  # `_X` too, as SWI shows it; `_` is never named
         if isinstance(term, tuple) and len(term) == 2 and term[0] == "time":
-            return self._run(term[1], shown, timed=True)
+            return self._run(term[1], named, timed=True)
         command = _COMMANDS.get(term if isinstance(term, str) else (term[0], len(term) - 1)
                                 if isinstance(term, tuple) else None)
         if command is not None:
             return command(self, *(term[1:] if isinstance(term, tuple) else ()))
-        return self._run(term, shown)
+        return self._run(term, named)
 
-    def _run(self, term: Term, shown: list[tuple[str, Var]], timed: bool = False) -> None:
-        goal = to_goal(term, self.relations, self.program.order)
-        names = [name for name, _ in shown]
-        query_vars = [v for _, v in shown]
+    def _run(self, term: Term, named: list[tuple[str, Var]], timed: bool = False) -> None:
+        goal = translate(term, self.relations)
 
-        def answers() -> Iterator[Answer]:
-            for state in goal(Map()):  # a logicpy state: Prolog identity
-                data = getattr(state, "data", state)
-                fixed: dict[Var, str] = {}
-                for name, v in shown:
-                    value = reify(v, data)
-                    if is_var(value):
-                        fixed.setdefault(value, name)
-                yield answer_in(query_vars, state, fixed)
+        def answers() -> Iterator[Any]:
+            for state in solve(goal, Map(), order=self.program.order, pauses=True):  # a logicpy state
+                yield state if state is PAUSE else answer_text(state, named)
 
-        self._show(answers(), names, timed)
+        self._show(answers(), timed)
 
-    def _show(self, answers: Iterator[Answer], names: list[str], timed: bool = False) -> None:
+    def _show(self, answers: Iterator[Any], timed: bool = False) -> None:
+        """Print the answers as SWI's toplevel does: each but the last ends with ' ;', the last
+        with '.' when no other is left (determinism: the search is asked one answer ahead),
+        `false.` when there is none; on a terminal the key after an answer decides."""
         cpu, wall = time.process_time(), time.perf_counter()
-        count, more = 0, False
+        count, more, line_open = 0, False, False
+        ahead: io.StringIO | None = None
         try:
-            for answer in answers:
+            shown = _next_answer(answers)
+            while shown is not None:
                 count += 1
-                line = bindings_text(answer, names)
                 if self._record is not None:
-                    self._record.setdefault("answers", []).append(answer_json(answer, names, line))
+                    self._record.setdefault("answers", []).append(answer_json(shown.answer, shown.names, shown.text))
                     if count >= self.limit:
                         more = True
                         break
-                elif self.ask is not None:
-                    self.out.write(line + " ")
+                    shown = _next_answer(answers)
+                    continue
+                self.out.write(shown.text)
+                self.out.flush()
+                line_open = True
+                if self.ask is None and count >= self.limit:
+                    self.out.write(" .\n")  # stopped here, as SWI when Enter is pressed
+                    line_open, more = False, True
+                    break
+                ahead = io.StringIO()  # what the search prints while looking ahead: shown after the line
+                with redirect_stdout(ahead):
+                    following = _next_answer(answers, LOOKAHEAD if self.ask is not None else None)
+                if following is None:  # the last answer; output on the way is shown as SWI shows it
+                    self.out.write(f" ;\n{ahead.getvalue()}false.\n" if ahead.getvalue() else ".\n")
+                    line_open = False
+                    break
+                self.out.write(" ")
+                if self.ask is not None:
                     self.out.flush()
                     if self.ask() != ";":
-                        self.out.write(".\n")
-                        more = True
+                        self.out.write(".\n" + ahead.getvalue())
+                        line_open, more = False, True
                         break
-                    self.out.write(";\n")
-                else:
-                    self._say(line)
-                    if count >= self.limit:
-                        more = True
-                        break
+                self.out.write(";\n" + ahead.getvalue())
+                line_open = False
+                shown = following if following is not _UNKNOWN else _next_answer(answers)
+            else:
+                if self._record is None:
+                    self._say("false.")
+        except KeyboardInterrupt:
+            if line_open:
+                self.out.write("\n" + (ahead.getvalue() if ahead is not None else ""))
+            raise
         finally:
             if timed:
                 self._say(f"% {count} answer{'s' if count != 1 else ''}, "
@@ -182,10 +210,6 @@ class Toplevel:
         if self._record is not None:
             self._record.setdefault("answers", [])
             self._record["more"] = more
-        elif self.ask is None:
-            self._say("true." if more else "false.")
-        elif not more:
-            self._say("false.")
 
     # ------------------------------------------------------------ SWI-Prolog
 
@@ -196,16 +220,17 @@ class Toplevel:
         answers = swi.query(text.strip().rstrip("."), module=module, limit=self.limit)
         names = list(answers[0]) if answers else []
 
-        def shown() -> Iterator[Answer]:
+        def shown() -> Iterator[Shown]:
             for bindings, residual in zip(answers, answers.residual):
                 values = [bindings[n] for n in names]
                 fixed: dict[Var, str] = {}
                 for n, value in zip(names, values):
                     if is_var(value):
                         fixed.setdefault(value, n)
-                yield answer_of(values, residual_from_goals(values, residual), fixed)
+                answer = answer_of(values, residual_from_goals(values, residual), fixed)
+                yield Shown(bindings_text(answer, names), answer, names)
 
-        self._show(shown(), names)
+        self._show(shown())
 
     def _clause(self, text: str) -> None:
         """A line of `[user].` input: a clause or directive, or `end_of_file.`."""
@@ -385,8 +410,10 @@ def bindings_text(answer: Answer, names: list[str]) -> str:
     for name, value in zip(names, answer.residual.term):
         if is_var(value) and display.get(value) == name:
             continue
-        parts.append(f"{name} = {format_term(value, display)}")
-    parts.extend(answer.constraints)
+        parts.append(f"{name} = {write_text(value, quoted=True, names=display, spacing=True, priority=699)}")
+    parts.extend(write_text(c, quoted=True, names=display, spacing=True) if isinstance(c, tuple) and c[0] == "dif"
+                 else readable_constraint(c, display) for c in answer.residual.constraints)
+    parts.extend(format_term(c, display) for c in answer.residual.foreign)
     return ", ".join(parts) if parts else "true"
 
 
@@ -408,6 +435,170 @@ def answer_json(answer: Answer, names: list[str], text: str) -> dict[str, Any]:
 
     bindings = {name: tagged(to_json(value, display)) for name, value in zip(names, answer.residual.term)}
     return {"text": text, "bindings": bindings, "constraints": list(answer.constraints)}
+
+
+# ---------------------------------------------------------------- answers as SWI-Prolog prints them
+
+
+class Shown:
+    """One answer as printed: `text` (`X = 1+2, Y = f(_A, _A)`, or `true`), with `names` its
+    bindings' order, and the `Answer` it reads (canonical values and constraints, for JSON),
+    made when first asked for."""
+
+    def __init__(self, text: str, answer: Answer | Callable[[], Answer], names: list[str]):
+        self.text, self.names, self._answer = text, names, answer
+
+    @property
+    def answer(self) -> Answer:
+        if not isinstance(self._answer, Answer):
+            self._answer = self._answer()
+        return self._answer
+
+
+def answer_text(state: Any, named: list[tuple[str, Var]]) -> Shown:
+    """The answer `state` gives the query's named variables, as SWI-Prolog's toplevel writes
+    it: variables bound to the same value grouped (`X = Y, Y = a`), a variable bound to a
+    term containing itself written by its name (`X = f(X)`), the other variables `_A`, `_B`
+    where met twice and `_` where once, operators in place, `dif/2` as SWI keeps it
+    (`dif(f(X, Y), f(a, b))`), then the finite-domain constraints; `true` if nothing."""
+    state, terms, cyclic = _cut_cycles(state, named)
+    data = getattr(state, "data", state)
+    values = [reify(t, data) for t in terms]
+    fixed: dict[Var, str] = dict(cyclic)
+    for (name, _), value in zip(named, values):
+        if is_var(value):
+            fixed.setdefault(value, name)
+    answer: Answer | Callable[[], Answer]
+    if not getattr(state, "constraints", None) and _plain(values):  # no store, no Python object: the fast way
+        fd: list[Term] = []
+        foreign: list[Term] = []
+        difs: list[tuple[Term, Term]] = []
+        opaque: Mapping[Var, Any] = {}
+        answer = lambda: answer_in(terms, state, fixed)  # noqa: E731  made for JSON only
+    else:
+        answer = answer_in(terms, state, fixed)
+        values = list(answer.residual.term)
+        fd = [c for c in answer.residual.constraints if not (isinstance(c, tuple) and c[0] == "dif")]
+        foreign = list(answer.residual.foreign)
+        pairs = disequalities(state)
+        difs = _linked_difs([reify(pair, data) for pair in pairs], set(variables_in([values, fd]))) if pairs else []
+        opaque = {v: answer.names[v] for v in answer.opaque}
+    groups: dict[Any, list[int]] = {}
+    for i, value in enumerate(values):
+        groups.setdefault(_group_key(value) if len(values) > 1 else i, []).append(i)
+    display: dict[Var, str] = {**cyclic, **opaque}
+    for members in groups.values():
+        if is_var(values[members[0]]) and values[members[0]] not in opaque:
+            display[values[members[0]]] = named[members[-1]][0]
+    taken = {name for name, _ in named}
+    counts: dict[Var, int] = {}
+    for v in occurrences([values, fd, foreign, difs]):
+        if v not in display:
+            counts[v] = counts.get(v, 0) + 1
+    letters = (f"_{chr(ord('A') + k % 26)}{k // 26 if k >= 26 else ''}" for k in itertools.count())
+    for v, k in counts.items():
+        display[v] = "_" if k == 1 else next(n for n in letters if n not in taken)
+    parts: list[str] = []
+    for members in groups.values():
+        first = values[members[0]]
+        chain = [named[i][0] for i in members]
+        if is_var(first) and first not in opaque:
+            if len(chain) > 1:
+                parts.append(", ".join(f"{a} = {b}" for a, b in zip(chain, chain[1:])))
+            continue
+        text = write_text(first, quoted=True, names=display, spacing=True, priority=699)
+        if isinstance(first, str) and _is_operator(first):  # `X = (:-)`
+            text = f"({text})"
+        parts.append(", ".join(f"{a} = {b}" for a, b in zip(chain, chain[1:])) + (", " if len(chain) > 1 else "")
+                     + f"{chain[-1]} = {text}")
+    parts.extend(readable_constraint(c, display) for c in fd)
+    parts.extend(write_text(("dif", a, b), quoted=True, names=display, spacing=True) for a, b in difs)
+    parts.extend(format_term(c, display) for c in foreign)
+    return Shown(", ".join(parts) if parts else "true", answer, [name for name, _ in named])
+
+
+def _group_key(value: Term) -> Any:
+    """Equal for identical terms only (variables by identity, 1 and 1.0 apart)."""
+    if is_var(value):
+        return value
+    if isinstance(value, (str, int, float)):
+        return (type(value), value)
+    return format_term(value, _IdNames())
+
+
+def _plain(values: list[Term]) -> bool:
+    """Whether `values` are Prolog terms throughout (no Python object inside)."""
+    try:
+        check_term(values)
+    except TermError:
+        return False
+    return True
+
+
+class _IdNames(dict):
+    """Variable names by identity, so equal texts mean identical terms."""
+
+    def __missing__(self, v: Var) -> str:
+        self[v] = name = f"_{id(v)}"
+        return name
+
+
+def _is_operator(atom: str) -> bool:
+    from .reader import operators
+    table = operators()
+    return atom in table.infix or atom in table.prefix or atom in table.postfix
+
+
+def _linked_difs(pairs: list[tuple[Term, Term]], linked: set) -> list[tuple[Term, Term]]:
+    """The disequalities about the answer: ground ones, and those sharing a variable with it
+    (directly or through another kept one)."""
+    kept = [False] * len(pairs)
+    changed = True
+    while changed:
+        changed = False
+        for i, pair in enumerate(pairs):
+            if not kept[i]:
+                vs = set(variables_in(pair))
+                if not vs or vs & linked:
+                    kept[i], changed = True, True
+                    linked |= vs
+    return [p for p, k in zip(pairs, kept) if k]
+
+
+def _cut_cycles(state: Any, named: list[tuple[str, Var]]) -> tuple[Any, list[Term], dict[Var, str]]:
+    """The state and terms to show for the named variables: a variable whose value contains
+    itself is unbound in the state and shown as its binding, so `X = f(X)` reads by name
+    (a cycle through unnamed variables only is left, and refused)."""
+    data = getattr(state, "data", state)
+    cyclic: dict[Var, str] = {}
+    for name, v in named:
+        try:
+            check_acyclic(v, data)
+        except TermError:
+            cyclic[v] = name
+    if not cyclic:
+        return state, [v for _, v in named], {}
+    terms = [walk(v, data) if v in cyclic else v for _, v in named]
+    cut = data
+    for v in cyclic:
+        cut = cut.delete(v)
+    return (state.copy(cut) if hasattr(state, "constraints") else cut), terms, cyclic
+
+
+_UNKNOWN = object()
+"""What `_next_answer` gives when its time ran out before it knew."""
+
+
+def _next_answer(answers: Iterator[Any], within: float | None = None) -> Any:
+    """The next answer (PAUSEs skipped), None if there is none; with `within` seconds,
+    `_UNKNOWN` once they have passed without either."""
+    deadline = None if within is None else time.perf_counter() + within
+    for item in answers:
+        if item is not PAUSE:
+            return item
+        if deadline is not None and time.perf_counter() > deadline:
+            return _UNKNOWN
+    return None
 
 
 # ---------------------------------------------------------------- the loop

@@ -205,4 +205,4 @@ def test_the_toplevel_answers_over_a_long_partial_list():
     out, err = io.StringIO(), io.StringIO()
     run_piped(Toplevel(out=out, err=err, limit=1), io.StringIO("length(L0, 600), append(L0, T, L), member(q, L)."))
     first = out.getvalue().splitlines()[0]
-    assert first.startswith("L0 = [q,_0,_1,") and "_598|T]" in first and err.getvalue() == ""
+    assert first.startswith("L0 = [q, _A, _B, ") and "_A23|T] ." in first and err.getvalue() == ""
