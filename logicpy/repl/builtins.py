@@ -1487,7 +1487,8 @@ ISO: frozenset[tuple[str, int]] = frozenset({
     ("atom_codes", 2), ("atom_concat", 3), ("atom_length", 2), ("atomic", 1), ("bagof", 3), ("callable", 1),
     ("char_code", 2), ("compare", 3), ("compound", 1), ("copy_term", 2), ("findall", 3), ("float", 1),
     ("functor", 3), ("ground", 1), ("integer", 1), ("nl", 0), ("nonvar", 1), ("number", 1), ("number_codes", 2),
-    ("setof", 3), ("sort", 2), ("sub_atom", 5), ("var", 1), ("write", 1), ("writeq", 1)})
+    ("setof", 3), ("sort", 2), ("sub_atom", 5), ("var", 1), ("write", 1), ("writeq", 1),
+    ("write_canonical", 1), ("write_term", 2), ("op", 3), ("current_op", 3)})
 
 #: Built-ins a program may define for itself, its definition then used in their place: all
 #: but the ISO ones, as in SWI-Prolog (`plus/3`, `between/3`, `format/2`, `maplist/3`, ...).
