@@ -298,9 +298,9 @@ def _counter(limit: int | None, timeout: float | None) -> Iterator[int]:
 # ---------------------------------------------------------------- command line
 
 EXAMPLE = """example:
-  logicpy crosscheck prolog/lists.pl 'append(X, Y, [1,2,3])' --against logicpy.core.lists:appendo
-  logicpy crosscheck prolog/lists.pl 'length(L, N)' --against logicpy.core.lists:lengtho --limit 6
-  logicpy crosscheck prolog/constraints.pl 'neq(X, 1)' --against logicpy.core:neq
+  logicpy crosscheck lists 'append(X, Y, [1,2,3])' --against logicpy.core.lists:appendo
+  logicpy crosscheck lists 'length(L, N)' --against logicpy.core.lists:lengtho --limit 6
+  logicpy crosscheck constraints 'neq(X, 1)' --against logicpy.core:neq
 
 Answers are compared with the constraints pending on them (dif/2, clpfd domains and
 linear constraints), both sides in one canonical form.

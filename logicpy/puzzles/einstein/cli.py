@@ -48,10 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def load_game(path: str | Path):
-    """Read a game by its extension (.json or .txt)."""
+    """Read a game by its extension (.json or .txt); a bare name is a shipped game (`zebra`)."""
+    from ...data import einstein_game
     from .jsonfmt import load_json
     from .notation import load_text
 
+    path = einstein_game(path)
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"{path}: unknown game format {suffix!r}; use one of {', '.join(FORMATS)}")
