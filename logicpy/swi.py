@@ -46,7 +46,7 @@ from logicpy.errors import (
 __all__ = ["available", "consult", "query", "PrologModule", "Answers", "Message", "MAX_DEPTH"]
 
 INSTALL_HINT = (
-    "install SWI-Prolog (Debian: apt-get install swi-prolog-nox) and pyswip (pip install 'logicpy[prolog]')"
+    "install SWI-Prolog (Debian: apt-get install swi-prolog-nox) and pyswip (pip install 'logicpy-engine[prolog]')"
 )
 
 #: The deepest term (compounds and lists inside each other) that crosses the bridge either way.
