@@ -321,7 +321,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE.pl", help="the Prolog file to consult (into its own module)")
+    parser.add_argument("file", metavar="FILE.pl", help="the Prolog file to consult (into its own module); or a shipped one by name, "
+                             "e.g. lists (`logicpy files` lists them)")
     parser.add_argument("goal", metavar="GOAL", help="a Prolog goal, e.g. 'append(X, Y, [1,2,3])'")
     parser.add_argument("--against", metavar="MODULE:RELATION", required=True,
                         help="the Python relation called with GOAL's arguments "
