@@ -4,13 +4,22 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow typecheck bench setup swi clean
+DEMO_STAMP := $(VENV)/.installed-demo
 
+.PHONY: demo test test-slow typecheck bench setup swi wheel-check clean
+
+## setup: a venv with logicpy (editable) and every extra the tests use.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[prolog,test,distributed,smt]'
+	$(PY) -m pip install --quiet -e '.[all,test]'
 	touch $(STAMP)
+
+## The demo needs logicpy alone: no extras (a full setup, when there is one, serves too).
+$(DEMO_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e .
+	touch $(DEMO_STAMP)
 
 setup: $(STAMP)
 
@@ -19,7 +28,7 @@ swi:
 	@bash scripts/ensure-swi.sh
 
 ## demo: the main job.
-demo: $(STAMP)
+demo: $(if $(wildcard $(STAMP)),$(STAMP),$(DEMO_STAMP))
 	$(VENV)/bin/logicpy demo
 
 ## typecheck: mypy over the package (configured in pyproject.toml; kept clean).
@@ -37,6 +46,11 @@ test-slow: $(STAMP) swi
 ## bench: every benchmark under bench/, printing figures.
 bench: $(STAMP) swi
 	$(PY) -m bench
+
+## wheel-check: build the sdist and wheel, install the wheel into a fresh venv outside the
+## repo and run the README's user commands there (scripts/wheel-check.sh).
+wheel-check: $(STAMP)
+	scripts/wheel-check.sh $(PY)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

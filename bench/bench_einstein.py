@@ -28,7 +28,7 @@ from logicpy.puzzles.einstein.compile import solve_fd
 #: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
 PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
              ROOT.parent / "shared/peers/einstein-solver")
-EXAMPLES = ROOT / "examples" / "einstein"
+EXAMPLES = ROOT / "logicpy" / "data" / "examples" / "einstein"
 
 
 def generated_game(size: int = 8, kinds: int = 8, seed: int = 2025) -> tuple[Game, tuple]:

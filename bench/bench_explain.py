@@ -28,7 +28,7 @@ SWEEP_CAP = 60.0
 def _games(big: bool) -> list[tuple[str, Game]]:
     from bench.bench_einstein import PEERS, generated_game
 
-    games = [("bake_sale", load_game(ROOT / "examples" / "einstein" / "bake_sale.txt"))]
+    games = [("bake_sale", load_game(ROOT / "logicpy" / "data" / "examples" / "einstein" / "bake_sale.txt"))]
     if (PEERS / "valentine.json").exists():
         games.append(("valentine", load_game(PEERS / "valentine.json")))
     games += [(p.stem, load_game(p)) for p in sorted((ROOT / "bench" / "einstein_games").glob("generated_*.txt"))]

@@ -19,7 +19,7 @@ from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, prin
 
 
 def _example(name: str):
-    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "examples" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"example_{name}", ROOT / "logicpy" / "data" / "examples" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

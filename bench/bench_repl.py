@@ -46,7 +46,7 @@ def main() -> None:
         b = measure(shown, repeat=5, trace_memory=False)
         c = measure(lambda: _toplevel(top, query, limit), repeat=5, trace_memory=False)
         assert len(a.result) == len(b.result) == c.result  # every answer a line, the last ending with '.'
-        s = swipl_seconds(ROOT / "prolog" / "lists.pl", prolog) if prolog else None
+        s = swipl_seconds(ROOT / "logicpy" / "data" / "prolog" / "lists.pl", prolog) if prolog else None
         rows.append([name, fmt_seconds(a.seconds), fmt_seconds(b.seconds), fmt_seconds(c.seconds), fmt_seconds(s)])
     print_table("Showing answers (CPU time, best of 5)", ["query", "run", "answers()", "toplevel", "SWI (no output)"],
                 rows)

@@ -25,7 +25,7 @@ import time
 
 from bench.common import ROOT, fmt_seconds, print_table
 
-EXAMPLES = ROOT / "examples" / "einstein"
+EXAMPLES = ROOT / "logicpy" / "data" / "examples" / "einstein"
 QUERY = "member(X,[1,2]).\n"
 RUNS = 7
 

@@ -25,7 +25,7 @@ from bench.bench_fd import zebra_fd_houses
 
 
 def _load_example():
-    spec = importlib.util.spec_from_file_location("example_zebra", ROOT / "examples" / "zebra.py")
+    spec = importlib.util.spec_from_file_location("example_zebra", ROOT / "logicpy" / "data" / "examples" / "zebra.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)

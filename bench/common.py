@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-PROLOG_DIR = ROOT / "prolog"
+PROLOG_DIR = ROOT / "logicpy" / "data" / "prolog"
 
 
 @dataclass

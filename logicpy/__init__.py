@@ -15,7 +15,9 @@ def __getattr__(name: str) -> str:
         raise AttributeError(f"module 'logicpy' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
 
+    from .extras import DISTRIBUTION
+
     try:
-        return version("logicpy")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:  # running from a source tree that was not installed
         return "0.0.0"

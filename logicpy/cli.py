@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "prisoners": ("logicpy.puzzles.prisoners.cli", "Dudeney's Nine Prisoners, Kirkman's schoolgirls and other designs"),
     "crosscheck": ("logicpy.crosscheck", "compare a logicpy relation with a Prolog predicate"),
     "repl": ("logicpy.repl", "a Prolog-like toplevel over logicpy's relations"),
+    "files": ("logicpy.data", "list the Prolog programs and examples shipped with logicpy"),
 }
 
 

@@ -298,9 +298,9 @@ def _counter(limit: int | None, timeout: float | None) -> Iterator[int]:
 # ---------------------------------------------------------------- command line
 
 EXAMPLE = """example:
-  logicpy crosscheck prolog/lists.pl 'append(X, Y, [1,2,3])' --against logicpy.core.lists:appendo
-  logicpy crosscheck prolog/lists.pl 'length(L, N)' --against logicpy.core.lists:lengtho --limit 6
-  logicpy crosscheck prolog/constraints.pl 'neq(X, 1)' --against logicpy.core:neq
+  logicpy crosscheck lists 'append(X, Y, [1,2,3])' --against logicpy.core.lists:appendo
+  logicpy crosscheck lists 'length(L, N)' --against logicpy.core.lists:lengtho --limit 6
+  logicpy crosscheck constraints 'neq(X, 1)' --against logicpy.core:neq
 
 Answers are compared with the constraints pending on them (dif/2, clpfd domains and
 linear constraints), both sides in one canonical form.
@@ -321,7 +321,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE.pl", help="the Prolog file to consult (into its own module)")
+    parser.add_argument("file", metavar="FILE.pl", help="the Prolog file to consult (into its own module); or a shipped one by name, "
+                             "e.g. lists (`logicpy files` lists them)")
     parser.add_argument("goal", metavar="GOAL", help="a Prolog goal, e.g. 'append(X, Y, [1,2,3])'")
     parser.add_argument("--against", metavar="MODULE:RELATION", required=True,
                         help="the Python relation called with GOAL's arguments "

@@ -336,6 +336,9 @@ class Program(Mapping):
     def consult(self, path: str | Path) -> "Program":
         """Load the clauses and directives of a Prolog file; errors name file and line.
         Consulting a file again replaces the predicates it defined."""
+        from .data import prolog_file
+
+        path = prolog_file(path)
         text = read_input_file(path)
         source = str(path)
         for key in self._loaded.pop(str(Path(path).resolve()), ()):

@@ -46,7 +46,7 @@ from logicpy.errors import (
 __all__ = ["available", "consult", "query", "PrologModule", "Answers", "Message", "MAX_DEPTH"]
 
 INSTALL_HINT = (
-    "install SWI-Prolog (Debian: apt-get install swi-prolog-nox) and pyswip (pip install 'logicpy[prolog]')"
+    "install SWI-Prolog (Debian: apt-get install swi-prolog-nox) and pyswip (pip install 'logicpy-engine[prolog]')"
 )
 
 #: The deepest term (compounds and lists inside each other) that crosses the bridge either way.
@@ -598,9 +598,9 @@ def consult(path: str | Path, module: str | None = None) -> PrologModule:
     warnings (a directive that fails, a singleton variable) are kept on the result,
     not printed.
     """
-    file = Path(path).resolve()
-    if not file.is_file():
-        raise InputError(f"{path}: no such Prolog file")
+    from .data import prolog_file
+
+    file = prolog_file(path).resolve()
     name = module or str(file)
     try:
         reply = _serve(("consult", str(file), name), f"consulting {file}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-PROLOG_DIR = Path(__file__).resolve().parent.parent / "prolog"
+PROLOG_DIR = Path(__file__).resolve().parent.parent / "logicpy" / "data" / "prolog"
 
 
 def run_goal(file: str, goal: str, timeout: float = 60) -> str:

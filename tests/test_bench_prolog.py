@@ -16,7 +16,7 @@ import pytest
 from logicpy.core.terms import format_term
 from logicpy.prolog import consult
 
-BENCH = Path(__file__).resolve().parent.parent / "prolog" / "bench"
+BENCH = Path(__file__).resolve().parent.parent / "logicpy" / "data" / "prolog" / "bench"
 
 
 def _tak(x: int, y: int, z: int) -> int:

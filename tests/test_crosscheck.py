@@ -23,7 +23,7 @@ from logicpy.errors import InputError
 
 pytestmark = pytest.mark.swi
 
-LISTS_PL = Path(__file__).resolve().parent.parent / "prolog" / "lists.pl"
+LISTS_PL = Path(__file__).resolve().parent.parent / "logicpy" / "data" / "prolog" / "lists.pl"
 CONSTRAINTS_PL = LISTS_PL.with_name("constraints.pl")
 
 

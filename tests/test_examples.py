@@ -10,7 +10,7 @@ import pytest
 
 from logicpy.errors import InputError
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "logicpy" / "data" / "examples"
 
 
 def load_example(name: str):

@@ -340,7 +340,7 @@ def test_calendar_program_answers_as_swi(tmp_path):
     from pathlib import Path
 
     from logicpy.prolog import consult
-    path = Path(__file__).resolve().parent.parent / "prolog" / "calendar.pl"
+    path = Path(__file__).resolve().parent.parent / "logicpy" / "data" / "prolog" / "calendar.pl"
     query = "date_solution(10, 6, G)"
     got = [format_term(a["G"]) for a in consult(path).query(query, 2)]
     done = subprocess.run(["swipl", "-q", "-g", f"forall(limit(2, {query}), (write_canonical(G), nl))", "-t", "halt",

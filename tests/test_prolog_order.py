@@ -21,7 +21,7 @@ from logicpy.repl.reader import read_query
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "prolog_programs"
-SEED = HERE.parent / "prolog"
+SEED = HERE.parent / "logicpy" / "data" / "prolog"
 needs_swi = pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl is not installed")
 
 QUERIES = [

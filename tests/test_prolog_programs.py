@@ -207,7 +207,7 @@ def test_errors_name_file_and_line(tmp_path):
     bad.write_text("p(1).\nX = 1 :- true.\n")
     with pytest.raises(InputError, match=r"bad\.pl:2: No permission to modify static procedure `=/2'"):
         consult(bad)
-    with pytest.raises(InputError, match="nowhere.pl: cannot read"):
+    with pytest.raises(InputError, match="nowhere.pl: no such Prolog file"):
         consult(tmp_path / "nowhere.pl")
 
 

@@ -109,9 +109,9 @@ def test_only_relations_are_offered_by_name():
 
 
 def test_a_named_module_adds_its_relations():
-    out, _, _ = repl("use_module('examples.zebra').", "help.")
+    out, _, _ = repl("use_module('logicpy.data.examples.zebra').", "help.")
     assert out[0].startswith("% ") and "zebra" in out[0] and out[1] == "true."
-    assert any(line.startswith("% from examples.zebra:") for line in out)
+    assert any(line.startswith("% from logicpy.data.examples.zebra:") for line in out)
 
 
 def test_help_lists_commands_builtins_and_relations():

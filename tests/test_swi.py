@@ -33,7 +33,7 @@ from tests.core.test_terms import same, terms_with_vars
 
 def test_missing_pyswip_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyswip.core", None)  # makes `import pyswip.core` fail
-    with pytest.raises(PrologUnavailable, match=r"swi-prolog-nox.*logicpy\[prolog\]"):
+    with pytest.raises(PrologUnavailable, match=r"swi-prolog-nox.*logicpy-engine\[prolog\]"):
         swi._Engine()
 
 

@@ -39,7 +39,7 @@ from logicpy.core import appendo, lengtho, neq  # logicpy's neq copies (kanren's
 from logicpy.core.terms import cons, var, vars
 from logicpy.errors import InputError, ModeError, TermError
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "logicpy" / "data" / "examples"
 
 
 def load_example(name: str):

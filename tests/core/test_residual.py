@@ -18,7 +18,7 @@ from logicpy.core import (
 from logicpy.core.residual import answers_with_constraints, reify_with_constraints, residual_from_goals
 
 BOX = range(-3, 4)
-PL = Path(__file__).resolve().parents[2] / "prolog" / "constraints.pl"
+PL = Path(__file__).resolve().parents[2] / "logicpy" / "data" / "prolog" / "constraints.pl"
 
 
 def texts(term, *goals):

@@ -95,7 +95,7 @@ from pathlib import Path  # noqa: E402
 
 from logicpy.core import Table, relation  # noqa: E402
 
-TABLING_PL = Path(__file__).resolve().parents[2] / "prolog" / "tabling.pl"
+TABLING_PL = Path(__file__).resolve().parents[2] / "logicpy" / "data" / "prolog" / "tabling.pl"
 
 
 def closure(edges):

@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "text notation); convert between the formats: `logicpy einstein convert IN OUT`; or make a new "
         "game with a unique solution: `logicpy einstein generate --kinds 4 --things 5 -o game.json`.",
     )
-    parser.add_argument("files", nargs="+", metavar="GAME", help="game files, or: convert IN OUT, or: generate")
+    parser.add_argument("files", nargs="+", metavar="GAME", help="game files or shipped games by name (zebra; `logicpy files` lists them), "
+                             "or: convert IN OUT, or: generate")
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print the result as JSON")
     output.add_argument("--explain", action="store_true", help="print a step-by-step deduction in grid terms")
@@ -48,10 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def load_game(path: str | Path):
-    """Read a game by its extension (.json or .txt)."""
+    """Read a game by its extension (.json or .txt); a bare name is a shipped game (`zebra`)."""
+    from ...data import einstein_game
     from .jsonfmt import load_json
     from .notation import load_text
 
+    path = einstein_game(path)
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"{path}: unknown game format {suffix!r}; use one of {', '.join(FORMATS)}")

@@ -190,21 +190,12 @@ def _class_order(cell: str) -> tuple:
 
 
 def render_summary(rows: list[dict[str, Any]], semantics: list[str], max_complexity: int) -> str:
-    """The summary table as text, and whether any puzzle needs complexity 3."""
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title="canonical puzzles by least questions (q) and least complexity there (c)")
-    table.add_column("class")
-    for s in semantics:
-        table.add_column(s, justify="right")
-    for cell, counts in summary(rows).items():
-        table.add_row(cell, *(str(counts.get(s, 0)) for s in semantics))
-    console = Console(width=120, force_terminal=False, no_color=True)
-    with console.capture() as capture:
-        console.print(table)
+    """The summary table as text (boxed with rich when it is installed), and whether any
+    puzzle needs complexity 3."""
+    title = "canonical puzzles by least questions (q) and least complexity there (c)"
+    body = [[cell, *(str(counts.get(s, 0)) for s in semantics)] for cell, counts in summary(rows).items()]
     needing = Counter(r["least_complexity"] for r in rows if r["status"] == "solvable")
-    lines = [capture.get().rstrip()]
+    lines = [_boxed_table(title, ["class", *semantics], body)]
     for c in (2, 3):
         if c > max_complexity:
             lines.append(f"complexity {c}: not searched (--max-complexity {max_complexity})")
@@ -212,6 +203,27 @@ def render_summary(rows: list[dict[str, Any]], semantics: list[str], max_complex
             lines.append(f"complexity {c}: {needing.get(c, 0)} puzzle-semantics pairs need it at their least "
                          f"number of questions" + ("" if needing.get(c, 0) else " (none in this space)"))
     return "\n".join(lines)
+
+
+def _boxed_table(title: str, header: list[str], body: list[list[str]]) -> str:
+    """A table with its first column left-aligned and the others right-aligned."""
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # plain columns
+        widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+        lines = [title] + ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+                           for row in [header, *body]]
+        return "\n".join(line.rstrip() for line in lines)
+    table = Table(title=title)
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i == 0 else "right")
+    for row in body:
+        table.add_row(*row)
+    console = Console(width=120, force_terminal=False, no_color=True)
+    with console.capture() as capture:
+        console.print(table)
+    return capture.get().rstrip()
 
 
 def hardest(rows: list[dict[str, Any]], top: int) -> list[tuple[dict[str, Any], Any]]:

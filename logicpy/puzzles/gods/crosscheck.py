@@ -681,7 +681,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 
     puzzles = {p.name: p for p in (CLASSIC, KNIGHT_OR_KNAVE, FOUR_GODS, RANDOM_NOT_FIRST, KNOWN_TRULY_FIRST)}
-    parser.add_argument("files", nargs="+", metavar="FILE.pl", help="Prolog files in the original vocabulary")
+    parser.add_argument("files", nargs="+", metavar="FILE.pl", help="Prolog files in the original vocabulary (or shipped ones by name: gods, gods_silent)")
     parser.add_argument("--puzzle", choices=sorted(puzzles), default="classic", help="which puzzle (default: classic)")
     parser.add_argument("--semantics", choices=[s.value for s in ORIGINAL_SEMANTICS], default="free",
                         help="free (final_solution.pl, default) or silent (random_silent.pl: ternary trees)")

@@ -90,7 +90,7 @@ class Engine:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise InputError("the dask engine needs the distributed extra: pip install 'logicpy[distributed]' "
+            raise InputError("the dask engine needs the distributed extra: pip install 'logicpy-engine[distributed]' "
                              "(or use --engine processes)") from None
         if self.address:
             try:

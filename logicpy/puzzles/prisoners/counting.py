@@ -340,7 +340,9 @@ def distinct(design: Design, progress: Any = None) -> list[tuple[int, ...]]:
     day 1, so the completions of day 1 meet every class; pynauty's canonical certificate of
     `certificate_graph` sorts them into classes. `progress(done, total)` is called as it goes.
     """
-    import pynauty
+    from ...extras import require
+
+    pynauty = require("pynauty", "nauty", "sorting designs into essentially different ones (--distinct)")
 
     design.check()
     if not design.complete:

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[3]
 #: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
 PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
              ROOT.parent / "shared/peers/einstein-solver")
-EXAMPLES = ROOT / "examples" / "einstein"
+EXAMPLES = ROOT / "logicpy" / "data" / "examples" / "einstein"
 UNIQUE_GAMES = sorted(EXAMPLES.glob("*.json")) + sorted(
     p for p in PEERS.glob("*.json") if p.name != "expected_solutions.json"
 )

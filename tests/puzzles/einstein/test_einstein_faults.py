@@ -19,7 +19,7 @@ from logicpy.puzzles.einstein.compile import FDModel
 ROOT = Path(__file__).resolve().parents[3]
 PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
              ROOT.parent / "shared/peers/einstein-solver")
-EXAMPLES = ROOT / "examples" / "einstein"
+EXAMPLES = ROOT / "logicpy" / "data" / "examples" / "einstein"
 needs_peers = pytest.mark.skipif(not PEERS.exists(), reason="../shared/peers/einstein-solver is not present")
 
 SMALL = "kind Person: Al, Bo, Cy\nkind Floor: 1, 2, 3\nkind Pet: cat, dog, eel\n"

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[3]
 #: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
 PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
              ROOT.parent / "shared/peers/einstein-solver")
-EXAMPLES = ROOT / "examples" / "einstein"
+EXAMPLES = ROOT / "logicpy" / "data" / "examples" / "einstein"
 EXPECTED = json.loads((PEERS / "expected_solutions.json").read_text())["games"] if PEERS.exists() else {}
 PEER_GAMES = {  # expected-solutions key -> (modern file, legacy file)
     "time_to_quit": ("time_to_quit.json", "legacy-dash-syntax/timetoquit.json"),

@@ -41,7 +41,7 @@ from logicpy.puzzles.gods.crosscheck import (
     tree_to_prolog,
 )
 
-GODS_PL = Path(__file__).resolve().parents[3] / "prolog" / "gods.pl"
+GODS_PL = Path(__file__).resolve().parents[3] / "logicpy" / "data" / "prolog" / "gods.pl"
 
 positions = st.integers(1, 3)
 types = st.sampled_from(["truly", "falsely", "random"])

@@ -17,7 +17,7 @@ from logicpy.puzzles.gods import (
     CLASSIC, FOUR_GODS, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST, Puzzle, Universe, report, solve, tree_to_json, verify,
 )
 
-GODS_PL = Path(__file__).resolve().parents[3] / "prolog" / "gods.pl"
+GODS_PL = Path(__file__).resolve().parents[3] / "logicpy" / "data" / "prolog" / "gods.pl"
 universe_module = importlib.import_module("logicpy.puzzles.gods.universe")
 
 

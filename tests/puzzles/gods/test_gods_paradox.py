@@ -249,7 +249,7 @@ def test_gods_paradox_pl_hears_what_logicpy_hears(semantics):
         (1, ("or", ("answer", "da"), ("ask", 1, ("answer", "ja")))),
     ]
     tasks = [(p, question_to_prolog(q), _prolog_world(cw)) for p, q in asked for cw in puzzle.concrete_worlds]
-    module = swi.consult(Path(__file__).resolve().parents[3] / "prolog" / "gods_paradox.pl")
+    module = swi.consult(Path(__file__).resolve().parents[3] / "logicpy" / "data" / "prolog" / "gods_paradox.pl")
     goal = (f"findall(Us, (member(t(P, Q, W), {format_term([('t', *t) for t in tasks])}), "
             "findall(U, utterance(P, Q, W, U), Us0), sort(Us0, Us)), All)")
     heard = module.query(goal, limit=1)[0]["All"]

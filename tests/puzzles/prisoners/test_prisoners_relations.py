@@ -13,7 +13,7 @@ from logicpy.core import run, var
 from logicpy.puzzles.prisoners import PRISONERS, Design, problems, solve
 from logicpy.puzzles.prisoners.relations import arrangemento, pair_number
 
-PRISONERS_PL = Path(__file__).resolve().parents[3] / "prolog" / "prisoners.pl"
+PRISONERS_PL = Path(__file__).resolve().parents[3] / "logicpy" / "data" / "prolog" / "prisoners.pl"
 
 
 def rows(flat, r):

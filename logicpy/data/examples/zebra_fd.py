@@ -5,7 +5,7 @@ whose value is its house number, 1 to 5 from the left. Every clue is one goal, w
 clue's text beside it; "same house" is plain kanren `eq`, which the domains follow. Labelling enumerates all solutions: there is exactly one, in which
 the Norwegian drinks water and the Japanese owns the zebra.
 
-    python examples/zebra_fd.py
+    python "$(logicpy files zebra_fd.py)"
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Queen i stands in column i; its variable is its row, 1..n (or first..first + n �
 rows may be numbered from any int, 10**12 costs what 1 costs). Rows are all different, and no
 two queens share a diagonal: for queens i < j, row_i != row_j ± (j − i).
 
-    python examples/queens.py 8        # the count of solutions and the first board
+    python "$(logicpy files queens.py)" 8        # the count of solutions and the first board
 """
 
 from __future__ import annotations

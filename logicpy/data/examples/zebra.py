@@ -7,7 +7,7 @@ adjacency either way. The puzzle has exactly one solution: the Norwegian drinks 
 the Japanese owns the zebra. `prolog/zebra.pl` is the same model in Prolog, clue for clue,
 and bench/bench_zebra.py runs it with plain kanren's relations too.
 
-    python examples/zebra.py
+    python "$(logicpy files zebra.py)"
 """
 
 from __future__ import annotations
