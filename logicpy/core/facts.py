@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
+from immutables import Map
 from kanren.core import GoalType
 from unification import reify
 from unification.core import isground
 
 from ..errors import InputError
 from ._spine import hashable_key, walk
-from .equality import unify
+from .equality import State, reify_dict, unify
 from .streams import PAUSE, SLICE, Named
+from .terms import Variable, variables_in
 
 __all__ = ["Table"]
 
@@ -54,6 +56,7 @@ class Table:
         self.rows_visited = 0
         self._rows: list[tuple] = []
         self._keys: set = set()
+        self._row_keys: list[tuple] = []
         self._index: list[dict[Any, list[int]]] = [{} for _ in range(arity)]
 
     @classmethod
@@ -80,6 +83,7 @@ class Table:
         self._keys.add(keys)
         number = len(self._rows)
         self._rows.append(row)
+        self._row_keys.append(keys)
         for index, key in zip(self._index, keys):
             index.setdefault(key, []).append(number)
 
@@ -97,23 +101,105 @@ class Table:
         if len(args) != self.arity:
             raise InputError(f"{self} called with {len(args)} arguments")
 
+        index = self._index
+        rows = self._rows
+        numbered = tuple(enumerate(args))
+
         def table_goal(S):
-            candidates = self._candidates(args, S)
-            if candidates is None:
-                candidates = range(len(self._rows))
-            misses = 0
-            for number in candidates:
-                self.rows_visited += 1
-                S_hit = unify(self._rows[number], args, S)
-                if S_hit is not False:
-                    yield S_hit
+            kind = S.__class__
+            if kind is Map:
+                s = S
+            elif kind is State and not S.constraints:
+                s = S.data
+            else:
+                return self._unified(args, S)
+            # Walk the arguments: a ground one selects rows by its index, a free variable is bound.
+            get = s.get
+            best: Any = None
+            checks: Any = None
+            free: Any = None
+            for pos, arg in numbered:
+                if arg.__class__ is Variable:
+                    bound = get(arg, _UNBOUND)
+                    while bound is not _UNBOUND:
+                        arg = bound
+                        bound = get(arg, _UNBOUND) if arg.__class__ is Variable else _UNBOUND
+                    if arg.__class__ is Variable:
+                        if free is None:
+                            free = [(pos, arg)]
+                        elif any(seen is arg for _, seen in free):  # a variable met twice: unify each row
+                            return self._unified(args, S)
+                        else:
+                            free.append((pos, arg))
+                        continue
+                k = arg.__class__
+                if k is str or k is int:  # an atom or integer is its own key (atomic_key)
+                    key = arg
                 else:
-                    misses += 1
-                    if misses == SLICE:  # a long scan without a hit gives the other tasks their turn
-                        misses = 0
-                        yield PAUSE
+                    arg = reify_dict(arg, s)
+                    if next(variables_in(arg), None) is not None:  # partly bound: unify each row
+                        return self._unified(args, S)
+                    key = hashable_key(arg)
+                hits = index[pos].get(key, _NO_ROWS)
+                if not hits:
+                    return ()
+                if best is None:
+                    best, best_pos, best_key = hits, pos, key
+                elif len(hits) < len(best):
+                    checks = [(best_pos, best_key)] if checks is None else [*checks, (best_pos, best_key)]
+                    best, best_pos, best_key = hits, pos, key
+                else:
+                    checks = [(pos, key)] if checks is None else [*checks, (pos, key)]
+            numbers = range(len(rows)) if best is None else best
+            if len(numbers) > SLICE:
+                return self._bound_lazily(S, s, numbers, checks, free)
+            self.rows_visited += len(numbers)
+            if checks is not None:
+                row_keys = self._row_keys
+                numbers = [n for n in numbers if all(row_keys[n][at] == key for at, key in checks)]
+            if free is None:
+                return (S,) if numbers else ()
+            if len(free) == 1:  # the common call: one variable to bind, one copy of the bindings per answer
+                (pos, v), = free
+                if kind is Map:
+                    return tuple([s.set(v, rows[n][pos]) for n in numbers])
+                return tuple([State(s.set(v, rows[n][pos]), None, S.occurs_check) for n in numbers])
+            return tuple([_bind(S, s, free, rows[n]) for n in numbers])
 
         return Named(table_goal, self.name, args)
+
+    def _bound_lazily(self, S: Any, s: Map, numbers: Any, checks: list, free: list) -> Iterator[Any]:
+        """The answers from candidate rows one at a time; `PAUSE` after `SLICE` misses in a row."""
+        rows, row_keys = self._rows, self._row_keys
+        numbers = numbers[:]  # rows added during the search are not candidates of this call
+        misses = 0
+        for number in numbers:
+            self.rows_visited += 1
+            if checks is not None and any(row_keys[number][at] != key for at, key in checks):
+                misses += 1
+                if misses == SLICE:
+                    misses = 0
+                    yield PAUSE
+                continue
+            yield _bind(S, s, free, rows[number])
+
+    def _unified(self, args: tuple, S: Any) -> Iterator[Any]:
+        """The answers by unifying each candidate row with the arguments in `S` (any state:
+        its constraint stores check every binding); `PAUSE` after `SLICE` misses in a row."""
+        candidates = self._candidates(args, S)
+        if candidates is None:
+            candidates = range(len(self._rows))
+        misses = 0
+        for number in candidates:
+            self.rows_visited += 1
+            S_hit = unify(self._rows[number], args, S)
+            if S_hit is not False:
+                yield S_hit
+            else:
+                misses += 1
+                if misses == SLICE:  # a long scan without a hit gives the other tasks their turn
+                    misses = 0
+                    yield PAUSE
 
     def _candidates(self, args: tuple, S: Any) -> list[int] | None:
         """Row numbers from the smallest index hit of the ground arguments; None if none is ground."""
@@ -144,3 +230,23 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self.name}/{self.arity}: {len(self._rows)} facts>"
+
+
+_UNBOUND = object()
+_NO_ROWS: list = []
+
+
+def _bind(S: Any, s: Map, free: list, row: tuple) -> Any:
+    """`S` with each (position, variable) of `free` bound to the row's value there: the
+    unifier's result for a row whose other arguments are known to match, in one copy."""
+    if free is None:
+        return S
+    if len(free) == 1:
+        pos, v = free[0]
+        s = s.set(v, row[pos])
+    else:
+        m = s.mutate()
+        for pos, v in free:
+            m[v] = row[pos]
+        s = m.finish()
+    return s if S.__class__ is Map else State(s, None, S.occurs_check)
