@@ -15,11 +15,10 @@ from typing import Any, Iterable, Iterator
 
 from immutables import Map
 from kanren.core import GoalType
-from unification import reify
 from unification.core import isground
 
-from ..errors import InputError
-from ._spine import hashable_key, walk
+from ..errors import InputError, TermError
+from ._spine import bindings, hashable_key, walk
 from .equality import State, reify_dict, unify
 from .streams import PAUSE, SLICE, Named
 from .terms import Variable, variables_in
@@ -132,14 +131,9 @@ class Table:
                         else:
                             free.append((pos, arg))
                         continue
-                k = arg.__class__
-                if k is str or k is int:  # an atom or integer is its own key (atomic_key)
-                    key = arg
-                else:
-                    arg = reify_dict(arg, s)
-                    if next(variables_in(arg), None) is not None:  # partly bound: unify each row
-                        return self._unified(args, S)
-                    key = hashable_key(arg)
+                key = _key(arg, s)
+                if key is _NO_KEY:  # partly bound (or cyclic): unify each row
+                    return self._unified(args, S)
                 hits = index[pos].get(key, _NO_ROWS)
                 if not hits:
                     return ()
@@ -204,15 +198,12 @@ class Table:
     def _candidates(self, args: tuple, S: Any) -> list[int] | None:
         """Row numbers from the smallest index hit of the ground arguments; None if none is ground."""
         best = None
+        s = bindings(S)
         for index, arg in zip(self._index, args):
-            arg = walk(arg, S)
-            kind = type(arg)
-            if kind is str or kind is int:  # an atom or integer is its own key (atomic_key)
-                hits = index.get(arg, [])
-            elif isground(arg, S):
-                hits = index.get(hashable_key(reify(arg, S)), [])
-            else:
+            key = _key(walk(arg, S), s)
+            if key is _NO_KEY:
                 continue
+            hits = index.get(key, _NO_ROWS)
             if best is None or len(hits) < len(best):
                 best = hits
                 if not best:
@@ -234,6 +225,22 @@ class Table:
 
 _UNBOUND = object()
 _NO_ROWS: list = []
+_NO_KEY = object()
+
+
+def _key(term: Any, s: Any) -> Any:
+    """The index key of `term` (walked) in the bindings `s`, or `_NO_KEY` when it is not
+    ground there (a cyclic term is not: it matches no fact)."""
+    kind = term.__class__
+    if kind is str or kind is int:  # an atom or integer is its own key (atomic_key)
+        return term
+    try:
+        term = reify_dict(term, s)
+    except TermError:
+        return _NO_KEY
+    if next(variables_in(term), None) is not None:
+        return _NO_KEY
+    return hashable_key(term)
 
 
 def _bind(S: Any, s: Map, free: list, row: tuple) -> Any:
