@@ -162,10 +162,20 @@ class Table:
 
         return Named(table_goal, self.name, args)
 
-    def _bound_lazily(self, S: Any, s: Map, numbers: Any, checks: list, free: list) -> Iterator[Any]:
+    def _bound_lazily(self, S: Any, s: Map, numbers: Any, checks: list | None, free: list | None) -> Iterator[Any]:
         """The answers from candidate rows one at a time; `PAUSE` after `SLICE` misses in a row."""
         rows, row_keys = self._rows, self._row_keys
         numbers = numbers[:]  # rows added during the search are not candidates of this call
+        if checks is None and free is not None and len(free) == 2 and S.__class__ is Map:
+            (at, v), (at2, v2) = free  # the commonest scan, a pair of free variables: bound inline
+            for number in numbers:
+                self.rows_visited += 1
+                row = rows[number]
+                bound = s.mutate()
+                bound[v] = row[at]
+                bound[v2] = row[at2]
+                yield bound.finish()
+            return
         misses = 0
         for number in numbers:
             self.rows_visited += 1
@@ -243,7 +253,7 @@ def _key(term: Any, s: Any) -> Any:
     return hashable_key(term)
 
 
-def _bind(S: Any, s: Map, free: list, row: tuple) -> Any:
+def _bind(S: Any, s: Map, free: list | None, row: tuple) -> Any:
     """`S` with each (position, variable) of `free` bound to the row's value there: the
     unifier's result for a row whose other arguments are known to match, in one copy."""
     if free is None:

@@ -280,23 +280,26 @@ def membero(x: Any, xs: Any) -> GoalType:
     def hits(S, x_rf, items):
         """The states where `x_rf` unifies with an item of `items`, in order."""
         s = _bindings_of(S)
-        atomic = type(x_rf) in _ATOMIC
-        if s is None:
-            open_to = [True] * len(items)
-        else:
-            constants = x_constants if x_rf is x else _constants(x_rf, s)
-            open_to = _open_to(constants, len(x_rf) if constants else 0, _walked(items, s.get), s.get)
         out = []
-        for item, possible in zip(items, open_to):
-            if atomic and type(item) in _ATOMIC:
-                # the same test unification makes, without its dispatch
-                if item == x_rf:
-                    out.append(S)
-                continue
-            if possible:
+        if type(x_rf) in _ATOMIC:
+            for item in items:
+                if type(item) in _ATOMIC:
+                    # the same test unification makes, without its dispatch
+                    if item == x_rf:
+                        out.append(S)
+                    continue
                 S_hit = _unified([(x_rf, item)], S, s)
                 if S_hit is not False:
                     out.append(S_hit)
+            return out
+        constants = None if s is None else x_constants if x_rf is x else _constants(x_rf, s)
+        if constants:  # a record pattern: rule out the records that clash before unifying
+            items = [item for item, possible in zip(items, _open_to(constants, len(x_rf), _walked(items, s.get), s.get))
+                     if possible]
+        for item in items:
+            S_hit = _unified([(x_rf, item)], S, s)
+            if S_hit is not False:
+                out.append(S_hit)
         return out
 
     def scan(S, x_rf, items):
