@@ -187,10 +187,7 @@ def _match(pairs: list, s: Map) -> Any:
     if len(binds) == 1:
         (v, t), = binds.items()
         return s.set(v, t)
-    m = s.mutate()
-    for v, t in binds.items():
-        m[v] = t
-    return m.finish()
+    return s.update(binds)
 
 
 def _constants(pattern: Any, s: Map | None = None) -> list:
