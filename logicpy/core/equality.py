@@ -443,7 +443,7 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
     if k is tuple or k is list:
         if not t:
             return t
-        items = []
+        items: list = []
         append = items.append
         for x in t:  # a leaf, or a variable bound to one, without a call (most answers are flat)
             kx = x.__class__

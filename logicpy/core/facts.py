@@ -190,9 +190,8 @@ class Table:
     def _unified(self, args: tuple, S: Any) -> Iterator[Any]:
         """The answers by unifying each candidate row with the arguments in `S` (any state:
         its constraint stores check every binding); `PAUSE` after `SLICE` misses in a row."""
-        candidates = self._candidates(args, S)
-        if candidates is None:
-            candidates = range(len(self._rows))
+        found = self._candidates(args, S)
+        candidates = range(len(self._rows)) if found is None else found
         misses = 0
         for number in candidates:
             self.rows_visited += 1

@@ -197,7 +197,7 @@ def _constants(pattern: Any, s: Map | None = None) -> list:
     contradict."""
     if pattern.__class__ is not tuple:
         return []
-    get = s.get if s is not None else {}.get
+    get: Any = s.get if s is not None else {}.get
     found = []
     for i in range(len(pattern) - 1, -1, -1):
         t = pattern[i]
