@@ -4,9 +4,14 @@
 plain dict, dropping the constraints posted by earlier goals (after `neq(x, 2)` a lookup
 still returns 2), and picks its index from the arguments as written, before walking them,
 so a variable bound by an earlier goal never uses the index. A `Table` goal walks its
-arguments in the current state, looks up the most selective index among the ground ones,
-and unifies each candidate row against the real state, so every constraint store checks it.
-A long scan without a hit gives the search's other tasks their turn (`streams.PAUSE`).
+arguments in the current state and looks up the most selective index among the ground ones.
+In plain bindings (no constraint store) a candidate whose other ground arguments have the
+same keys is an answer, made by binding the call's free variables to the row's values, one
+copy of the bindings per answer: what unifying the row would give, without the unifier.
+When an argument is partly bound, a variable occurs twice, or the state holds constraint
+stores, each candidate row is unified against the real state, so every store checks it.
+Up to `SLICE` candidates are answered at once, as a tuple; a longer scan is lazy, and one
+without a hit gives the search's other tasks their turn (`streams.PAUSE`).
 """
 
 from __future__ import annotations

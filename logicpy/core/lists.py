@@ -11,6 +11,11 @@ every `SCAN` elements, and an endless enumeration after every attempt that finds
 so other branches and time limits are served whatever the lists. On a cyclic list (made
 without the occurs check) `membero` enumerates the elements round after round, without
 end, as member/2 does; the other relations raise `TermError` (length/2's type error).
+
+`membero` and `adjacento` over a short proper list (records in a puzzle, say) answer at
+once, as a tuple: a record whose atom or integer clashes with the pattern's is ruled out
+without unifying, and the rest are matched shallowly (`_match`), with `unify` for what a
+shallow match does not know and for states with constraint stores or the occurs check.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from immutables import Map
 from kanren.core import GoalType
 
 from ..errors import ModeError, TermError, shown
-from ._spine import Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
+from ._spine import EMPTY, Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
 from .equality import State, reify_dict, unify
 from .streams import PAUSE, named
@@ -248,11 +253,9 @@ def _unified(pairs: list, S: Any, s: Map | None) -> Any:
     `s` (`_bindings_of(S)`) when it decides, else `unify`."""
     if s is not None:
         found = _match(pairs, s)
-        if found is None:
-            pass
-        elif found is False or found is s:
-            return S if found is s else False
-        else:
+        if found is not None:
+            if found is False or found is s:
+                return S if found is s else False
             return found if S.__class__ is Map else State(found, None, False)
     if len(pairs) == 1:
         return unify(pairs[0][0], pairs[0][1], S)
@@ -318,9 +321,9 @@ def membero(x: Any, xs: Any) -> GoalType:
                 yield PAUSE if S_hit is False else S_hit
 
     def membero_goal(S):
-        items, tail = spine(xs, S, cyclic=True)
-        x_rf = walk(x, S)
-        if _proper(tail) and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
+        items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S, cyclic=True)
+        x_rf = x if x.__class__ is tuple else walk(x, S)
+        if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
             return tuple(hits(S, x_rf, items))
         return endless(S, x_rf, items, tail)
 
@@ -733,8 +736,8 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
     x_constants, y_constants = _constants(x), _constants(y)  # the patterns' own atoms and integers
 
     def adjacento_goal(S):
-        items, tail = spine(xs, S)
-        if _proper(tail) and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
+        items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S)
+        if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
             s = _bindings_of(S)
             found = []
             if s is None:
