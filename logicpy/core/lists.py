@@ -248,6 +248,30 @@ def _open_to(constants: list, size: int, walked: list, get: Any) -> list:
     return out
 
 
+def _open_items(constants: list, size: int, items: list, get: Any) -> list:
+    """The `items` that `_open_to` keeps: a pattern's candidates, in order."""
+    out = []
+    for item in items:
+        term = item
+        while term.__class__ is Variable:
+            term = get(term, _UNBOUND)
+        if term.__class__ is tuple and len(term) == size:
+            for i, c in constants:
+                t = term[i]
+                while t.__class__ is Variable:
+                    t = get(t, _UNBOUND)
+                if t.__class__ is c.__class__:
+                    if t != c:
+                        break
+                elif t.__class__ is str or t.__class__ is int:
+                    break
+            else:
+                out.append(item)
+        else:
+            out.append(item)
+    return out
+
+
 def _unified(pairs: list, S: Any, s: Map | None) -> Any:
     """`S` where each (u, v) of `pairs` unifies, or False: the shallow match on the bindings
     `s` (`_bindings_of(S)`) when it decides, else `unify`."""
@@ -294,8 +318,7 @@ def membero(x: Any, xs: Any) -> GoalType:
             return out
         constants = None if s is None else x_constants if x_rf is x else _constants(x_rf, s)
         if constants:  # a record pattern: rule out the records that clash before unifying
-            items = [item for item, possible in zip(items, _open_to(constants, len(x_rf), _walked(items, s.get), s.get))
-                     if possible]
+            items = _open_items(constants, len(x_rf), items, s.get)
         for item in items:
             S_hit = _unified([(x_rf, item)], S, s)
             if S_hit is not False:
@@ -737,27 +760,27 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
 
     def adjacento_goal(S):
         items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S)
-        if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
-            s = _bindings_of(S)
-            found = []
-            if s is None:
-                x_open = y_open = [True] * len(items)
-            else:
-                x_rf, y_rf = walk(x, s), walk(y, s)
-                x_consts = x_constants if x_rf is x else _constants(x_rf, s)
-                y_consts = y_constants if y_rf is y else _constants(y_rf, s)
-                walked = _walked(items, s.get)
-                x_open = _open_to(x_consts, len(x_rf) if x_consts else 0, walked[:-1], s.get)
-                if True not in x_open:
-                    return ()
-                y_open = [False] + _open_to(y_consts, len(y_rf) if y_consts else 0, walked[1:], s.get)
-            for i in range(len(items) - 1):
-                if x_open[i] and y_open[i + 1]:
-                    S_hit = _unified([(x, items[i]), (y, items[i + 1])], S, s)
-                    if S_hit is not False:
-                        found.append(S_hit)
-            return tuple(found)
-        return scan(S, items, tail)
+        if tail.__class__ is not list or len(items) > SCAN:
+            return scan(S, items, tail)
+        # a short proper list: every answer now, as a tuple
+        s = _bindings_of(S)
+        starts: Any = range(len(items) - 1)
+        if s is not None:  # rule out the windows whose records clash with a pattern's atoms and integers
+            x_rf = x if x.__class__ is tuple else walk(x, s)
+            y_rf = y if y.__class__ is tuple else walk(y, s)
+            x_consts = x_constants if x_rf is x else _constants(x_rf, s)
+            y_consts = y_constants if y_rf is y else _constants(y_rf, s)
+            walked = _walked(items, s.get)
+            x_open = _open_to(x_consts, len(x_rf) if x_consts else 0, walked[:-1], s.get)
+            starts = [i for i, possible in enumerate(x_open) if possible]
+            y_open = _open_to(y_consts, len(y_rf) if y_consts else 0, [walked[i + 1] for i in starts], s.get)
+            starts = [i for i, possible in zip(starts, y_open) if possible]
+        found = []
+        for i in starts:
+            S_hit = _unified([(x, items[i]), (y, items[i + 1])], S, s)
+            if S_hit is not False:
+                found.append(S_hit)
+        return tuple(found)
 
     def scan(S, items, tail):
         pair = (x, y)
