@@ -108,6 +108,7 @@ class Table:
         index = self._index
         rows = self._rows
         numbered = tuple(enumerate(args))
+        pair = len(args) == 2 and args[0].__class__ is Variable and args[1].__class__ is Variable
 
         def table_goal(S):
             kind = S.__class__
@@ -117,8 +118,21 @@ class Table:
                 s = S.data
             else:
                 return self._unified(args, S)
-            # Walk the arguments: a ground one selects rows by its index, a free variable is bound.
             get = s.get
+            if pair and kind is Map:  # a binary relation called with one atom or integer bound, the other free
+                a, b = args
+                bound_a, bound_b = get(a, _UNBOUND), get(b, _UNBOUND)
+                if bound_b is _UNBOUND and bound_a.__class__ in _ATOMIC:
+                    hits = index[0].get(bound_a, _NO_ROWS)
+                    if len(hits) <= SLICE:
+                        self.rows_visited += len(hits)
+                        return tuple([s.set(b, rows[n][1]) for n in hits])
+                elif bound_a is _UNBOUND and bound_b.__class__ in _ATOMIC:
+                    hits = index[1].get(bound_b, _NO_ROWS)
+                    if len(hits) <= SLICE:
+                        self.rows_visited += len(hits)
+                        return tuple([s.set(a, rows[n][0]) for n in hits])
+            # Walk the arguments: a ground one selects rows by its index, a free variable is bound.
             best: Any = None
             checks: Any = None
             free: Any = None
@@ -239,6 +253,8 @@ class Table:
 
 _UNBOUND = object()
 _NO_ROWS: list = []
+#: Argument types that are their own index key (`atomic_key`).
+_ATOMIC = frozenset({str, int})
 _NO_KEY = object()
 
 
