@@ -157,6 +157,8 @@ def _match(pairs: list, s: Map) -> Any:
         if len(u) != len(v):
             return False
         for a, b in zip(u, v):
+            if a is b:  # the record's name, most often
+                continue
             while a.__class__ is Variable:
                 nxt = get(a, _UNBOUND)
                 if nxt is _UNBOUND:
