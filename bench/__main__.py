@@ -4,7 +4,9 @@
     python -m bench gods fd    only bench_gods.py and bench_fd.py
     python -m bench --list     the benchmarks, one line each
 
-Each module exposes `main() -> None`, which prints its own table.
+Each module exposes `main() -> None`, which prints its own table. After the runs, when
+they measured any of the relational core's aims (bench/common.py `AIMS`), one table sets
+each aim beside the ratio measured in this run.
 """
 
 from __future__ import annotations
@@ -58,6 +60,11 @@ def main(argv: list[str]) -> int:
     for name in names:
         print(f"\n== bench_{name} ==", flush=True)
         importlib.import_module(f"bench.bench_{name}").main()
+    from bench.common import AIMS, FIGURES, aims_rows, print_table
+
+    if any(aim.row in FIGURES for aim in AIMS):
+        print()
+        print_table("logicpy / SWI ratios vs aims (this run)", ["aim", "target", "measured", ""], aims_rows())
     return 0
 
 

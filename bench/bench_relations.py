@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import kanren
 
-from bench.common import PROLOG_DIR, fmt_seconds, measure, print_table, swipl_seconds
+from bench.common import PROLOG_DIR, fmt_seconds, measure, print_table, record, swipl_seconds
 from logicpy import core
 from logicpy.core import Table, appendo, conde, cons, eq, membero, permuteo, relation, run, succeed, tabled, var, vars
 
@@ -167,6 +167,7 @@ def main() -> None:
         k_text = "not run" if k is None else fmt_seconds(k.seconds) + ("" if k.result == expected else " (wrong)")
         swi = swipl_seconds(SWI_FILE, swi_goal)
         ratio = f"{m.seconds / swi:,.1f}x" if isinstance(swi, float) and swi > 0 else "n/a"
+        record(name, m.seconds, swi)
         rows.append([name, fmt_seconds(m.seconds) + ok, k_text, fmt_seconds(swi), ratio])
     print_table("Relational programs (CPU time, best of 3; kanren once)",
                 ["program", "logicpy", "plain kanren", "SWI-Prolog", "logicpy / SWI"], rows)

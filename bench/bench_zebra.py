@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import kanren
 
-from bench.common import PROLOG_DIR, ROOT, fmt_bytes, fmt_seconds, measure, print_table, swipl_seconds
+from bench.common import PROLOG_DIR, ROOT, ZEBRA, fmt_bytes, fmt_seconds, measure, print_table, record, swipl_seconds
 from bench.bench_fd import zebra_fd_houses
 
 
@@ -79,6 +79,7 @@ def main() -> None:
     times["SWI-Prolog (zebra.pl)"] = swi
     rows.append(["SWI-Prolog (zebra.pl)", fmt_seconds(swi), "n/a", "Norwegian / Japanese (in Prolog)" if swi else "swipl missing"])
     base = times["logicpy relations"]
+    record(ZEBRA, base, swi)
     for row in rows:
         t = times[row[0]]
         row.insert(2, f"{t / swi:,.0f}x" if t and swi else "n/a")

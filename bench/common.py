@@ -100,3 +100,64 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
     for row in rows:
         table.add_row(*[str(c) for c in row])
     Console(width=120).print(table)
+
+
+# The aims of the relational core, checked in every run that measures them. A benchmark
+# reports each figure it measures with `record`; `python -m bench` prints `aims_rows()`
+# after the runs, so the table's ratios all come from that one run.
+
+#: logicpy and SWI-Prolog CPU seconds measured in this run, by row name.
+FIGURES: dict[str, tuple[float, float | None]] = {}
+
+
+def record(row: str, logicpy_seconds: float, swi_seconds: float | str | None) -> None:
+    """Keep a row's figures for the summary (SWI's only when it gave a time)."""
+    FIGURES[row] = (logicpy_seconds, swi_seconds if isinstance(swi_seconds, float) and swi_seconds > 0 else None)
+
+
+@dataclass(frozen=True)
+class Aim:
+    """At most `limit` for a row's time over SWI-Prolog's, or over the logicpy time of row `over`."""
+
+    text: str
+    row: str
+    limit: float
+    over: str | None = None
+
+    def ratio(self, figures: dict[str, tuple[float, float | None]]) -> float | None:
+        """The measured ratio, or None when this run did not measure it."""
+        if self.row not in figures:
+            return None
+        mine, swi = figures[self.row]
+        base = swi if self.over is None else figures.get(self.over, (None,))[0]
+        return mine / base if base else None
+
+
+NREV_USER = "naive reverse 100 (eq/conde only)"
+NREV_APPENDO = "naive reverse 100 (logicpy appendo)"
+ZEBRA = "zebra, relational (membero/adjacento)"
+JOIN = "two-hop join over 20,000 facts"
+CLOSURE_ONE = "tabled left-recursive closure, 1,000 edges: from one node"
+CLOSURE_ALL = "… all pairs (once)"
+
+AIMS = [
+    Aim("naive reverse of 100, user-written (@relation, eq, conde) / SWI", NREV_USER, 40),
+    Aim("… / the same with the built-in appendo (logicpy both)", NREV_USER, 1.5, over=NREV_APPENDO),
+    Aim("naive reverse of 100 with the built-in appendo / SWI", NREV_APPENDO, 15),
+    Aim("relational zebra, all solutions / SWI", ZEBRA, 20),
+    Aim("two-hop join over 20,000 facts / SWI", JOIN, 10),
+    Aim("tabled closure from one node / SWI", CLOSURE_ONE, 10),
+    Aim("tabled closure, all pairs / SWI", CLOSURE_ALL, 10),
+]
+
+
+def aims_rows(figures: dict[str, tuple[float, float | None]] | None = None) -> list[list[str]]:
+    """One row per aim: the aim, its limit, the ratio measured, met or not (or not run)."""
+    figures = FIGURES if figures is None else figures
+    rows = []
+    for aim in AIMS:
+        ratio = aim.ratio(figures)
+        measured = "not run" if ratio is None else f"{ratio:,.1f}x"
+        verdict = "" if ratio is None else "met" if ratio <= aim.limit else "not met"
+        rows.append([aim.text, f"<= {aim.limit:g}x", measured, verdict])
+    return rows

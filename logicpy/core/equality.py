@@ -443,7 +443,22 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
     if k is tuple or k is list:
         if not t:
             return t
-        items = [_reify_fast(x, d, depth + 1) for x in t]
+        items: list = []
+        append = items.append
+        for x in t:  # a leaf, or a variable bound to one, without a call (most answers are flat)
+            kx = x.__class__
+            if kx is Variable:
+                nxt = d.get(x, _UNBOUND)
+                if nxt is _UNBOUND:
+                    append(x)
+                    continue
+                if nxt.__class__ in _REIFY_LEAVES:
+                    append(nxt)
+                    continue
+            elif kx in _REIFY_LEAVES:
+                append(x)
+                continue
+            append(_reify_fast(x, d, depth + 1))
         return tuple(items) if k is tuple else items
     if k is Suffix:
         return [_reify_fast(x, d, depth + 1) for x in t.to_list()]

@@ -11,6 +11,11 @@ every `SCAN` elements, and an endless enumeration after every attempt that finds
 so other branches and time limits are served whatever the lists. On a cyclic list (made
 without the occurs check) `membero` enumerates the elements round after round, without
 end, as member/2 does; the other relations raise `TermError` (length/2's type error).
+
+`membero` and `adjacento` over a short proper list (records in a puzzle, say) answer at
+once, as a tuple: a record whose atom or integer clashes with the pattern's is ruled out
+without unifying, and the rest are matched shallowly (`_match`), with `unify` for what a
+shallow match does not know and for states with constraint stores or the occurs check.
 """
 
 from __future__ import annotations
@@ -19,14 +24,15 @@ from itertools import count
 from typing import Any, Iterator
 
 from cons.core import ConsPair
+from immutables import Map
 from kanren.core import GoalType
 
 from ..errors import ModeError, TermError, shown
-from ._spine import Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
+from ._spine import EMPTY, Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .constraints import neq
-from .equality import reify_dict, unify
+from .equality import State, reify_dict, unify
 from .streams import PAUSE, named
-from .terms import is_var, var, variables_in, vars
+from .terms import Variable, is_var, var, variables_in, vars
 
 __all__ = [
     "membero",
@@ -87,6 +93,201 @@ def _ground(term: Any) -> bool:
     return next(variables_in(term), None) is None
 
 
+_UNBOUND = object()
+
+
+def _bindings_of(S: Any) -> Map | None:
+    """The `Map` of bindings a shallow match may extend for `S`: its own for a `Map`, a
+    `State`'s when it has no constraint store and no occurs check; else None (unify in full)."""
+    kind = S.__class__
+    if kind is Map:
+        return S
+    if kind is State and not S.constraints and not S.occurs_check:
+        return S.data
+    return None
+
+
+def _match(pairs: list, s: Map) -> Any:
+    """The bindings `s` extended so that each (u, v) of `pairs` unifies, or False, or None
+    when a term is beyond a shallow match (the caller then unifies in full).
+
+    A shallow match knows variables, atoms (str), integers, and tuples of those (a pattern
+    such as `("house", A, "red", B)` against a variable bound to another): what membership
+    and adjacency tests meet in lists of records. It binds as the unifier does (the left
+    side's variable to the right side's term when both are variables) and copies `s` once,
+    only when it succeeds; it leaves floats, lists and deeper terms to `unify`.
+    """
+    get = s.get
+    binds: dict = {}
+    look = binds.get
+    for u, v in pairs:
+        while u.__class__ is Variable:
+            nxt = get(u, _UNBOUND)
+            if nxt is _UNBOUND:
+                if not binds:
+                    break
+                nxt = look(u, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+            u = nxt
+        while v.__class__ is Variable:
+            nxt = get(v, _UNBOUND)
+            if nxt is _UNBOUND:
+                if not binds:
+                    break
+                nxt = look(v, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+            v = nxt
+        if u is v:
+            continue
+        ku, kv = u.__class__, v.__class__
+        if ku is Variable:
+            binds[u] = v
+            continue
+        if kv is Variable:
+            binds[v] = u
+            continue
+        if ku is not tuple or kv is not tuple:
+            if ku is kv and (ku is str or ku is int):
+                if u != v:
+                    return False
+                continue
+            return None
+        if len(u) != len(v):
+            return False
+        for a, b in zip(u, v):
+            if a is b:  # the record's name, most often
+                continue
+            while a.__class__ is Variable:
+                nxt = get(a, _UNBOUND)
+                if nxt is _UNBOUND:
+                    if not binds:
+                        break
+                    nxt = look(a, _UNBOUND)
+                    if nxt is _UNBOUND:
+                        break
+                a = nxt
+            while b.__class__ is Variable:
+                nxt = get(b, _UNBOUND)
+                if nxt is _UNBOUND:
+                    if not binds:
+                        break
+                    nxt = look(b, _UNBOUND)
+                    if nxt is _UNBOUND:
+                        break
+                b = nxt
+            if a is b:
+                continue
+            ka, kb = a.__class__, b.__class__
+            if ka is Variable:
+                binds[a] = b
+            elif kb is Variable:
+                binds[b] = a
+            elif ka is kb and (ka is str or ka is int):
+                if a != b:
+                    return False
+            else:
+                return None
+    if not binds:
+        return s
+    if len(binds) == 1:
+        (v, t), = binds.items()
+        return s.set(v, t)
+    return s.update(binds)
+
+
+def _constants(pattern: Any, s: Map | None = None) -> list:
+    """The (position, value) pairs of a tuple `pattern` whose element is an atom or integer
+    (in `s`; without, as written), the first position (a record's name, shared by every
+    candidate) last; empty for any other term. What a candidate's element there must not
+    contradict."""
+    if pattern.__class__ is not tuple:
+        return []
+    get: Any = s.get if s is not None else {}.get
+    found = []
+    for i in range(len(pattern) - 1, -1, -1):
+        t = pattern[i]
+        while t.__class__ is Variable:
+            t = get(t, _UNBOUND)
+        if t.__class__ is str or t.__class__ is int:
+            found.append((i, t))
+    return found
+
+
+def _walked(items: list, get: Any) -> list:
+    """Each of `items` walked in its bindings' `get` (an unbound variable as `_UNBOUND`)."""
+    out = []
+    for term in items:
+        while term.__class__ is Variable:
+            term = get(term, _UNBOUND)
+        out.append(term)
+    return out
+
+
+def _open_to(constants: list, size: int, walked: list, get: Any) -> list:
+    """For each of the `walked` terms (their bindings' `get`), False iff it is a tuple of
+    `size` elements with an atom or integer different from the one `constants` gives at its
+    position (then no unification with the pattern can succeed), else True."""
+    if not constants:
+        return [True] * len(walked)
+    out = []
+    for term in walked:
+        ok = True
+        if term.__class__ is tuple and len(term) == size:
+            for i, c in constants:
+                t = term[i]
+                while t.__class__ is Variable:
+                    t = get(t, _UNBOUND)
+                if t.__class__ is c.__class__:
+                    if t != c:
+                        ok = False
+                        break
+                elif t.__class__ is str or t.__class__ is int:
+                    ok = False
+                    break
+        out.append(ok)
+    return out
+
+
+def _open_items(constants: list, size: int, items: list, get: Any) -> list:
+    """The `items` that `_open_to` keeps: a pattern's candidates, in order."""
+    out = []
+    for item in items:
+        term = item
+        while term.__class__ is Variable:
+            term = get(term, _UNBOUND)
+        if term.__class__ is tuple and len(term) == size:
+            for i, c in constants:
+                t = term[i]
+                while t.__class__ is Variable:
+                    t = get(t, _UNBOUND)
+                if t.__class__ is c.__class__:
+                    if t != c:
+                        break
+                elif t.__class__ is str or t.__class__ is int:
+                    break
+            else:
+                out.append(item)
+        else:
+            out.append(item)
+    return out
+
+
+def _unified(pairs: list, S: Any, s: Map | None) -> Any:
+    """`S` where each (u, v) of `pairs` unifies, or False: the shallow match on the bindings
+    `s` (`_bindings_of(S)`) when it decides, else `unify`."""
+    if s is not None:
+        found = _match(pairs, s)
+        if found is not None:
+            if found is False or found is s:
+                return S if found is s else False
+            return found if S.__class__ is Map else State(found, None, False)
+    if len(pairs) == 1:
+        return unify(pairs[0][0], pairs[0][1], S)
+    return unify(tuple(u for u, _ in pairs), tuple(v for _, v in pairs), S)
+
+
 @named
 def membero(x: Any, xs: Any) -> GoalType:
     """membero(?x, ?xs): True iff x is an element of list xs.
@@ -100,25 +301,39 @@ def membero(x: Any, xs: Any) -> GoalType:
     (3,)
     """
     check_list_argument("membero", "xs", xs)
+    x_constants = _constants(x)  # a record pattern's own atoms and integers, for a quick rejection
+
+    def hits(S, x_rf, items):
+        """The states where `x_rf` unifies with an item of `items`, in order."""
+        s = _bindings_of(S)
+        out = []
+        if type(x_rf) in _ATOMIC:
+            for item in items:
+                if type(item) in _ATOMIC:
+                    # the same test unification makes, without its dispatch
+                    if item == x_rf:
+                        out.append(S)
+                    continue
+                S_hit = _unified([(x_rf, item)], S, s)
+                if S_hit is not False:
+                    out.append(S_hit)
+            return out
+        constants = None if s is None else x_constants if x_rf is x else _constants(x_rf, s)
+        if constants:  # a record pattern: rule out the records that clash before unifying
+            items = _open_items(constants, len(x_rf), items, s.get)
+        for item in items:
+            S_hit = _unified([(x_rf, item)], S, s)
+            if S_hit is not False:
+                out.append(S_hit)
+        return out
 
     def scan(S, x_rf, items):
-        atomic = type(x_rf) in _ATOMIC
         for lo in range(0, len(items), SCAN):
             if lo:
                 yield PAUSE
-            for item in items[lo:lo + SCAN] if len(items) > SCAN else items:
-                if atomic and type(item) in _ATOMIC:
-                    # the same test unification makes, without its dispatch
-                    if item == x_rf:
-                        yield S
-                    continue
-                S_hit = unify(x_rf, item, S)
-                if S_hit is not False:
-                    yield S_hit
+            yield from hits(S, x_rf, items[lo:lo + SCAN])
 
-    def membero_goal(S):
-        items, tail = spine(xs, S, cyclic=True)
-        x_rf = walk(x, S)
+    def endless(S, x_rf, items, tail):
         yield from scan(S, x_rf, items)
         if type(tail) is Cycle:
             again = items[tail.start:]
@@ -129,6 +344,13 @@ def membero(x: Any, xs: Any) -> GoalType:
             for S_grown, (item,) in _grow(items, tail, S, 1):
                 S_hit = unify(x, item, S_grown)
                 yield PAUSE if S_hit is False else S_hit
+
+    def membero_goal(S):
+        items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S, cyclic=True)
+        x_rf = x if x.__class__ is tuple else walk(x, S)
+        if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
+            return tuple(hits(S, x_rf, items))
+        return endless(S, x_rf, items, tail)
 
     return membero_goal
 
@@ -536,9 +758,33 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
     ('b',)
     """
     check_list_argument("adjacento", "xs", xs)
+    x_constants, y_constants = _constants(x), _constants(y)  # the patterns' own atoms and integers
 
     def adjacento_goal(S):
-        items, tail = spine(xs, S)
+        items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S)
+        if tail.__class__ is not list or len(items) > SCAN:
+            return scan(S, items, tail)
+        # a short proper list: every answer now, as a tuple
+        s = _bindings_of(S)
+        starts: Any = range(len(items) - 1)
+        if s is not None:  # rule out the windows whose records clash with a pattern's atoms and integers
+            x_rf = x if x.__class__ is tuple else walk(x, s)
+            y_rf = y if y.__class__ is tuple else walk(y, s)
+            x_consts = x_constants if x_rf is x else _constants(x_rf, s)
+            y_consts = y_constants if y_rf is y else _constants(y_rf, s)
+            walked = _walked(items, s.get)
+            x_open = _open_to(x_consts, len(x_rf) if x_consts else 0, walked[:-1], s.get)
+            starts = [i for i, possible in enumerate(x_open) if possible]
+            y_open = _open_to(y_consts, len(y_rf) if y_consts else 0, [walked[i + 1] for i in starts], s.get)
+            starts = [i for i, possible in zip(starts, y_open) if possible]
+        found = []
+        for i in starts:
+            S_hit = _unified([(x, items[i]), (y, items[i + 1])], S, s)
+            if S_hit is not False:
+                found.append(S_hit)
+        return tuple(found)
+
+    def scan(S, items, tail):
         pair = (x, y)
         for i in range(len(items) - 1):
             S_hit = unify(pair, (items[i], items[i + 1]), S)
