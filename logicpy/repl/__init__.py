@@ -20,14 +20,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "operators, the puzzles' relations, modules you load), SWI-Prolog through the bridge, and "
                     "cross-checks. On a terminal: ';' for the next answer, Enter to stop. Piped: every answer "
                     "on its own line, then 'false.' (no more) or 'true.' (stopped at --limit).",
-        epilog="example: echo 'appendo(X, Y, [1,2]).' | logicpy repl",
+        epilog="example: echo 'appendo(X, Y, [1,2]).' | logicpy repl\n"
+               "exit status: 0, or 2 when a query was bad (an error is also a line of its own under --json)",
     )
     parser.add_argument("-q", "--query", action="append", default=[], metavar="QUERY",
                         help="run this query and leave (repeatable); standard input is not read")
     parser.add_argument("--limit", type=int, default=1000, metavar="N",
                         help="answers printed per query when not asked one by one (default 1000)")
     parser.add_argument("--json", action="store_true",
-                        help="without a terminal: one JSON object per query (answers with bindings and constraints)")
+                        help="without a terminal: one JSON line per query (status, answers with bindings and constraints)")
     parser.add_argument("-f", "--consult", metavar="FILE.pl", help="load this Prolog program into logicpy's engine first")
     parser.set_defaults(func=_main)
 
