@@ -74,13 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     if as_json:  # read from the whole line, so it may stand anywhere, even between positionals
         cut = argv.index("--") if "--" in argv else len(argv)
         argv = [a for a in argv[:cut] if a != "--json"] + argv[cut:]
-    command = _command_of(argv) or "logicpy"
+    command = _command_of(argv) if _command_of(argv) in SUBCOMMANDS else "logicpy"
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:
         if as_json:
-            return _fail(exc.prog.removeprefix("logicpy ") if " " in exc.prog else command, str(exc), "error", True)
+            return _fail(_usage_command(parser, argv, exc) or command, str(exc), "error", True)
         sys.stderr.write(exc.usage)
         print(f"{exc.prog}: error: {exc}", file=sys.stderr)
         return EXIT["error"]
@@ -103,6 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
         return 0
+
+
+def _usage_command(parser: argparse.ArgumentParser, argv: list[str], exc: UsageError) -> str | None:
+    """The (sub)command a rejected command line names, for its JSON error line."""
+    if " " in exc.prog:
+        return exc.prog.split(" ", 1)[1]
+    try:  # the top-level parser rejected words its subcommand left over
+        return parser.parse_known_args(argv)[0].command_name
+    except (UsageError, AttributeError):
+        return None
 
 
 def _fail(command: str, message: str, status: str, as_json: bool) -> int:

@@ -53,7 +53,7 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("generate (logicpy einstein generate …)")
     group.add_argument("--kinds", type=int, default=4, help=f"kinds of things, 2..{MAX_KINDS} (default 4)")
     group.add_argument("--things", type=int, default=5, help=f"things per kind, 2..{MAX_THINGS} (default 5)")
-    group.add_argument("--seed", type=int, help="make the same game again (the seed used is always printed)")
+    group.add_argument("--seed", type=int, help="make the same game again (the number used is always printed)")
     group.add_argument("--difficulty", choices=DIFFICULTIES, help="retry seeds until the explainer rates it so")
     group.add_argument("--clue-types", metavar="T,T,…",
                        help=f"clue types to draw from (default all): {', '.join(CLUE_TYPES)}")
