@@ -113,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         except LogicpyError as exc:
             if len(args.files) == 1:
                 raise
-            print(f"logicpy: error: {exc}", file=sys.stderr)
+            if not args.json:  # under --json the error is in the file's result
+                print(f"logicpy: error: {exc}", file=sys.stderr)
             code, document = "error", {"error": str(exc)}
         documents.append({"file": path, "status": code, **document})
         status = max(status, code, key=EXIT.__getitem__)
