@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     if as_json:  # read from the whole line, so it may stand anywhere, even between positionals
         cut = argv.index("--") if "--" in argv else len(argv)
         argv = [a for a in argv[:cut] if a != "--json"] + argv[cut:]
-    command = _command_of(argv) if _command_of(argv) in SUBCOMMANDS else "logicpy"
+    named = _command_of(argv)
+    command = named if named in SUBCOMMANDS else "logicpy"
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
