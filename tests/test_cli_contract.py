@@ -216,3 +216,11 @@ def test_prisoners_counts_have_stable_keys(capsys):
     assert isinstance(data["design"], dict) and data["completions"] is None and data["arrangements"] > 0
     assert main([*small, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["design"].keys() == data["design"].keys()
+
+
+def test_a_bad_query_under_json_is_a_json_error_line_and_a_record(capsys):
+    code = main(["repl", "--json", "-q", "member(X, [1])", "-q", "foo("])
+    out, err = capsys.readouterr()
+    ok, bad = map(json.loads, out.splitlines())
+    assert code == 2 and ok["status"] == "ok" and bad["status"] == "error"
+    assert json.loads(err) == {"status": "error", "command": "repl", "error": bad["error"], "exit": 2}

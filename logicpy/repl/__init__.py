@@ -37,7 +37,7 @@ def _main(args: argparse.Namespace) -> int:
     from ..errors import InputError
     if args.limit < 1:
         raise InputError(f"--limit must be a positive integer, got {args.limit}")
-    top = Toplevel(limit=args.limit, json=args.json)
+    top = Toplevel(limit=args.limit, json=args.json, **({"err": _JsonErrors()} if args.json else {}))
     if args.consult:
         top.query(f"consult({_quoted(args.consult)}).")
         if top.errors:
@@ -47,6 +47,17 @@ def _main(args: argparse.Namespace) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
         return run_terminal(top)
     return run_piped(top, sys.stdin)
+
+
+class _JsonErrors(io.TextIOBase):
+    """Standard error under --json: each error line of the toplevel as the contract's JSON line."""
+
+    def write(self, text: str) -> int:
+        from ..cli_contract import error_line
+
+        for line in text.splitlines():
+            print(error_line("repl", line.removeprefix("error: ")), file=sys.stderr)
+        return len(text)
 
 
 def _quoted(path: str) -> str:
