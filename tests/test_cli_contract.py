@@ -224,3 +224,18 @@ def test_a_bad_query_under_json_is_a_json_error_line_and_a_record(capsys):
     ok, bad = map(json.loads, out.splitlines())
     assert code == 2 and ok["status"] == "ok" and bad["status"] == "error"
     assert json.loads(err) == {"status": "error", "command": "repl", "error": bad["error"], "exit": 2}
+
+
+def test_ctrl_c_is_exit_4_interrupted(capsys, monkeypatch):
+    import logicpy.puzzles.calendar.cli as calendar_cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(calendar_cli, "run", interrupted)
+    assert main(["calendar", "10", "6"]) == 4
+    assert capsys.readouterr().err == "logicpy: interrupted\n"
+    assert main(["calendar", "10", "6", "--json"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and json.loads(err) == {"status": "interrupted", "command": "calendar", "error": "interrupted",
+                                             "exit": 4}
