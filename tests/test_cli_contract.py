@@ -16,6 +16,14 @@ from logicpy.cli_contract import EXIT, EXIT_TABLE, STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+def _gods_pl() -> str:
+    """The shipped gods.pl, in the checkout's prolog/ or among the package's files."""
+    import logicpy
+
+    found = [ROOT / "prolog" / "gods.pl", *Path(logicpy.__file__).parent.rglob("gods.pl")]
+    return str(next(p for p in found if p.is_file()))
+
 #: Positional words that are subcommands of a command without being argparse subparsers.
 WORD_ACTIONS = {("einstein",): ("convert", "generate")}
 
@@ -121,7 +129,7 @@ RUNS = {
     ("gods", "solve"): (lambda t: ["gods", "--json", "solve", "--complexity", "1"], "ok"),
     ("gods", "verify"): (lambda t: ["gods", "verify", "--json",
                                     _saved(t, "tree.json", ["gods", "--complexity", "1"])], "ok"),
-    ("gods", "crosscheck"): (lambda t: ["gods", "crosscheck", "--json", str(ROOT / "prolog" / "gods.pl"),
+    ("gods", "crosscheck"): (lambda t: ["gods", "crosscheck", "--json", _gods_pl(),
                                         "--questions", "2"], "ok"),
     ("gods", "census"): (lambda t: ["gods", "census", "--gods", "1", "--semantics", "free", "--max-questions", "1",
                                     "--max-complexity", "1", "--engine", "processes", "--workers", "1",
