@@ -37,7 +37,9 @@ def _main(args: argparse.Namespace) -> int:
     from ..errors import InputError
     if args.limit < 1:
         raise InputError(f"--limit must be a positive integer, got {args.limit}")
-    top = Toplevel(limit=args.limit, json=args.json, **({"err": _JsonErrors()} if args.json else {}))
+    top = Toplevel(limit=args.limit, json=args.json)
+    if args.json:  # errors are in the query's line, and in the contract's JSON on standard error
+        top.err = _JsonErrors()
     if args.consult:
         top.query(f"consult({_quoted(args.consult)}).")
         if top.errors:
@@ -49,7 +51,7 @@ def _main(args: argparse.Namespace) -> int:
     return run_piped(top, sys.stdin)
 
 
-class _JsonErrors(io.TextIOBase):
+class _JsonErrors(io.StringIO):
     """Standard error under --json: each error line of the toplevel as the contract's JSON line."""
 
     def write(self, text: str) -> int:
