@@ -12,7 +12,8 @@ import argparse
 import importlib
 import sys
 
-from .errors import LogicpyError
+from .cli_contract import EXIT, Parser, UsageError, error_line, json_requested
+from .errors import LogicpyError, NoSolution, PrologTimeout
 
 #: Subcommand name -> (module that registers it, one-line help), in the order `--help` lists them.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -33,7 +34,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     Without `argv`, every subcommand's module is imported and registered (the full parser).
     """
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="logicpy",
         description="Logic programming in Python: relational queries, SWI-Prolog interop, classic puzzles.",
     )
@@ -67,27 +68,64 @@ def _register(module_name: str, subparsers: argparse._SubParsersAction) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `logicpy` console script."""
+    """Entry point of the `logicpy` console script; its exit status is one of `cli_contract.EXIT`."""
     if argv is None:
         argv = sys.argv[1:]
+    as_json = json_requested(argv)
+    if as_json:  # read from the whole line, so it may stand anywhere, even between positionals
+        cut = argv.index("--") if "--" in argv else len(argv)
+        argv = [a for a in argv[:cut] if a != "--json"] + argv[cut:]
+    named = _command_of(argv)
+    command = named if named in SUBCOMMANDS else "logicpy"
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        if as_json:
+            return _fail(_usage_command(parser, argv, exc) or command, str(exc), "error", True)
+        sys.stderr.write(exc.usage)
+        print(f"{exc.prog}: error: {exc}", file=sys.stderr)
+        return EXIT["error"]
+    args.json = as_json
     if not getattr(args, "func", None):
+        if as_json:
+            return _fail(command, "no command given; see logicpy --help", "error", True)
         parser.print_help()
-        return 2
+        return EXIT["error"]
+    command = args.command_name
     try:
         return int(args.func(args) or 0)
     except LogicpyError as exc:
         if args.debug:
             raise
-        print(f"logicpy: error: {exc}", file=sys.stderr)
-        return 2
+        status = "none" if isinstance(exc, NoSolution) else "timeout" if isinstance(exc, PrologTimeout) else "error"
+        return _fail(command, str(exc), status, as_json)
     except KeyboardInterrupt:
-        print("logicpy: interrupted", file=sys.stderr)
-        return 130
+        return _fail(command, "interrupted", "interrupted", as_json)
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
         return 0
+
+
+def _usage_command(parser: argparse.ArgumentParser, argv: list[str], exc: UsageError) -> str | None:
+    """The (sub)command a rejected command line names, for its JSON error line."""
+    if " " in exc.prog:
+        return exc.prog.split(" ", 1)[1]
+    try:  # the top-level parser rejected words its subcommand left over
+        return parser.parse_known_args(argv)[0].command_name
+    except (UsageError, AttributeError):
+        return None
+
+
+def _fail(command: str, message: str, status: str, as_json: bool) -> int:
+    """Report a command that ended early: one line of text on standard error, or of JSON (an
+    error or an interruption on standard error, no answer or a timeout as the result); its exit status."""
+    if as_json:
+        line = error_line(command, message, status)
+        print(line, file=sys.stderr if status in ("error", "interrupted") else sys.stdout)
+    else:
+        print(f"logicpy: {'error: ' if status == 'error' else ''}{message}", file=sys.stderr)
+    return EXIT[status]
 
 
 class _Version(argparse.Action):

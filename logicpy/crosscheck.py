@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import json
 import os
 import sys
 import time
@@ -29,6 +28,7 @@ from unification import Var  # type: ignore[import-untyped]
 
 from logicpy import swi
 from logicpy.alarm import TimeUp, time_limit
+from logicpy.cli_contract import EXIT, emit
 from logicpy.core.residual import Residual, answers_with_constraints, residual_from_goals
 from logicpy.core.terms import String, Term, format_term, var
 from logicpy.errors import InputError, PrologError, PrologSyntaxError, PrologTimeout
@@ -36,7 +36,10 @@ from .core.terms import is_var
 
 __all__ = ["crosscheck", "CrosscheckReport", "EXIT_STATUS", "resolve_relation", "register"]
 
-EXIT_STATUS = {"agree": 0, "differ": 1, "cannot compare": 3, "timeout": 4}
+STATUS = {"agree": "ok", "differ": "none", "cannot compare": "undecided", "timeout": "timeout"}
+"""The command's status for each verdict (`logicpy.cli_contract`)."""
+
+EXIT_STATUS = {verdict: EXIT[status] for verdict, status in STATUS.items()}
 """The command's exit status for each verdict (2 is bad input, as for every command)."""
 
 LIMIT_HINT = "the goal may have infinitely many answers: pass --limit N (limit=N) to compare the first N"
@@ -97,8 +100,8 @@ class CrosscheckReport:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "CrosscheckReport":
-        """The report `to_json` wrote."""
-        fields = {k: v for k, v in data.items() if k != "agree"}
+        """The report `to_json` wrote (also inside the `--json` line of `logicpy crosscheck`)."""
+        fields = {k: v for k, v in data.items() if k not in ("agree", "status", "command")}
         fields.setdefault("verdict", "agree" if data.get("agree") else "differ")  # written before verdicts
         fields["only_logicpy"] = tuple(fields["only_logicpy"])
         fields["only_prolog"] = tuple(fields["only_prolog"])
@@ -303,11 +306,9 @@ EXAMPLE = """example:
   logicpy crosscheck constraints 'neq(X, 1)' --against logicpy.core:neq
 
 Answers are compared with the constraints pending on them (dif/2, clpfd domains and
-linear constraints), both sides in one canonical form.
-
-exit status: 0 when both sides agree, 1 when they differ, 2 on bad input (an endless
-goal without --limit included), 3 when they cannot be compared (an answer that differs
-holds a constraint one side cannot express), 4 when a side ran past --timeout."""
+linear constraints), both sides in one canonical form. The verdicts: agree (ok), differ
+(none), cannot compare (undecided: an answer that differs holds a constraint one side
+cannot express), timeout; an endless goal without --limit is an error."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -319,7 +320,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "print 'agree on N answers' or the answers only one side gives, "
                     "each with the constraints pending on it.",
         epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE.pl", help="the Prolog file to consult (into its own module); or a shipped one by name, "
                              "e.g. lists (`logicpy files` lists them)")
@@ -329,7 +329,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(MODULE is imported from the current directory or the installed packages)")
     parser.add_argument("--limit", type=int, metavar="N", help="take at most N answers from each side")
     parser.add_argument("--timeout", type=float, metavar="S", help="time limit in seconds for each side")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON line")
     parser.set_defaults(func=_main)
 
 
@@ -340,8 +340,6 @@ def _main(args: argparse.Namespace) -> int:
         sys.path.insert(0, os.getcwd())
     report = crosscheck(args.against, args.file, args.goal, limit=args.limit, timeout=args.timeout)
     if args.json:
-        json.dump(report.to_json(), sys.stdout, indent=2)
-        print()
-    else:
-        print(report.render_text())
+        return emit(args, STATUS[report.verdict], report.to_json())
+    print(report.render_text())
     return report.exit_status

@@ -12,7 +12,6 @@ what produced the answers.
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -115,8 +114,9 @@ def _handle(args: argparse.Namespace) -> int:
     import sys
 
     if args.json:
-        json.dump({"gods": solve_gods().to_json(), "tour": _tour_json()}, sys.stdout, indent=2)
-        print()
+        from .cli_contract import emit
+
+        return emit(args, "ok", {"gods": solve_gods().to_json(), "tour": _tour_json()})
     else:
         print_gods_solution(sys.stdout)
         print(file=sys.stdout)
@@ -128,5 +128,5 @@ def register(subparsers: Any) -> None:
     """Add the `demo` subcommand."""
     parser = subparsers.add_parser("demo", help="the main job: solve the Hardest Logic Puzzle Ever, then a tour of the core",
                                    description="Solve the Hardest Logic Puzzle Ever (3 gods, 3 questions) and print the verified question tree; then run a short tour of logicpy's relational core and print each query with its answers.")
-    parser.add_argument("--json", action="store_true", help="print the puzzle's result and the tour's queries and answers as JSON")
+    parser.add_argument("--json", action="store_true", help="print the puzzle's result and the tour's queries and answers as one JSON line")
     parser.set_defaults(func=_handle)

@@ -212,7 +212,8 @@ def test_json_mode_one_object_per_query_reads_back():
     assert value.car == 1 and value.cdr is shared["T"]  # the partial list [1|T], T still a variable
     assert fd["answers"][0]["constraints"] == ["X in 1..3", "X #< Y", "Y in 2..sup"]
     assert len(endless["answers"]) == 2 and endless["more"] is True
-    assert bad == {"query": "nosuch.", "error": "procedure nosuch/0 does not exist"}
+    assert bad == {"status": "error", "command": "repl", "query": "nosuch.", "error": "procedure nosuch/0 does not exist"}
+    assert [first["status"], fd["status"], helped["status"]] == ["ok", "ok", "ok"]
     assert helped["result"] is True and any("appendo" in m for m in helped["messages"])
 
 

@@ -43,8 +43,8 @@ def unique_by(key: Any, goal: GoalType, of: Any = _NO_TERM) -> GoalType:
 
     `key` is a logic term, reified in each answer (answers whose key still holds
     unbound variables only match each other through those same variables), or a Python
-    function, called with the answer's reified `of` term. This is the three-gods seed's
-    signature deduplication made general: keep one question per signature. The set of
+    function, called with the answer's reified `of` term. It keeps one
+    answer per key, as deduplication by a signature does. The set of
     seen keys belongs to one run of the goal on one state, so nesting it is safe.
 
     Keep one list per length:

@@ -21,14 +21,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "cross-checks, read and printed as SWI-Prolog does. An answer ends with '.' when it is the "
                     "last; on a terminal ';' asks for the next, Enter stops. Piped: every answer on its own "
                     "line, ' ;' before the next, 'false.' when there is none, ' .' where --limit stopped.",
-        epilog="example: echo 'appendo(X, Y, [1,2]).' | logicpy repl",
+        epilog="example: echo 'appendo(X, Y, [1,2]).' | logicpy repl\n"
+               "exit status: 0, or 2 when a query was bad (an error is also a line of its own under --json)",
     )
     parser.add_argument("-q", "--query", action="append", default=[], metavar="QUERY",
                         help="run this query and leave (repeatable); standard input is not read")
     parser.add_argument("--limit", type=int, default=1000, metavar="N",
                         help="answers printed per query when not asked one by one (default 1000)")
     parser.add_argument("--json", action="store_true",
-                        help="without a terminal: one JSON object per query (answers with bindings and constraints)")
+                        help="without a terminal: one JSON line per query (status, answers with bindings and constraints)")
     parser.add_argument("-f", "--consult", metavar="FILE.pl", help="load this Prolog program into logicpy's engine first")
     parser.set_defaults(func=_main)
 
@@ -38,6 +39,8 @@ def _main(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise InputError(f"--limit must be a positive integer, got {args.limit}")
     top = Toplevel(limit=args.limit, json=args.json)
+    if args.json:  # errors are in the query's line, and in the contract's JSON on standard error
+        top.err = _JsonErrors()
     if args.consult:
         top.query(f"consult({_quoted(args.consult)}).")
         if top.errors:
@@ -47,6 +50,17 @@ def _main(args: argparse.Namespace) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
         return run_terminal(top)
     return run_piped(top, sys.stdin)
+
+
+class _JsonErrors(io.StringIO):
+    """Standard error under --json: each error line of the toplevel as the contract's JSON line."""
+
+    def write(self, text: str) -> int:
+        from ..cli_contract import error_line
+
+        for line in text.splitlines():
+            print(error_line("repl", line.removeprefix("error: ")), file=sys.stderr)
+        return len(text)
 
 
 def _quoted(path: str) -> str:

@@ -75,7 +75,8 @@ class Toplevel:
     prolog: Any = None
     errors: int = 0
     json: bool = False
-    """Print one JSON object per query (`query`, `answers` with `bindings` in logicpy's tagged
+    """Print one JSON line per query (`status` ok/none/error and `command` "repl", as every
+    logicpy command's JSON; `query`, `answers` with `bindings` in logicpy's tagged
     JSON and `constraints`, `more`, or `result`/`messages` for commands, or `error`; `output`:
     what write/format printed)."""
     _record: dict[str, Any] | None = field(default=None, repr=False)
@@ -123,7 +124,9 @@ class Toplevel:
         """In JSON mode, print the query's object (once)."""
         if self._record is not None:
             record, self._record = self._record, None
-            self.out.write(json.dumps(record) + "\n")
+            status = ("error" if "error" in record else
+                      "none" if record.get("answers") == [] or record.get("result") is False else "ok")
+            self.out.write(json.dumps({"status": status, "command": "repl", **record}) + "\n")
             self.out.flush()
 
     def _query(self, text: str) -> None:

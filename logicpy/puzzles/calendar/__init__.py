@@ -7,14 +7,14 @@ Vocabulary (concept -> Python):
   of cells, used in any rotation or reflection (`orientations`). Both are values and
   files in a small text format (`parse_board`, `load_pieces`, ...; see `model`).
 - `Puzzle`: a board and its pieces; it leaves `open_count` cells open.
-- `Tiling`: one solution (the cells of each piece, the open cells); `.grid()` is the seed's
+- `Tiling`: one solution (the cells of each piece, the open cells); `.grid()` is its
   letter grid ('x' off the board, ' ' open), and a notebook shows it as an SVG picture.
 - `Date`: a month and a day (and a weekday if known) and the labels they leave open
   (`parse_date`): the only place that knows about months.
 
 Use: `solve(puzzle, labels)` -> `Result`, `count(puzzle, labels)`, `count_all(puzzle)` (every
 set of open cells in one search), `verify_grid(...)` (the independent check). `STANDARD` is
-the seed's board and eight pieces, `WEEKDAY` the board with weekdays and its ten pieces.
+the A-Puzzle-A-Day board and its eight pieces, `WEEKDAY` the board with weekdays and its ten pieces.
 """
 
 from .dates import Date, parse_date, real_dates
@@ -38,9 +38,9 @@ def load_puzzle(board: str, pieces: str | None = None) -> Puzzle:
     return Puzzle(load_board(board), load_pieces(pieces), pieces)
 
 
-#: Shipped boards by name: the seed's (A-Puzzle-A-Day) and the one with weekdays.
+#: Shipped boards by name: A-Puzzle-A-Day's and the one with weekdays.
 BOARDS = {"standard": DATA / "a-puzzle-a-day.board", "weekday": DATA / "weekday.board"}
-#: The seed's board (months and days, 43 cells) and its eight pieces A-H.
+#: The A-Puzzle-A-Day board (months and days, 43 cells) and its eight pieces A-H.
 STANDARD = load_puzzle(str(BOARDS["standard"]))
 #: The board with weekdays (50 cells) and its ten pieces.
 WEEKDAY = load_puzzle(str(BOARDS["weekday"]))

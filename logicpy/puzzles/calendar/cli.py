@@ -7,18 +7,19 @@
     logicpy calendar --board weekday 2026-10-06       the board with weekdays
     logicpy calendar --board FILE.board [--pieces FILE.pieces] --open LABEL,LABEL
 
-Exit status: 0 when there is a solution, 1 when there is none, 2 on bad input.
+Exit statuses are those of every logicpy command (`logicpy.cli_contract`): 0 when there is a
+solution (or the saved grids verify), 1 when there is none (or a grid fails), 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 from pathlib import Path
 
+from ...cli_contract import emit
 from ...errors import InputError
 from ...progress import terminal_progress
 
@@ -32,7 +33,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the calendar date puzzle (A-Puzzle-A-Day): every solution for a date",
         description="Place every piece so that only the date's cells stay open. DATE is `10 6`, `Oct 6`, "
         "`october 6`, `2026-10-06` or `today` (the default). Every printed solution is checked cell by cell.",
-        epilog="exit status: 0 solved, 1 no solution, 2 bad input",
     )
     parser.add_argument("date", nargs="*", metavar="DATE", help="month and day (default: today)")
     what = parser.add_argument_group("what to compute (default: every solution of DATE)")
@@ -43,12 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     what.add_argument("--fewest", action="store_true", help="the dates with the fewest (and the most) solutions")
     board = parser.add_argument_group("board and pieces")
     board.add_argument("--board", default="standard", metavar="NAME|FILE",
-                       help="standard (the seed's, default), weekday, or a .board file")
+                       help="standard (months and days, default), weekday, or a .board file")
     board.add_argument("--pieces", metavar="FILE", help="a .pieces file (default: the board's own)")
     board.add_argument("--open", metavar="LABEL,...", help="leave these labelled cells open instead of a date")
     board.add_argument("--weekday", metavar="DAY", help="the weekday for the weekday board when DATE has no year")
     output = parser.add_argument_group("output")
-    output.add_argument("--json", action="store_true", help="print the result as JSON")
+    output.add_argument("--json", action="store_true", help="print the result as one JSON line")
     output.add_argument("--svg", metavar="FILE", help="also draw the first solution as an SVG picture")
     output.add_argument("--verify", metavar="FILE.json",
                         help="check the grids of a saved `--json` result cell by cell (with its --board/--pieces)")
@@ -122,13 +122,9 @@ def _run_one(args, puzzle, date, labels) -> int:
         _write(args.svg, render_svg(result.tilings[0], title=what))
     not_real = date is not None and not date.real
     if args.json:
-        doc = {"date": date.key() if date else None, "open": list(labels), "count": n}
-        if date is not None:
-            doc["real"] = date.real
-        if result is not None:
-            doc["solutions"] = grids
-        print(json.dumps(doc, indent=2))
-        return 0 if n else 1
+        doc = {"board": puzzle.board.name, "date": date.key() if date else None, "open": list(labels), "count": n,
+               "real": date.real if date is not None else None, "solutions": grids if result is not None else None}
+        return emit(args, "ok" if n else "none", doc)
     if grids:
         print(render_grids(grids))
         print()
@@ -158,11 +154,17 @@ def _run_verify(args, puzzle) -> int:
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{args.verify}: not a `logicpy calendar --json` result: {exc}") from None
     bad = 0
+    failures = []
     for number, grid in enumerate(grids, 1):
         check = verify_grid(puzzle.board, puzzle.pieces, grid, labels)
         if not check.ok:
             bad += 1
-            print(f"solution {number}: NOT verified: {'; '.join(check.problems)}")
+            failures.append({"solution": number, "problems": list(check.problems)})
+            if not args.json:
+                print(f"solution {number}: NOT verified: {'; '.join(check.problems)}")
+    if args.json:
+        return emit(args, "none" if bad else "ok", {"file": args.verify, "open": list(labels),
+                                                     "solutions": len(grids), "failed": failures})
     if bad:
         return 1
     print(f"verified: {len(grids)} solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} open, "
@@ -210,8 +212,7 @@ def _run_all(args, puzzle) -> int:
     if args.json:
         doc = {"board": puzzle.board.name, "dates": {d.key(): n for d, n in real.items()},
                "not_real": {d.key(): n for d, n in counts.items() if not d.real}, **summary}
-        print(json.dumps(doc, indent=2))
-        return 0
+        return emit(args, "ok", doc)
 
     def names(keys):
         return ", ".join(str(Date(int(k[:2]), int(k[3:]))) for k in keys)

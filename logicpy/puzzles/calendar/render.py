@@ -1,4 +1,4 @@
-"""Renderings: letter grids side by side (as in the seed), the month × day table of counts, and SVG."""
+"""Renderings: letter grids side by side, the month × day table of counts, and SVG."""
 
 from __future__ import annotations
 

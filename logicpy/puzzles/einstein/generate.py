@@ -14,13 +14,9 @@ one retries derived seeds until a game of that difficulty comes out.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
-import sys
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
-from pathlib import Path
 
 from ...errors import InputError
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
@@ -316,75 +312,3 @@ def _clause(game: Game, rule: Rule, themes) -> str:
     if rule.func == "-":
         return f"{x} is {rule.literal} more than {y}"
     return f"{x} {_ORDER_WORDS[rule.func]} {y}"
-
-
-# -- command line --------------------------------------------------------------------------
-
-
-def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `logicpy einstein generate`."""
-    group = parser.add_argument_group("generate (logicpy einstein generate …)")
-    group.add_argument("--kinds", type=int, default=4, help=f"kinds of things, 2..{MAX_KINDS} (default 4)")
-    group.add_argument("--things", type=int, default=5, help=f"things per kind, 2..{MAX_THINGS} (default 5)")
-    group.add_argument("--seed", type=int, help="make the same game again (the seed used is always printed)")
-    group.add_argument("--difficulty", choices=DIFFICULTIES, help="retry seeds until the explainer rates it so")
-    group.add_argument("--clue-types", metavar="T,T,…",
-                       help=f"clue types to draw from (default all): {', '.join(CLUE_TYPES)}")
-    group.add_argument("-o", "--output", metavar="GAME", help="write the game (.json or .txt, by extension)")
-    group.add_argument("--answer", metavar="FILE", help="write the solution (.json result, or a .txt table)")
-
-
-def run_generate(args: argparse.Namespace) -> int:
-    """`logicpy einstein generate`: make a game, print it as numbered sentences, save it and its answer."""
-    from .cli import save_game
-    from .render import render_grid, result_to_data
-    from .solve import Result, solve
-
-    if len(args.files) != 1:
-        raise InputError("usage: logicpy einstein generate [--kinds K] [--things N] [--seed S] [-o GAME] …")
-    types = [t.strip() for t in args.clue_types.split(",")] if args.clue_types else None
-    from ...progress import terminal_progress
-
-    with terminal_progress() as bar:
-        task = bar.add_task("generating", total=None) if bar else None
-
-        def report(stage: str, done: int, total: int | None) -> None:
-            if bar is not None:
-                bar.update(task, description=stage, completed=done, total=total)
-
-        g = generate(args.kinds, args.things, args.seed, args.difficulty, types, progress=report)
-    result = solve(g.game)  # re-solved: the game must have exactly the hidden grid as its solution
-    if result.solutions != (g.solution,):
-        raise InputError(f"internal error: generated game is {result.status}, not unique")
-    summary = _summary(g)
-    print(summary, file=sys.stderr)
-    if args.output:
-        save_game(g.game, args.output)
-        print(f"wrote {args.output}", file=sys.stderr)
-    if args.answer:
-        path = Path(args.answer)
-        text = (json.dumps(result_to_data(Result(g.game, (g.solution,))), indent=2, ensure_ascii=False) + "\n"
-                if path.suffix.lower() == ".json" else render_grid(g.game, g.solution) + "\n")
-        try:
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        print(f"wrote {args.answer}", file=sys.stderr)
-    if args.json:
-        from .jsonfmt import game_to_data
-
-        print(json.dumps({"seed": g.seed, "difficulty": g.difficulty, "measures": g.measures,
-                          "game": game_to_data(g.game),
-                          "solution": [list(row) for row in g.solution]}, indent=2, ensure_ascii=False))
-    else:
-        kinds = "; ".join(f"{k.name}: {', '.join(k.things)}" for k in g.game.kinds)
-        print(f"{kinds}\n")
-        print("\n".join(f"{c.number:>3}. {c.text}" for c in g.game.clues))
-    return 0
-
-
-def _summary(g: Generated) -> str:
-    m = g.measures
-    return (f"generated {g.game.size} things × {len(g.game.kinds)} kinds, seed {g.seed}: {len(g.game.clues)} clues, "
-            f"unique and minimal; difficulty {g.difficulty} (explainer: {m['clue_steps']} clue steps, "
-            f"{m['failed_assumptions']} failed assumptions, {m['guesses']} guesses)")

@@ -6,7 +6,7 @@
     logicpy cheryl distribution --story classic        (solution counts over random samples)
 
 Each prints the statements with the candidates left after each, the verdict and the check
-that was run; `--json` prints the same as one JSON document; `--why` explains every removal.
+that was run; `--json` prints the same as one JSON line; `--why` explains every removal.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any
 
+from ...cli_contract import EXIT, emit
 from ...errors import InputError, NoSolution
 from ...progress import terminal_progress
 
@@ -28,7 +29,7 @@ def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool =
     """--json, and for commands that tell a story, --why and --svg (SUPPRESS keeps the parent's value)."""
     group = parser.add_argument_group("output")
     default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
-    group.add_argument("--json", action="store_true", help="print the result as JSON", **default)
+    group.add_argument("--json", action="store_true", help="print the result as one JSON line", **default)
     if story:
         group.add_argument("--why", action="store_true", help="explain each removal in words (JSON always does)",
                            **default)
@@ -46,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dates = parser.add_argument_group("Cheryl's birthday")
     which = dates.add_mutually_exclusive_group()
     which.add_argument("--dates", metavar="'MONTH DAY, …'", help="the candidate dates, comma separated "
-                       "(default: the original ten, or the seed's for --story complex)")
+                       "(default: the original ten, or Norvig's ten for --story complex)")
     which.add_argument("--dates-file", metavar="FILE", help="the candidate dates, one a line (or the JSON that "
                        "`generate --json` writes)")
     dates.add_argument("--story", default="classic", help="classic (default), eve or complex (Norvig 2015)")
@@ -83,14 +84,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ws = add("what-sum", "what sum: three see each other's numbers, one is the sum of the other two", run_story)
     ws.add_argument("--anne", type=int, default=50, help="the number Anne finally knows (default 50)")
     ws.set_defaults(build=lambda a: _stories().what_sum(_at_least(a.anne, 2, "--anne")))
-    for name, text in (("generate", "pick random dates for which a story has a unique answer (the seed's pick_dates)"),
-                       ("distribution", "count solutions over random date samples (the seed's counter)")):
+    for name, text in (("generate", "pick random dates for which a story has a unique answer"),
+                       ("distribution", "count how many solutions random date lists have")):
         gen = add(name, text, run_generate, story=name == "generate")
         gen.add_argument("--story", default="classic", help="classic (default), eve or complex")
         gen.add_argument("--seed", type=int, default=None, help="random seed, for the same answer again")
         gen.add_argument("--size", type=int, default=10, help="dates per puzzle (default 10)")
-        gen.add_argument("--pool", metavar="FILE", help="dates to sample from, one a line (default: the seed's "
-                         "50: March-July, days 15-19 and 25-29)")
+        gen.add_argument("--pool", metavar="FILE", help="dates to sample from, one a line (default: "
+                         "50 dates, March-July, days 15-19 and 25-29)")
         if name == "distribution":
             gen.add_argument("--samples", type=int, default=10_000, help="random samples (default 10,000)")
 
@@ -155,7 +156,7 @@ def run_story(args: argparse.Namespace) -> int:
 def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
     """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
     from .checks import check
-    from .render import dumps, render_text, result_to_data
+    from .render import render_text, result_to_data
 
     story = result.story
     checked = check(result)
@@ -168,11 +169,13 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         except OSError as exc:
             raise InputError(f"{args.svg}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}", file=sys.stderr)
+    status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
         data = {**(extra or {}), **result_to_data(result, checked)}
+        data["outcome"] = data.pop("status")
         if knowers is not None:
             data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}
-        print(dumps(data))
+        return emit(args, status, data)
     else:
         if extra:
             for key, value in extra.items():
@@ -184,7 +187,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
             for k, names in enumerate(knowers, 1):
                 print(f"  {k}. {', '.join(names) if names else 'nobody'}")
         print(checked)
-    return 0 if result.solutions else 1
+    return EXIT[status]
 
 
 def _muddy_knowers(args: argparse.Namespace, result) -> list[list[str]] | None:
@@ -198,7 +201,6 @@ def run_generate(args: argparse.Namespace) -> int:
     from .dates import read_dates
     from .engine import solve
     from .generate import distribution, pick
-    from .render import dumps
 
     stories = _stories()
     story = stories.birthday(_story_kind(args.story))
@@ -214,9 +216,8 @@ def run_generate(args: argparse.Namespace) -> int:
             counts = distribution(story, pool, count, args.size, args.seed, progress)
         print(f"{count:,} samples in {(time.perf_counter() - start) * 1e3:.0f} ms", file=sys.stderr)
         if getattr(args, "json", False):
-            print(dumps({"story": args.story, "samples": count, "size": args.size, "seed": args.seed,
-                         "counts": {str(k): v for k, v in counts.items()}}))
-            return 0
+            return emit(args, "ok", {"story": args.story, "samples": count, "size": args.size, "seed": args.seed,
+                                     "counts": {str(k): v for k, v in counts.items()}})
         print(f"{args.story} story, {count:,} random samples of {args.size} dates from {len(pool)}:")
         for solutions, times in counts.items():
             label = "no solution" if solutions == 0 else "unique" if solutions == 1 else f"{solutions} solutions"
@@ -227,6 +228,8 @@ def run_generate(args: argparse.Namespace) -> int:
     try:
         dates, answer = pick(story, pool, args.size, args.seed)
     except NoSolution as exc:
+        if getattr(args, "json", False):
+            return emit(args, "none", {"story": args.story, "seed": args.seed, "reason": str(exc)})
         print(f"no solution: {exc}")
         return 1
     return _print_result(args, solve(story.on(dates)), extra={"seed": args.seed, "dates": [str(d) for d in dates]})

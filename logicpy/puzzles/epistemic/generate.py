@@ -42,7 +42,7 @@ def solution_counts(story: Story, pool: Sequence[Any], rows: np.ndarray) -> np.n
 
 def distribution(story: Story, pool: Sequence[Any], count: int = 10_000, size: int = 10,
                  seed: int | None = 0, progress: Callable[[int, int], None] | None = None) -> dict[int, int]:
-    """The seed's `counter`: how many of `count` random samples have 0, 1, 2, … solutions.
+    """How many of `count` random samples have 0, 1, 2, … solutions.
 
     `progress(done, count)` is called after each batch.
     """
@@ -58,7 +58,7 @@ def distribution(story: Story, pool: Sequence[Any], count: int = 10_000, size: i
 
 def pick(story: Story, pool: Sequence[Any], size: int = 10, seed: int | None = 0,
          tries: int = 100_000) -> tuple[tuple[Any, ...], Any]:
-    """The seed's `pick_dates`: a random sample with exactly one solution, and that solution.
+    """A random sample with exactly one solution, and that solution.
 
     When the pool has at most `tries` samples of this size, all of them are tried (in a
     random order), so "none" is exact; otherwise `tries` random samples are.

@@ -38,11 +38,11 @@ def _dates(text: str) -> tuple[Date, ...]:
 
 #: Cheryl's ten dates (the original puzzle, Singapore, 2015).
 CLASSIC_DATES = _dates("May 15, May 16, May 19, June 17, June 18, July 14, July 16, August 14, August 15, August 17")
-#: Gabe Gaster's tweeted dates (the seed): the classic story gives July 30.
+#: Gabe Gaster's tweeted dates: the classic story gives July 30.
 GABE_DATES = _dates("January 15, January 4, July 13, July 24, July 30, March 13, March 24, May 11, May 17, May 30")
-#: The seed's step-by-step dates for the complex story: it gives July 27.
+#: Norvig's dates for the complex story (2015): it gives July 27.
 COMPLEX_DATES = _dates("April 28, July 27, June 19, June 16, July 15, April 15, June 29, July 16, May 24, May 27")
-#: The seed's sampling pool: March-July, days 15-19 and 25-29 (50 dates).
+#: The default sampling pool: March-July, days 15-19 and 25-29 (50 dates).
 DATE_POOL = tuple(Date(m, d) for m in range(3, 8) for d in (15, 16, 17, 18, 19, 25, 26, 27, 28, 29))
 #: Steve's bus times (the same story told as hour and minute): 08:32.
 BUS_TIMES = ("06:32", "06:43", "06:50", "07:17", "07:46", "08:19", "08:32", "09:17", "09:19", "09:50")

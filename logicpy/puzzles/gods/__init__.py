@@ -12,7 +12,7 @@ Vocabulary (concept -> Python):
 - `Puzzle`: a frozen dataclass: the number of positions, the candidate type assignments
   (built by `Puzzle.permutations` / `Puzzle.choices`, with per-position allowed types or
   known positions), the `Semantics`, the `Grammar` and the possible languages.
-- `Semantics`: how Random answers: "free" (the seed's), "boolos" (randomly truthful or
+- `Semantics`: how Random answers: "free" (ja or da at random), "boolos" (randomly truthful or
   lying), "silent" (may also stay silent: ternary trees); "explode", "explode-silent",
   "explode-boolos" add self-referential questions answered by fixed point (ternary trees).
 - `World`: a hidden world, what we want to learn: assignment + language (da means yes/no).

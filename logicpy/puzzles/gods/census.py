@@ -1,6 +1,6 @@
 """A census of gods puzzles: every puzzle of a space, what it needs, and why when nothing works.
 
-The space (the seed's puzzle grammar): n positions; a multiset of gods over the allowed
+The space: n positions; a multiset of gods over the allowed
 types (one of each, two Trulys, ...); for each position the set of types that may stand
 there (a one-type set is a known position); and a semantics. A *raw* puzzle is one such
 choice; its type assignments are the orderings of the multiset the position sets allow.

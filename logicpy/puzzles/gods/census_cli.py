@@ -5,17 +5,17 @@
                         [--store FILE.sqlite] [--workers N | --cluster ADDRESS]
                         [--json] [--csv FILE] [--svg FILE]
 
-Exit status: 0 when the census is complete, 1 when some task failed for good (listed; the
-others are stored) or ran out of its --time-limit (stored as "timeout"; a run with a larger
-limit computes it again), 2 on bad input, 130 when interrupted (the rows finished so far
-are stored; run the same command again to resume).
+Exit statuses are those of every logicpy command (`logicpy.cli_contract`): 0 when the census
+is complete, 3 when some task failed for good (listed; the others are stored), 4 when a task
+ran out of its --time-limit (stored as "timeout"; a run with a larger limit computes it
+again) or the run was interrupted (the rows finished so far are stored; run the same command
+again to resume), 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
 import html
-import json
 import sys
 import time
 from collections import Counter, defaultdict
@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...cli_contract import EXIT, emit
 from ...errors import InputError
 from ...progress import terminal_progress
 from .census import PROOF_KINDS, TIMEOUT, puzzle_of_row, puzzle_space, run_census, tasks_for
@@ -65,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--store", default=DEFAULT_STORE, metavar="FILE.sqlite",
                      help=f"SQLite results store, resumed when it exists (default {DEFAULT_STORE})")
     out.add_argument("--top", type=int, default=5, metavar="N", help="hardest puzzles shown with their trees (default 5)")
-    out.add_argument("--json", action="store_true", help="summary, hardest puzzles and every row as JSON on stdout")
+    out.add_argument("--json", action="store_true", help="summary, hardest puzzles and every row as one JSON line")
     out.add_argument("--csv", metavar="FILE", help="write every row of this census as CSV")
     out.add_argument("--svg", metavar="FILE", help="write a heat map of least questions (SVG)")
 
@@ -126,9 +127,12 @@ def run(args: argparse.Namespace) -> int:
             store.record_run(started, engine.workers, engine.name, stats.tasks, stats.done, stats.wall)
         rows = store.rows(keys)
     if interrupted:
-        print(f"interrupted: {len(rows)} of {len(tasks)} rows are stored in {args.store}; "
-              f"run the same command again to resume", file=sys.stderr)
-        return 130
+        message = (f"interrupted: {len(rows)} of {len(tasks)} rows are stored in {args.store}; "
+                   f"run the same command again to resume")
+        if args.json:
+            return emit(args, "interrupted", {"error": message, "exit": 4}, err=True)
+        print(message, file=sys.stderr)
+        return 4
     assert stats is not None
     print(f"census: {len(specs)} canonical puzzles ({sum(s.raw for s in specs)} raw) x {len(semantics)} semantics "
           f"= {len(tasks)} rows; {stats.done} computed now on {engine.name} in {stats.wall:.1f} s, "
@@ -140,19 +144,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"{len(timed_out)} task(s) ran out of their time limit (stored as timeout; a run with a larger "
               f"--time-limit computes them again): {', '.join(timed_out[:5])}{' ...' if len(timed_out) > 5 else ''}",
               file=sys.stderr)
-    incomplete = bool(stats.failed or timed_out)
+    status = "undecided" if stats.failed else "timeout" if timed_out else "ok"
     top = hardest(rows, args.top)
     if args.csv:
         Path(args.csv).write_text(to_csv(rows))
     if args.svg:
         Path(args.svg).write_text(heat_map_svg(rows))
     if args.json:
-        print(json.dumps({"space": {"gods": gods, "types": types, "semantics": semantics,
-                                    "max_questions": args.max_questions, "max_complexity": args.max_complexity,
-                                    "canonical": len(specs), "raw": sum(s.raw for s in specs)},
-                          "summary": summary(rows), "hardest": [_hardest_json(r, v) for r, v in top],
-                          "rows": rows}, indent=1))
-        return 1 if incomplete else 0
+        return emit(args, status, {
+            "space": {"gods": gods, "types": types, "semantics": semantics, "max_questions": args.max_questions,
+                      "max_complexity": args.max_complexity, "canonical": len(specs),
+                      "raw": sum(s.raw for s in specs)},
+            "failed": [{"key": key, "error": str(error)} for key, error in stats.failed],
+            "summary": summary(rows), "hardest": [_hardest_json(r, v) for r, v in top], "rows": rows})
     print(render_summary(rows, semantics, args.max_complexity))
     for row, check in top:
         puzzle = puzzle_of_row(row)
@@ -160,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
               f"{row['least_questions']} question{'s' if row['least_questions'] != 1 else ''}, complexity {row['least_complexity']}, {row['trees']} trees")
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
-    return 1 if incomplete else 0
+    return EXIT[status]
 
 
 def _cell(row: dict[str, Any]) -> str:

@@ -2,13 +2,14 @@
 
     logicpy gods [solve] [--questions K] [--complexity C] [--semantics S] [--all] [--json | --mermaid]
     logicpy gods verify TREE.json [puzzle options]
-    logicpy gods crosscheck FILE.pl ...          (engineer D's module, logicpy.puzzles.gods.crosscheck)
+    logicpy gods crosscheck FILE.pl ...          (against a Prolog solver in the original vocabulary)
     logicpy gods census [--gods 1..4] ...        (logicpy.puzzles.gods.census_cli)
 
-Exit status: 0 when a tree was found (or verified), 1 when none exists within the bounds
-(or the tree fails), 2 on bad input; `crosscheck` also 3 when the Prolog side ran past
-its time limit (inconclusive). The status is kept when the output pipe closes early
-(`| head`), so a failed verify never looks like success under `pipefail`.
+Exit statuses are those of every logicpy command (`logicpy.cli_contract`): 0 a tree was found
+(or verified, or the file agrees), 1 none exists within the bounds (or the tree fails, or the
+file disagrees), 2 bad input, 4 the Prolog side ran past its time limit. The status is kept
+when the output pipe closes early (`| head`), so a failed verify never looks like success
+under `pipefail`.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ import argparse
 import contextlib
 import importlib
 import importlib.util
-import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ...cli_contract import EXIT, emit, print_lines
 from ...errors import InputError, read_json_file
 from ...progress import terminal_progress
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
@@ -114,29 +114,45 @@ def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True)
     shard.add_argument("--shard-dir", default=_default(None, defaults), metavar="DIR",
                        help="where sharded levels are kept (default: ~/.cache/logicpy/universe)")
     output = parser.add_argument_group("output")
-    output.add_argument("--json", action="store_true", help="the result as JSON (trees in the documented format)")
+    output.add_argument("--json", action="store_true", default=_default(False, defaults),
+                        help="the result as one JSON line (trees in the documented format)")
     output.add_argument("--mermaid", action="store_true", help="the tree as a Mermaid flowchart")
     output.add_argument("--stats", action="store_true", help="universe and search statistics")
 
 
 def _register_crosscheck(actions: Any) -> None:
-    parser = actions.add_parser("crosscheck", help="compare with a Prolog solver in the original vocabulary")
-    try:
-        module = importlib.import_module("logicpy.puzzles.gods.crosscheck")
-    except ModuleNotFoundError as exc:
-        if exc.name != "logicpy.puzzles.gods.crosscheck":
-            raise
-        parser.add_argument("rest", nargs=argparse.REMAINDER)
-        parser.set_defaults(func=_crosscheck_missing)
-        return
-    module.add_arguments(parser)
-    parser.set_defaults(func=module.run)
+    from .crosscheck import ORIGINAL_SEMANTICS
+
+    parser = actions.add_parser("crosscheck", help="compare with a Prolog solver in the original vocabulary",
+                                description="Run each Prolog FILE's own search for a question tree, replay its "
+                                            "tree in logicpy's worlds and compare it with logicpy's answer.")
+    parser.add_argument("files", nargs="+", metavar="FILE.pl", help="Prolog files in the original vocabulary (or shipped ones by name: gods, gods_silent)")
+    parser.add_argument("--puzzle", choices=sorted(PUZZLES), default="classic", help="which puzzle (default: classic)")
+    parser.add_argument("--semantics", choices=[s.value for s in ORIGINAL_SEMANTICS], default="free",
+                        help="free (final_solution.pl, default) or silent (random_silent.pl: ternary trees)")
+    parser.add_argument("--questions", type=int, default=3, help="questions per branch (default: 3)")
+    parser.add_argument("--complexity", type=int, default=1, help="question complexity bound (default: 1)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds the file may search (default: 60)")
+    parser.add_argument("--show-tree", action="store_true", help="print the file's tree as logicpy reads it")
+    parser.set_defaults(func=run_crosscheck)
 
 
-def _crosscheck_missing(args: argparse.Namespace) -> int:
-    print("logicpy gods crosscheck: not available in this build (logicpy.puzzles.gods.crosscheck is missing)",
-          file=sys.stderr)
-    return 2
+def run_crosscheck(args: argparse.Namespace) -> int:
+    """`logicpy gods crosscheck FILE.pl ...`: ok if every file agrees, none if any disagrees,
+    timeout if a file's search ran past --timeout and nothing disagreed."""
+    from .crosscheck import crosscheck_file
+
+    puzzle = PUZZLES[args.puzzle].with_options(semantics=args.semantics)
+    results = [crosscheck_file(file, puzzle, args.questions, args.complexity, args.timeout) for file in args.files]
+    if all(r.ok for r in results):
+        status = "ok"
+    elif all(r.ok or r.inconclusive for r in results):
+        status = "timeout"
+    else:
+        status = "none"
+    if args.json:
+        return emit(args, status, {"results": [r.to_json() for r in results]})
+    return emit_text([r.render(show_tree=args.show_tree) for r in results], EXIT[status])
 
 
 # -- building the puzzle from options ----------------------------------------------------------
@@ -282,8 +298,9 @@ def run_solve(args: argparse.Namespace) -> int:
     status = 0 if result.count else 1
     out: list[str] = []
     if args.json:
-        out.append(json.dumps(result.to_json(), indent=1))
-    elif args.mermaid:
+        print(f"time: {timing}", file=sys.stderr)
+        return emit(args, "ok" if result.count else "none", _outcome(result.to_json()))
+    if args.mermaid:
         if result.tree is None:
             print(result.verdict, file=sys.stderr)
         else:
@@ -299,26 +316,18 @@ def run_solve(args: argparse.Namespace) -> int:
                        f"{result.moves} distinct moves")
             out.append(f"search: {vars(result.search)}")
     print(f"time: {timing}", file=sys.stderr)
-    return emit(out, status)
+    return emit_text(out, status)
 
 
-def emit(lines: list[str], status: int) -> int:
-    """Print `lines` to stdout and return `status`, also when the reader closed the pipe early.
-
-    A closed pipe (`| head`) is not an error, but it must not turn a failure into success.
-    """
-    try:
-        for line in lines:
-            print(line)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+def emit_text(lines: list[str], status: int) -> int:
+    """Print `lines` to stdout and return `status`, also when the reader closed the pipe early."""
+    print_lines(lines)
     return status
+
+
+def _outcome(data: dict[str, Any]) -> dict[str, Any]:
+    """A result's JSON data with its own status under "outcome" (the envelope has "status")."""
+    return {("outcome" if k == "status" else k): v for k, v in data.items()}
 
 
 @contextlib.contextmanager
@@ -341,10 +350,11 @@ def _run_report(puzzle: Puzzle, args: argparse.Namespace, sharding: Any = None) 
                      sharding=sharding)
     status = 0 if outcome.least_questions is not None else 1
     if args.json:
-        return emit([json.dumps({"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
-                                 "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
-                                 "least_complexity": outcome.least_complexity})], status)
-    return emit([str(outcome)], status)
+        return emit(args, "ok" if status == 0 else "none",
+                    {"puzzle": puzzle.name, "max_complexity": outcome.max_complexity,
+                     "max_questions": outcome.max_questions, "least_questions": outcome.least_questions,
+                     "least_complexity": outcome.least_complexity})
+    return emit_text([str(outcome)], status)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -365,14 +375,18 @@ def run_verify(args: argparse.Namespace) -> int:
     if not items:
         raise InputError(f"{args.file}: no tree to verify")
     failed = 0
-    out = []
+    out, checks = [], []
     for where, item in items:
         try:
             tree = tree_from_json(item, puzzle)
         except InputError as exc:
             raise InputError(f"{args.file}: {exc}") from None
         check = verify(puzzle, tree)
-        out.append(f"{where.split(': ', 1)[1] if len(items) > 1 else args.file}: {check}")
+        path = where.split(": ", 1)[1]
+        out.append(f"{path if len(items) > 1 else args.file}: {check}")
+        checks.append({"tree": path, "ok": check.ok, "worlds": check.worlds, "problems": list(check.problems)})
         failed += not check.ok
-    return emit(out, 1 if failed else 0)
+    if args.json:
+        return emit(args, "none" if failed else "ok", {"file": args.file, "puzzle": puzzle.name, "trees": checks})
+    return emit_text(out, 1 if failed else 0)
 

@@ -21,14 +21,13 @@ The original Prolog solver (aduriseti/3gods, `final_solution.pl`) and logicpy's 
 `crosscheck_file` runs both directions of the check: the file's own tree, converted and
 replayed by logicpy's `verify`; and logicpy's tree, whose every question is put to the
 file in every world: the asked god's utterance (the file's `query_position/5`) and the
-truth of the question and of each sub-question (its `evaluate/3`), compared with logicpy's. `add_arguments` and `run` make it the `logicpy gods crosscheck` command.
+truth of the question and of each sub-question (its `evaluate/3`), compared with logicpy's.
+`logicpy gods crosscheck` runs it from the command line.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -48,8 +47,6 @@ __all__ = [
     "world_to_prolog",
     "CrossCheck",
     "crosscheck_file",
-    "add_arguments",
-    "run",
 ]
 
 #: Original connective functors and logicpy's names for them.
@@ -673,48 +670,3 @@ def _compare_utterances(
         for q, a in zip(queries, said) if a != q.expected
     ]
     return "query_position/5 and evaluate/3", len(queries), tuple(wrong[:SHOWN_DISAGREEMENTS]), len(wrong)
-
-
-# -- the command -----------------------------------------------------------------------
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `logicpy gods crosscheck FILE.pl ...`."""
-    from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
-
-    puzzles = {p.name: p for p in (CLASSIC, KNIGHT_OR_KNAVE, FOUR_GODS, RANDOM_NOT_FIRST, KNOWN_TRULY_FIRST)}
-    parser.add_argument("files", nargs="+", metavar="FILE.pl", help="Prolog files in the original vocabulary (or shipped ones by name: gods, gods_silent)")
-    parser.add_argument("--puzzle", choices=sorted(puzzles), default="classic", help="which puzzle (default: classic)")
-    parser.add_argument("--semantics", choices=[s.value for s in ORIGINAL_SEMANTICS], default="free",
-                        help="free (final_solution.pl, default) or silent (random_silent.pl: ternary trees)")
-    parser.add_argument("--questions", type=int, default=3, help="questions per branch (default: 3)")
-    parser.add_argument("--complexity", type=int, default=1, help="question complexity bound (default: 1)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds the file may search (default: 60)")
-    parser.add_argument("--show-tree", action="store_true", help="print the file's tree as logicpy reads it")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.set_defaults(crosscheck_puzzles=puzzles)
-
-
-#: Exit status when a file's search ran past --timeout and nothing disagreed.
-INCONCLUSIVE = 3
-
-
-def run(args: argparse.Namespace) -> int:
-    """Cross-check each file; 0 if all agree, 1 if any disagrees, 3 if any is inconclusive (timed out)."""
-    from .cli import emit
-
-    puzzle = args.crosscheck_puzzles[args.puzzle].with_options(semantics=args.semantics)
-    results = []
-    out = []
-    for file in args.files:
-        result = crosscheck_file(file, puzzle, args.questions, args.complexity, args.timeout)
-        results.append(result)
-        if not args.json:
-            out.append(result.render(show_tree=args.show_tree))
-    if args.json:
-        out.append(json.dumps([r.to_json() for r in results], indent=2))
-    if all(r.ok for r in results):
-        status = 0
-    elif all(r.ok or r.inconclusive for r in results):
-        status = INCONCLUSIVE
-    else:
-        status = 1
-    return emit(out, status)

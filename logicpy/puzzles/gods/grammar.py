@@ -215,7 +215,7 @@ CLASSIC_GRAMMAR = Grammar((
     ASK,
 ))
 
-#: The seed's grammar (aduriseti/3gods): the classic one without `not`.
+#: The grammar of aduriseti/3gods: the classic one without `not`.
 SEED_GRAMMAR = CLASSIC_GRAMMAR.without("not")
 
 

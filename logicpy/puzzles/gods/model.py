@@ -171,7 +171,7 @@ class GodType:
 TRULY = GodType("truly", "T", lambda truth, da_yes, _: word_for(truth, da_yes), description="always speaks truly")
 FALSELY = GodType("falsely", "F", lambda truth, da_yes, _: word_for(not truth, da_yes),
                   description="always speaks falsely")
-#: Random in the seed's reading: says ja or da freely, whatever the question.
+#: Random in the free reading: says ja or da freely, whatever the question.
 RANDOM_FREE = GodType("random", "R", lambda truth, da_yes, choice: choice, ("ja", "da"),
                       "says ja or da at random")
 #: Boolos' Random: truthful or lying at random (a coin flip per question).
@@ -185,7 +185,7 @@ RANDOM_SILENT = GodType("random", "R", lambda truth, da_yes, choice: choice, ("j
 class Semantics(str, Enum):
     """How Random answers, and whether questions may refer to their own answer.
 
-    FREE:   the seed's reading: Random utters ja or da freely; a hypothetical about what
+    FREE:   the free reading: Random utters ja or da freely; a hypothetical about what
             Random would say reads that same free answer.
     BOOLOS: Random is truthful or lying at random (Boolos' wording); it utters the word
             for truth(Q) xor lying, and hypotheticals about it use the same bit.

@@ -130,7 +130,7 @@ def _text(tree: Tree, puzzle: Puzzle, first: str, rest: str, lines: list[str]) -
 
 # -- Mermaid -----------------------------------------------------------------------------
 def render_mermaid(tree: Tree, puzzle: Puzzle) -> str:
-    """A Mermaid flowchart like the seed's: questions as parallelograms, answers as leaves."""
+    """A Mermaid flowchart: questions as parallelograms, answers as leaves."""
     lines = ["flowchart TD"]
     questions: list[str] = []
     leaves: list[str] = []

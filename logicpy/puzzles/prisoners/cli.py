@@ -1,18 +1,19 @@
 """`logicpy prisoners`: Dudeney's nine prisoners, Kirkman's schoolgirls and their kin.
 
-Exit status: 0 when an arrangement was printed (or counted, or verified), 1 when no such
-design exists (the reason, or the exhaustive search, is printed) or a file fails
-verification, 2 on bad input, 3 when the search ran past --timeout (inconclusive).
+Exit statuses are those of every logicpy command (`logicpy.cli_contract`): 0 when an
+arrangement was printed (or counted, or verified), 1 when no such design exists (the reason,
+or the exhaustive search, is printed) or a file fails verification, 2 on bad input, 4 when
+the search ran past --timeout (inconclusive).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from ...cli_contract import emit
 from ...errors import InputError, NoSolution, read_json_file
 from ...progress import terminal_progress
 from .model import Design, Symmetry
@@ -22,8 +23,8 @@ __all__ = ["register", "design_from_args", "parse_day"]
 SYMMETRY_HELP = """how arrangements that differ only by symmetry are told apart:
 canonical (default): day 1 is 1-2-3 / 4-5-6 / 7-8-9, each row reads first < last, the rows of
 a day start in increasing order, later days in any order;
-prob: the seed's B model exactly: day 1 fixed, each row first < last, and row 1 before row 2
-by first AND by last person (its `c:{1,3}`: a1 < a4 and a3 < a6); row 3 is not compared, so a
+prob: the classic ProB model of the puzzle: day 1 fixed, each row first < last, and row 1
+before row 2 by first AND by last person (a1 < a4 and a3 < a6); row 3 is not compared, so a
 day may be written in up to 3 ways, and a day whose rows nest (1..9, 2..8, 3..7) in none;
 none: every arrangement of every day counts (day 1 free, rows in any order, either way round)"""
 
@@ -36,9 +37,6 @@ def register(subparsers: Any) -> None:
         description="Nine prisoners walk in rows of three, cuffed to their neighbours, on six days: arrange "
                     "them so that every pair is cuffed together exactly once. The same for n people in rows "
                     "of r over d days, pairs meeting when cuffed or when sharing a row.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="exit status: 0 found, counted or verified; 1 no such design (with the reason) or a file "
-               "that fails verification; 2 bad input; 3 gave up at --timeout (no answer either way)",
     )
     design = parser.add_argument_group("design (default: Dudeney's nine prisoners, 6 days)")
     design.add_argument("--people", type=int, default=9, metavar="N", help="how many walk (default 9)")
@@ -54,7 +52,7 @@ def register(subparsers: Any) -> None:
                         help="pin day K, e.g. 2:1-3-4/2-5-7/8-6-9 (repeatable)")
     parser.add_argument("--symmetry", choices=[s.value for s in Symmetry], default="canonical", help=SYMMETRY_HELP)
     out = parser.add_argument_group("what to print (default: one arrangement and its check)")
-    out.add_argument("--json", action="store_true", help='print {"days": [[[a, b, c], ...], ...], ...}')
+    out.add_argument("--json", action="store_true", help='print one JSON line, {"status": ..., "days": [[[a, b, c], ...], ...], ...}')
     out.add_argument("--neighbours", type=int, metavar="I", help="for each day, who is cuffed to prisoner I")
     out.add_argument("--count", action="store_true", help="count the arrangements in the --symmetry model")
     out.add_argument("--distinct", action="store_true",
@@ -63,7 +61,7 @@ def register(subparsers: Any) -> None:
     out.add_argument("--svg", metavar="FILE", help="also draw the arrangement as SVG into FILE")
     out.add_argument("--verify", metavar="FILE.json", help="check an arrangement saved with --json, print nothing else")
     parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
-                        help="give up after S seconds with exit status 3 (default 120; 0: no limit); large "
+                        help="give up after S seconds with exit status 4 (default 120; 0: no limit); large "
                              "designs such as 21 schoolgirls can take the search longer")
     parser.set_defaults(func=run)
 
@@ -88,7 +86,7 @@ def parse_day(text: str) -> tuple[int, tuple]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The command, under the --timeout alarm (exit 3 when it rings)."""
+    """The command, under the --timeout alarm (exit 4 when it rings)."""
     from ...alarm import TimeUp, time_limit
 
     if args.timeout < 0:
@@ -97,9 +95,12 @@ def run(args: argparse.Namespace) -> int:
         with time_limit(args.timeout):
             return _run(args)
     except TimeUp:
-        print(f"logicpy: gave up after {args.timeout:g} s: no arrangement found and none ruled out "
-              "(raise --timeout, or 0 for no limit)", file=sys.stderr)
-        return 3
+        reason = (f"gave up after {args.timeout:g} s: no arrangement found and none ruled out "
+                  "(raise --timeout, or 0 for no limit)")
+        if args.json:
+            return emit(args, "timeout", {"reason": reason})
+        print(f"logicpy: {reason}", file=sys.stderr)
+        return 4
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -107,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
     from .verify import problems
 
     if args.verify:
-        return _verify_file(args.verify)
+        return _verify_file(args, args.verify)
     design = design_from_args(args)
     symmetry = Symmetry(args.symmetry)
     if args.neighbours is not None and not 1 <= args.neighbours <= design.people:
@@ -121,14 +122,12 @@ def _run(args: argparse.Namespace) -> int:
 
         arrangement = solve(design, symmetry, fixed)
     except NoSolution as exc:
-        print(f"logicpy: {exc}", file=sys.stderr)
-        return 1
+        return _none(args, design, str(exc))
     if arrangement is None:
         pinned = f" with days {', '.join(str(k) for k in sorted(fixed))} fixed" if fixed else ""
-        print(f"logicpy: no such design: {design.describe()}{pinned}; the search over every "
-              f"{'completion of day 1' if symmetry is not Symmetry.NONE else 'arrangement'} found none "
-              "(exhaustive)", file=sys.stderr)
-        return 1
+        return _none(args, design, f"no such design: {design.describe()}{pinned}; the search over every "
+                     f"{'completion of day 1' if symmetry is not Symmetry.NONE else 'arrangement'} found none "
+                     "(exhaustive)")
     wrong = problems(design, arrangement.days, symmetry)
     if wrong:  # never print an arrangement the verifier rejects
         raise AssertionError(f"internal error: the verifier rejects the arrangement: {wrong}")
@@ -138,11 +137,10 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise InputError(f"--svg {args.svg}: cannot write: {exc.strerror}") from None
     if args.json:
-        data = render.to_json(arrangement, design, symmetry)
+        data = {**render.to_json(arrangement, design, symmetry), "design": _design_json(design)}
         if args.neighbours is not None:
             data["neighbours"] = {str(args.neighbours): render.neighbours(arrangement, design, args.neighbours)}
-        print(json.dumps(data))
-        return 0
+        return emit(args, "ok", data)
     if args.neighbours is not None:
         how = "cuffed to" if design.pairs == "cuffed" else "in a row with"
         for k, near in enumerate(render.neighbours(arrangement, design, args.neighbours), 1):
@@ -153,40 +151,60 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _design_json(design: Design) -> dict[str, Any]:
+    """The design as JSON data, as in an arrangement's JSON."""
+    return {"people": design.people, "row": design.row, "days": design.day_count, "pairs": design.pairs,
+            "complete": design.complete, "description": design.describe()}
+
+
+def _none(args: argparse.Namespace, design: Design, reason: str) -> int:
+    """No such design: the reason on standard error, or as the JSON result; exit status 1."""
+    if args.json:
+        return emit(args, "none", {"design": _design_json(design), "reason": reason})
+    print(f"logicpy: {reason}", file=sys.stderr)
+    return 1
+
+
 def _count(args: argparse.Namespace, design: Design, symmetry: Symmetry, fixed: dict) -> int:
     from . import counting
 
-    result: dict[str, Any] = {"design": design.describe()}
+    if args.distinct and fixed:
+        raise InputError("--distinct counts whole designs; it takes no --fix")
+    data: dict[str, Any] = {"design": _design_json(design), "fixed_days": sorted(fixed),
+                            "symmetry": None, "arrangements": None, "completions": None, "distinct": None}
+    lines = [f"design: {design.describe()}"]
     if args.count:
-        result["symmetry"] = symmetry.value
-        result["arrangements"] = counting.count(design, symmetry, fixed)
+        data["symmetry"] = symmetry.value
+        data["arrangements"] = counting.count(design, symmetry, fixed)
+        lines += [f"symmetry: {symmetry.value}", f"arrangements: {data['arrangements']:,}"]
         if design.complete:
+            data["completions"] = counting.completions(design, fixed)
             which = "the fixed days" if fixed else "day 1"
-            result[f"unordered completions of {which}"] = counting.completions(design, fixed)
+            lines.append(f"unordered completions of {which}: {data['completions']:,}")
     if args.distinct:
-        if fixed:
-            raise InputError("--distinct counts whole designs; it takes no --fix")
         with terminal_progress() as bar:
             progress = None
             if bar is not None:
                 task = bar.add_task("canonical forms", total=None)
                 progress = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
-            result["essentially different"] = len(counting.distinct(design, progress))
+            data["distinct"] = len(counting.distinct(design, progress))
+        lines.append(f"essentially different: {data['distinct']:,}")
     if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
+        return emit(args, "ok", data)
+    print("\n".join(lines))
     return 0
 
 
-def _verify_file(path: str) -> int:
+def _verify_file(args: argparse.Namespace, path: str) -> int:
     from .render import from_json
     from .verify import problems
 
     data = read_json_file(path)
     design, symmetry, days = from_json(data)
     wrong = problems(design, days, symmetry)
+    if args.json:
+        return emit(args, "none" if wrong else "ok", {"file": path, "design": _design_json(design),
+                                                      "symmetry": symmetry.value, "problems": list(wrong)})
     for line in wrong:
         print(f"{path}: {line}")
     if not wrong:

@@ -4,7 +4,7 @@ A `Design` is n people walking in rows of r on d days; a pair *meets* on a day w
 are cuffed (adjacent in their row, `pairs="cuffed"`, Dudeney's prisoners) or share a row
 (`pairs="row"`, Kirkman's schoolgirls). A design is *complete* when d days hold exactly as
 many meetings as there are pairs: then every pair meets exactly once; with fewer days every
-pair meets at most once (the seed's 4- and 5-day weeks).
+pair meets at most once (4- and 5-day weeks of the nine prisoners).
 
 An `Arrangement` is the days, each a tuple of rows, each a tuple of people (1..n).
 """
@@ -30,7 +30,7 @@ class Symmetry(str, Enum):
     """Which arrangements count as different (see `--help` and the README)."""
 
     CANONICAL = "canonical"  # day 1 = 1-2-3 / 4-5-6 / …; each row first < last; row starts increasing
-    PROB = "prob"            # the seed's B model: day 1 fixed; rows first < last; row 1 before row 2 on first AND last
+    PROB = "prob"            # the classic ProB model: day 1 fixed; rows first < last; row 1 before row 2 on first AND last
     NONE = "none"            # every permutation of every day counts
 
 

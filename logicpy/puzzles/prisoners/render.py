@@ -1,4 +1,4 @@
-"""Arrangements as text, JSON and SVG, and the seed's `Neighbours(i)` query."""
+"""Arrangements as text, JSON and SVG, and who walks beside whom (`neighbours`)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def from_json(data: Any) -> tuple[Design, Symmetry, list]:
 
 def svg(arrangement: Arrangement, design: Design | None = None) -> str:
     """The days as rows of figures, left to right, with a cuff drawn between cuffed neighbours
-    (a band round each row when pairs share a row), like the seed's ProB picture."""
+    (a band round each row when pairs share a row), like ProB's picture of the puzzle."""
     days = arrangement.days
     if design is None:
         rows, row = len(days[0]), len(days[0][0])

@@ -38,7 +38,8 @@ def test_json_first_and_count(capsys):
     doc = json.loads(out)
     assert doc["count"] == 216 and len(doc["solutions"]) == 1
     code, out, _ = run_cli(capsys, "Jan", "25", "--count", "--json")
-    assert json.loads(out) == {"date": "01-25", "open": ["Jan", "25"], "count": 216, "real": True}
+    assert json.loads(out) == {"status": "ok", "command": "calendar", "board": "a-puzzle-a-day", "date": "01-25",
+                               "open": ["Jan", "25"], "count": 216, "real": True, "solutions": None}
 
 
 def test_a_date_not_in_any_calendar_is_solved_and_flagged(capsys):

@@ -131,7 +131,8 @@ def test_clueless_grid_stops_at_max(tmp_path, capsys):
     assert "solution 10 of 1,000+" in out and "solution 11 " not in out
     assert main(["einstein", str(path), "--max", "5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["status"], data["count"], data["complete"]) == ("ambiguous(5+)", 5, False)
+    [result] = data["results"]
+    assert data["status"] == "ok" and (result["outcome"], result["count"], result["complete"]) == ("ambiguous(5+)", 5, False)
 
 
 def test_count_counts_every_solution_and_reports_progress(tmp_path, capsys, monkeypatch):
@@ -213,8 +214,9 @@ def test_a_bad_file_among_many_is_reported_and_the_rest_solved(tmp_path, capsys)
     assert captured.out.count("unique solution") == 2 and "== " + files[2] in captured.out
     assert f"{bad}:1:2: malformed JSON" in captured.err
     assert main(["einstein", *files, "--json"]) == 2
-    documents = json.loads(capsys.readouterr().out)
-    assert [d.get("status", "error" if "error" in d else "?") for d in documents] == ["unique", "error", "unique"]
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "error" and [d["status"] for d in data["results"]] == ["ok", "error", "ok"]
+    assert [d.get("outcome") for d in data["results"]] == ["unique", None, "unique"]
 
 
 # -- start-up --------------------------------------------------------------------------------

@@ -190,10 +190,16 @@ def run_cli(*argv: str) -> int:
 def test_json_result_reads_back_and_is_checked(capsys):
     game = load_game(EXAMPLES / "zebra.json")
     assert run_cli(str(EXAMPLES / "zebra.json"), "--json") == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "unique" and data["count"] == 1
+    line = capsys.readouterr().out
+    assert line.count("\n") == 1
+    envelope = json.loads(line)
+    [data] = envelope["results"]
+    assert envelope["status"] == data["status"] == "ok" and data["outcome"] == "unique" and data["count"] == 1
     assert result_from_data(game, data) == solve(game)
-    assert result_to_data(solve(game)) == data
+    expected = {**result_to_data(solve(game)), "file": str(EXAMPLES / "zebra.json"), "status": "ok"}
+    expected["outcome"] = expected["status"] = "unique"
+    data["status"] = data["outcome"]
+    assert expected == data
     data["solutions"][0][0][5] = "Zebra"
     data["solutions"][0][4][5] = "Fox"
     with pytest.raises(InputError, match="result solution 1: clue 10 fails"):
@@ -202,8 +208,8 @@ def test_json_result_reads_back_and_is_checked(capsys):
 
 def test_cli_json_for_several_games_is_one_list(capsys):
     assert run_cli(str(EXAMPLES / "zebra.json"), str(EXAMPLES / "bake_sale.txt"), "--json") == 0
-    data = json.loads(capsys.readouterr().out)
-    assert [d["game"] for d in data] == ["zebra", "bake_sale"] and all(d["status"] == "unique" for d in data)
+    data = json.loads(capsys.readouterr().out)["results"]
+    assert [d["game"] for d in data] == ["zebra", "bake_sale"] and all(d["outcome"] == "unique" for d in data)
 
 
 def test_cli_prints_verdict_table_and_check(capsys):

@@ -26,7 +26,8 @@ def test_classic_prints_steps_verdict_and_check(capsys):
 def test_json_and_explanation(capsys):
     code, out, _ = run(capsys, "--json")
     data = json.loads(out)
-    assert code == 0 and data["status"] == "unique" and data["solutions"] == ["July 16"]
+    assert code == 0 and data["status"] == "ok" and data["outcome"] == "unique" and data["solutions"] == ["July 16"]
+    assert data["command"] == "cheryl" and out.count("\n") == 1
     assert [s["left"] for s in data["steps"]] == [5, 3, 1]
     reasons = {w["removed"]: w["reason"] for w in data["steps"][0]["why"]}
     assert reasons["May 19"] == ("Albert, told May, could not rule out May 19, where Bernard, told 19, "
@@ -67,7 +68,7 @@ def test_each_puzzle_subcommand(capsys, argv, expected):
 def test_puzzle_json(capsys):
     code, out, _ = run(capsys, "muddy", "-n", "3", "-m", "2", "--json")
     data = json.loads(out)
-    assert data["status"] == "ambiguous" and data["count"] == 3
+    assert (data["status"], data["command"], data["outcome"], data["count"]) == ("ok", "cheryl muddy", "ambiguous", 3)
     assert [s["left"] for s in data["steps"]] == [7, 4, 3]
 
 

@@ -40,7 +40,8 @@ def test_options_before_and_after_the_action_both_count(capsys):
 def test_json_output_verifies_from_a_file(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "solve", "--complexity", "1", "--json")
     data = json.loads(out)
-    assert code == 0 and data["status"] == "found" and data["universe"]["level_counts"] == [11, 69]
+    assert code == 0 and data["status"] == "ok" and data["outcome"] == "found"
+    assert data["universe"]["level_counts"] == [11, 69]
     path = tmp_path / "tree.json"
     path.write_text(json.dumps(data["trees"][0]))
     code, out, _ = run_cli(capsys, "verify", str(path))
@@ -49,6 +50,10 @@ def test_json_output_verifies_from_a_file(capsys, tmp_path):
     path.write_text(json.dumps(data))
     code, out, _ = run_cli(capsys, "verify", str(path))
     assert code == 1 and "NOT verified" in out
+    code, out, _ = run_cli(capsys, "verify", "--json", str(path))  # --json among the action's arguments
+    checked = json.loads(out)
+    assert (code, checked["status"], checked["command"]) == (1, "none", "gods verify")
+    assert not checked["trees"][0]["ok"] and checked["trees"][0]["problems"]
     code, _, err = run_cli(capsys, "--semantics", "silent", "verify", str(path))
     assert code == 2 and "silent" in err  # the puzzle option before the action is used
 

@@ -7,7 +7,6 @@ checkout of aduriseti/3gods to also check the original `final_solution.pl`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path
@@ -31,12 +30,11 @@ from logicpy.puzzles.gods import (
     universe,
     verify,
 )
+from logicpy.cli import main
 from logicpy.puzzles.gods.crosscheck import (
-    add_arguments,
     crosscheck_file,
     question_from_prolog,
     question_to_prolog,
-    run,
     tree_from_prolog,
     tree_to_prolog,
 )
@@ -245,14 +243,12 @@ def test_a_file_without_entry_points_is_named(tmp_path):
 
 @pytest.mark.swi
 def test_command_prints_agreement_and_json(capsys):
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    assert run(parser.parse_args([str(GODS_PL), "--puzzle", "knight-or-knave", "--questions", "1"])) == 0
+    assert main(["gods", "crosscheck", str(GODS_PL), "--puzzle", "knight-or-knave", "--questions", "1"]) == 0
     out = capsys.readouterr().out
     # 4 hidden worlds x (the utterance + the truth of the question and of its sub-question)
     assert "agree on 12 queries" in out and out.rstrip().endswith("result: agree")
-    assert run(parser.parse_args([str(GODS_PL), "--json"])) == 0
-    [data] = json.loads(capsys.readouterr().out)
+    assert main(["gods", "crosscheck", str(GODS_PL), "--json"]) == 0
+    [data] = json.loads(capsys.readouterr().out)["results"]
     assert data["ok"] and data["file_tree"]["problems"] == [] and data["logicpy_tree"]["disagreements"] == 0
     # The trees in the JSON read back in the documented tree format.
     for key in ("file_tree", "logicpy_tree"):
@@ -305,9 +301,7 @@ def test_distinguishing_questions_are_compared_both_ways(tmp_path, capsys):
     path.write_text(KNIGHT_OR_KNAVE_PL)
     result = crosscheck_file(path)
     assert result.ok and result.file_questions == 25 and result.logicpy_questions == 2
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    assert run(parser.parse_args([str(path)])) == 0
+    assert main(["gods", "crosscheck", str(path)]) == 0
     assert capsys.readouterr().out.rstrip().endswith("result: agree")
     # A Falsely who tells the truth about himself: caught on the file's own questions.
     broken = tmp_path / "broken.pl"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import io
 import json
@@ -101,14 +100,14 @@ def test_progress_reports_the_search_as_well_as_the_universe():
 
 @pytest.mark.swi
 def test_a_prolog_side_past_the_timeout_is_inconclusive(capsys):
-    from logicpy.puzzles.gods.crosscheck import INCONCLUSIVE, add_arguments, run
-
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    code = run(parser.parse_args([str(GODS_PL), "--complexity", "2", "--timeout", "0.05"]))
+    code = main(["gods", "crosscheck", str(GODS_PL), "--complexity", "2", "--timeout", "0.05"])
     out = capsys.readouterr().out
-    assert code == INCONCLUSIVE == 3
+    assert code == 4  # a time limit ran out: no answer either way
     assert out.rstrip().endswith("result: INCONCLUSIVE") and "DISAGREE" not in out
+    code = main(["gods", "crosscheck", "--json", str(GODS_PL), "--complexity", "2", "--timeout", "0.05"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 4 and data["status"] == "timeout" and data["command"] == "gods crosscheck"
+    assert len(data["results"]) == 1
 
 
 @pytest.mark.swi

@@ -136,7 +136,7 @@ def test_cli_sharded_on_one_local_worker_answers_like_in_process(capsys, tmp_pat
     code = main(["gods", "--questions", "3", "--complexity", "1", "--sharded", "--workers", "1",
                  "--shard-dir", str(tmp_path), "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["status"] == "found"
+    assert code == 0 and out["status"] == "ok" and out["outcome"] == "found"
     assert len(list(tmp_path.glob("*-c1-*/shard-*.sig.npy"))) == shards_module.SHARDS  # level 1 was sharded
 
 

@@ -60,7 +60,10 @@ def test_kirkman_and_svg(capsys, tmp_path):
 def test_count_with_two_days_fixed(capsys):
     code, out, _ = run(capsys, "--fix", "2:1-3-4/2-5-7/8-6-9", "--count", "--json")
     data = json.loads(out)
-    assert code == 0 and data["unordered completions of the fixed days"] == 192 and data["arrangements"] == 4608
+    assert code == 0 and data["completions"] == 192 and data["arrangements"] == 4608 and data["fixed_days"] == [2]
+    assert data["design"]["people"] == 9 and data["distinct"] is None
+    code, out, _ = run(capsys, "--fix", "2:1-3-4/2-5-7/8-6-9", "--count")
+    assert "unordered completions of the fixed days: 192" in out and "arrangements: 4,608" in out
 
 
 def test_no_such_design_exit_1(capsys):
@@ -95,7 +98,9 @@ def test_notebook_picture():
     assert len(root.findall("{http://www.w3.org/2000/svg}line")) == 36
 
 
-def test_timeout_is_inconclusive_exit_3(capsys):
-    """21 schoolgirls (Kirkman triple system of order 21) run past a short limit: exit 3, said plainly."""
+def test_timeout_is_inconclusive_exit_4(capsys):
+    """21 schoolgirls (Kirkman triple system of order 21) run past a short limit: exit 4, said plainly."""
     code, out, err = run(capsys, "--people", "21", "--pairs", "row", "--timeout", "0.5")
-    assert code == 3 and "gave up after 0.5 s" in err and out == ""
+    assert code == 4 and "gave up after 0.5 s" in err and out == ""
+    code, out, err = run(capsys, "--people", "21", "--pairs", "row", "--timeout", "0.5", "--json")
+    assert code == 4 and json.loads(out)["status"] == "timeout" and err == ""
