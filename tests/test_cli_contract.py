@@ -155,6 +155,7 @@ RUNS = {
     ("crosscheck",): (lambda t: ["crosscheck", (t / "app.pl").write_text(PL_APPEND) and str(t / "app.pl"),
                                  "--json", "app(X, Y, [1, 2])", "--against", "logicpy.core.lists:appendo"], "ok"),
     ("repl",): (lambda t: ["repl", "-q", "member(X, [1, 2])", "--json"], "ok"),
+    ("files",): (lambda t: ["files", "--json", "lists"], "ok"),
 }
 NEEDS_SWI = {("gods", "crosscheck"), ("crosscheck",)}
 

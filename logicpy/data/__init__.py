@@ -106,14 +106,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from ..cli_contract import emit
+
+    json_out = getattr(args, "json", False)
     if args.name:
         for kind in KINDS:
             found = _shipped_file(args.name, kind)
             if found is not None:
+                if json_out:
+                    return emit(args, "ok", {"name": args.name, "kind": kind, "path": str(found.resolve())})
                 print(found.resolve())
                 return 0
         raise InputError(f"{args.name}: no shipped file of that name (`logicpy files` lists them)")
-    for kind, title in (("prolog", "Prolog programs"), ("einstein", "Einstein games"), ("examples", "Python examples")):
+    kinds = (("prolog", "Prolog programs"), ("einstein", "Einstein games"), ("examples", "Python examples"))
+    if json_out:
+        return emit(args, "ok", {"files": {kind: {"folder": str(KINDS[kind][0]), "names": shipped(kind)}
+                                           for kind, _ in kinds}})
+    for kind, title in kinds:
         folder = KINDS[kind][0]
         print(f"{title} ({folder}):")
         print("  " + "  ".join(shipped(kind)))
