@@ -37,7 +37,7 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 from .core.equality import atomic_key, walk
 from immutables import Map
 
-from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq
+from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
 from .core.clauses import Build, ClauseScope, Name, NotCompiled, compile_clauses, term_template, unify_template
@@ -64,20 +64,23 @@ class Clause:
     renamed: Callable[[], tuple[tuple, Term]] = field(init=False, repr=False)
     """A copy of (head arguments, body) with fresh variables."""
     code: Any = field(default=_NOT_YET, init=False, repr=False)
-    """The clause compiled (`core.clauses`), made at its first call; None: not compilable."""
+    """`(s, K, barrier, *args) -> (s', K') | None`, made at the clause's first call: the clause
+    compiled (`core.clauses`: the head unified inline against the arguments in the
+    substitution s, the body's goals pushed on K), or run as written when it cannot be."""
 
     def __post_init__(self) -> None:
         self.key = _index_key(self.head[0]) if self.head else None
         self.renamed = _copier((self.head, self.body), self.variables)
 
-    def compiled(self, relations: Relations) -> Callable[..., Any] | None:
-        """`(s, K, barrier, *args) -> (s', K') | None`: the head unified inline against the
-        arguments in the substitution s, the body's goals pushed on K (see `core.clauses`)."""
+    def compiled(self, predicate: "Predicate") -> Callable[..., Any]:
+        """`code`, made now if not yet."""
         if self.code is _NOT_YET:
             try:
-                self.code = _compile_clause(self, relations)
+                self.code = _compile_clause(self, predicate.program.relations)
             except NotCompiled:
-                self.code = None
+                def as_written(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any]:
+                    return S, (predicate._clause_goal(self, args, barrier), K)
+                self.code = as_written
         return self.code
 
 
@@ -242,26 +245,11 @@ class Predicate:
             if len(clauses) == 1:
                 return S, (self._clause_goal(clauses[0], args, barrier), K)
             return S, (disj(*(Call(self._clause_goal, (c, args, barrier)) for c in clauses)), K)
-        relations = self.program.relations
-        first = None
-        more: list | None = None
-        for clause in clauses:
-            code = clause.code
-            if code is _NOT_YET:
-                code = clause.compiled(relations)
-            went_on = (S, (self._clause_goal(clause, args, barrier), K)) if code is None \
-                else code(S, K, barrier, *args)
-            if went_on is None:
-                continue
-            if first is None:
-                first = went_on
-            elif more is None:
-                more = [went_on]
-            else:
-                more.append(went_on)
-        if more is not None:
-            search.alternatives(more)
-        return first
+        if len(clauses) == 1:
+            code = clauses[0].code
+            return (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+        return first_of(S, K, (barrier, *args), search,
+                        [c.compiled(self) if c.code is _NOT_YET else c.code for c in clauses])
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
         head, body = clause.renamed()
