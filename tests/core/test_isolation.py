@@ -300,3 +300,11 @@ def test_the_collector_thresholds_are_the_callers_between_answers():
         assert seen == [(0, *before[1:])] * 2 and gc.get_threshold()[0] == 0
     finally:
         gc.set_threshold(*before)
+
+
+def test_one_timeout_class_for_every_search():
+    """`except logicpy.core.SearchTimeout` catches the gods tree search's deadline too."""
+    import logicpy.core as core
+    from logicpy.puzzles.gods import search
+
+    assert search.SearchTimeout is core.SearchTimeout

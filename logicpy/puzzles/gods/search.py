@@ -38,7 +38,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ...errors import LogicpyError
+from ...core.streams import SearchTimeout  # the core's: one class for every search's deadline
 from .model import SILENT, WORDS, Puzzle
 from .tree import Leaf, Node, Tree
 from .universe import Universe
@@ -241,10 +241,6 @@ class SearchStats:
     nodes: int = 0
     moves_tried: int = 0
     moves_pruned: int = 0
-
-
-class SearchTimeout(LogicpyError):
-    """The search passed its deadline (what it proved so far stays memoised)."""
 
 
 class _Table:
@@ -459,7 +455,7 @@ class TreeSearch:
         self.stats.nodes += 1
         self._expanded += 1
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout("the search passed its deadline")
+            raise SearchTimeout("the search passed its deadline")  # what it proved stays memoised
 
     # -- moves at a node -------------------------------------------------------------------------
     def _leaf(self, live: int) -> Leaf | None:
