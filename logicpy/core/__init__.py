@@ -29,7 +29,7 @@ from kanren.core import fail, succeed
 from unification import Var, isvar
 
 from .answers import Answer, answers, show
-from .constraints import disequalities, neq, typeo
+from .disequality import disequalities, neq, typeo
 from .equality import reify, unify
 from .control import conda, condu, ifa, onceo, unique_by
 from .fd import RELATIONS as _fd_relations

@@ -29,7 +29,7 @@ from kanren.core import GoalType
 
 from ..errors import ModeError, TermError, shown
 from ._spine import EMPTY, Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
-from .constraints import neq
+from .disequality import neq
 from .equality import State, reify_dict, unify
 from .streams import PAUSE, named
 from .terms import Variable, is_var, var, variables_in, vars

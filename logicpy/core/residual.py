@@ -36,7 +36,7 @@ from kanren.constraints import ConstrainedState  # type: ignore[import-untyped]
 from kanren.core import GoalType  # type: ignore[import-untyped]
 from unification import Var, reify  # type: ignore[import-untyped]
 
-from .constraints import DisequalityStore, disequalities
+from .disequality import DisequalityStore, disequalities
 from .equality import unify
 from .streams import answers_within, query_states
 from .terms import Term, format_term, is_var, variables_in
@@ -155,7 +155,7 @@ def _propagator(p: Propagator, data: Mapping[Var, Any]) -> Raw:
         return ("goal", ("all_different", w))
     if isinstance(p, P.Element):
         return ("goal", ("element", w[0], w[2:], w[1]))
-    if isinstance(p, P.Table):
+    if isinstance(p, P.TuplesIn):
         return ("goal", ("tuples_in", [w], [list(row) for row in p.rows]))
     return ("foreign", (type(p).__name__, *w))
 

@@ -30,7 +30,7 @@ from immutables import Map
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from ..core.answers import Answer, answer_in, answer_of, readable_constraint
-from ..core.constraints import disequalities
+from ..core.disequality import disequalities
 from ..core.equality import check_acyclic, walk
 from ..core.streams import PAUSE, solve
 from ..core.terms import Term, check_term, format_term, is_var, to_json, variables_in

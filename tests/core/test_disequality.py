@@ -29,7 +29,7 @@ from logicpy.core import (
     var,
     vars,
 )
-from logicpy.core.constraints import DisequalityStore, disequalities
+from logicpy.core.disequality import DisequalityStore, disequalities
 from logicpy.core.fd import FDStore
 
 # ---------------------------------------------------------------- the reproductions

@@ -55,7 +55,7 @@ from logicpy.core import (
     var,
     vars,
 )
-from logicpy.core.constraints import disequalities
+from logicpy.core.disequality import disequalities
 from logicpy.errors import InputError, TermError
 
 

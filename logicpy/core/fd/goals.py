@@ -318,7 +318,7 @@ def tableo(xs: Sequence[Any], rows: Iterable[Sequence[int]]) -> GoalType:
         for k, row in enumerate(checked):
             if len(row) != len(xs):
                 raise InputError(f"tableo: row {k} must be a tuple of {len(xs)} ints, got {row!r}")
-        return post(P.Table(xs, tuple(checked)))
+        return post(P.TuplesIn(xs, tuple(checked)))
 
     return _on_list("tableo", xs, table_goal)
 
@@ -465,7 +465,7 @@ _TRUTH = {
 @named
 def noto(a: Any, r: Any) -> GoalType:
     """noto(?a, ?r): booleans (0/1), r = not a (clpfd's `R #<==> #\\ A`)."""
-    return post(P.Table((a, r), ((0, 1), (1, 0))))
+    return post(P.TuplesIn((a, r), ((0, 1), (1, 0))))
 
 
 @named
@@ -477,25 +477,25 @@ def ando(a: Any, b: Any, r: Any) -> GoalType:
     >>> run(0, (a, b), ando(a, b, 1))
     ((1, 1),)
     """
-    return post(P.Table((a, b, r), tuple(_TRUTH["and"])))
+    return post(P.TuplesIn((a, b, r), tuple(_TRUTH["and"])))
 
 
 @named
 def oro(a: Any, b: Any, r: Any) -> GoalType:
     """oro(?a, ?b, ?r): booleans (0/1), r = a or b (clpfd's `R #<==> (A #\\/ B)`). Domain consistent."""
-    return post(P.Table((a, b, r), tuple(_TRUTH["or"])))
+    return post(P.TuplesIn((a, b, r), tuple(_TRUTH["or"])))
 
 
 @named
 def xoro(a: Any, b: Any, r: Any) -> GoalType:
     """xoro(?a, ?b, ?r): booleans (0/1), r = a xor b (clpfd's `R #<==> (A #\\ B)`). Domain consistent."""
-    return post(P.Table((a, b, r), tuple(_TRUTH["xor"])))
+    return post(P.TuplesIn((a, b, r), tuple(_TRUTH["xor"])))
 
 
 @named
 def impo(a: Any, b: Any, r: Any) -> GoalType:
     """impo(?a, ?b, ?r): booleans (0/1), r = (a implies b) (clpfd's `R #<==> (A #==> B)`). Domain consistent."""
-    return post(P.Table((a, b, r), tuple(_TRUTH["imp"])))
+    return post(P.TuplesIn((a, b, r), tuple(_TRUTH["imp"])))
 
 
 @named

@@ -23,7 +23,7 @@ __all__ = [
     "AllDifferent",
     "Linear",
     "Element",
-    "Table",
+    "TuplesIn",
     "ReifiedLessEq",
     "ReifiedEq",
     "Times",
@@ -652,7 +652,7 @@ class Element(Propagator):
                 s.restrict(v, dx, exact=True)
 
 
-class Table(Propagator):
+class TuplesIn(Propagator):
     """The tuple xs is one of `rows`, domain consistent (rows outside the domains are dropped).
 
     Invariants: `rows` is a tuple of int tuples, each as long as xs.
