@@ -81,15 +81,20 @@ class Answers(tuple):
             return "no answers"
         return "\n".join(a.text for a in self)
 
+    #: Rows a notebook shows before "… and N more" (as pandas caps a long frame).
+    SHOWN = 50
+
     def _repr_html_(self) -> str:
         if not self:
             return "<p><em>no answers</em></p>"
         rows = "".join(
-            f"<tr><td>{i}</td><td><code>{html.escape(a.term_text)}</code></td>"
-            f"<td>{'<br>'.join(f'<code>{html.escape(c)}</code>' for c in a.constraints)}</td></tr>"
-            for i, a in enumerate(self, 1))
-        return ("<table><thead><tr><th>#</th><th>answer</th><th>constraints</th></tr></thead>"
-                f"<tbody>{rows}</tbody></table>")
+            f"<tr><td>{i}</td><td style='text-align:left'><code>{html.escape(a.term_text)}</code></td>"
+            f"<td style='text-align:left'>{'<br>'.join(f'<code>{html.escape(c)}</code>' for c in a.constraints)}</td></tr>"
+            for i, a in enumerate(self[:self.SHOWN], 1))
+        more = len(self) - self.SHOWN
+        tail = f"<p><em>… and {more:,} more ({len(self):,} answers)</em></p>" if more > 0 else ""
+        return ("<table><thead><tr><th>#</th><th style='text-align:left'>answer</th>"
+                f"<th style='text-align:left'>constraints</th></tr></thead><tbody>{rows}</tbody></table>{tail}")
 
 
 @overload

@@ -166,3 +166,15 @@ def test_goals_show_the_call_that_made_them():
         return eq(a, b)
 
     assert repr(parento("abe", x)) == "parento(abe,_0)"
+
+
+def test_a_long_answer_list_shows_its_first_rows_in_a_notebook():
+    from logicpy.core import answers, permuteo, var
+
+    x = var()
+    many = answers(0, x, permuteo([1, 2, 3, 4, 5, 6, 7], x))
+    shown = many._repr_html_()
+    assert len(many) == 5040 and shown.count("<tr>") == many.SHOWN + 1  # the header, then SHOWN rows
+    assert "… and 4,990 more (5,040 answers)" in shown and len(shown) < 20_000
+    few = answers(0, x, permuteo([1, 2], x))._repr_html_()
+    assert few.count("<tr>") == 3 and "more" not in few

@@ -84,6 +84,24 @@ class Result:
     tilings: tuple[Tiling, ...]
     count: int
 
+    #: Tilings a notebook draws before "… and N more".
+    SHOWN = 6
+
+    def __repr__(self) -> str:
+        return (f"Result(open={', '.join(self.open)}: {self.count:,} solution{'s' if self.count != 1 else ''}, "
+                f"{len(self.tilings):,} kept)")
+
+    def _repr_html_(self) -> str:
+        """The first tilings drawn side by side, and how many more there are."""
+        import html
+
+        pictures = "".join(f"<div style='display:inline-block;margin:4px'>{t._repr_svg_()}</div>"
+                           for t in self.tilings[:self.SHOWN])
+        more = len(self.tilings) - self.SHOWN
+        tail = f"<p><em>… and {more:,} more</em></p>" if more > 0 else ""
+        title = html.escape(f"open {', '.join(self.open)}: {self.count:,} solution{'s' if self.count != 1 else ''}")
+        return f"<p><strong>{title}</strong></p>{pictures}{tail}"
+
 
 def _piece_item(name: str) -> tuple:
     return ("piece", name)
