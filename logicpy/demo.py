@@ -62,7 +62,7 @@ def run_step(step: Step) -> list[dict[str, Any]]:
 
 def print_core_tour(out: TextIO) -> None:
     """Print the tour of the relational core, one numbered query with its answers at a time."""
-    from .core.terms import format_term
+    from .core.terms import format_term, term_variables
 
     print("A tour of logicpy's relational core (logicpy.core, on kanren)", file=out)
     for number, step in enumerate(CORE_TOUR, 1):
@@ -71,8 +71,10 @@ def print_core_tour(out: TextIO) -> None:
         for line in step.setup.splitlines():
             print(f"   >>> {line}", file=out)
         print(f"   >>> {step.query}", file=out)
-        for answer in answers:
-            print("   " + ", ".join(f"{name} = {format_term(value)}" for name, value in answer.items()), file=out)
+        for answer in answers:  # unbound variables `_0, _1, …` across the answer, as the toplevel shows them
+            names = {v: f"_{i}" for i, v in enumerate(term_variables(list(answer.values())))}
+            print("   " + ", ".join(f"{name} = {format_term(value, names)}" for name, value in answer.items()),
+                  file=out)
         if not answers:
             print("   no answer", file=out)
 

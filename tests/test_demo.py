@@ -18,7 +18,7 @@ def test_demo_prints_the_tour(capsys):
         "x = [1], y = [2,3]",
         "x = [1,2], y = [3]",
         "x = [1,2,3], y = []",
-        "xs = [_G0,_G1,_G2], n = 3",
+        "xs = [_0,_1,_2], n = 3",
         "child = lisa",
         "a = red, b = green",
         "w = [b,c]",
