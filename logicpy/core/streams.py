@@ -757,8 +757,8 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
         _running.search = search
     clock = SLICE  # steps of short turns left before the clock is read
     steps = SLICE
-    _quiet_collector.enter()
-    stepping = True
+    quiet = False  # whether this search holds the collector quiet (`_QuietCollector`)
+    turns = 0  # full turns since the last answer
     try:
         while tasks:
             stack = search.stack = tasks.popleft()
@@ -768,15 +768,18 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                 if steps <= 0:  # the turn is over
                     if timed and time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
+                    turns += 1
+                    if turns == _QuietCollector.AFTER_TURNS:
+                        _quiet_collector.enter()
+                        quiet = True
                     if pausing:
                         tasks.append(stack)
                         if tracked:
                             _running.search = outer
-                        stepping = False
-                        _quiet_collector.leave()
+                        if quiet:
+                            _quiet_collector.leave()
+                            quiet, turns = False, 0
                         yield PAUSE
-                        _quiet_collector.enter()
-                        stepping = True
                         if tracked:
                             _running.search = search
                         break
@@ -844,11 +847,11 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                         raise SearchTimeout("the search ran past its time limit")
                     if tracked:
                         _running.search = outer
-                    stepping = False
-                    _quiet_collector.leave()
+                    if quiet:
+                        _quiet_collector.leave()
+                        quiet = False
+                    turns = 0
                     yield S
-                    _quiet_collector.enter()
-                    stepping = True
                     if tracked:
                         _running.search = search
                     if tasks:  # let the other tasks have their turn
@@ -863,20 +866,24 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     finally:
         if tracked and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer
-        if stepping:  # stopped by an error, not closed while suspended at an answer
+        if quiet:  # stopped by an error, not closed while suspended at an answer
             _quiet_collector.leave()
 
 
 class _QuietCollector:
-    """The collector's thresholds raised to `QUIET` while any search, in any thread, takes
-    its steps, and the caller's again when none does (between answers, after the last).
+    """The collector's thresholds raised to `QUIET` while any search, in any thread, has
+    taken `AFTER_TURNS` full turns without an answer, and the caller's again when none has
+    (at its next answer, when it ends).
 
     A search keeps nearly all it allocates (the substitution holds every binding made on
     the path), so the default thresholds (700, 10, 10) run collections that find nothing,
-    full ones among them: a search of tak(18, 12, 6) spent half its time there. No
-    threshold is lowered, and a disabled collector (threshold 0) stays disabled."""
+    full ones among them: a search of tak(18, 12, 6) spent half its time there. A search
+    that answers often never raises them (setting them costs about a microsecond, as much
+    as an answer of `membero`). No threshold is lowered, and a disabled collector
+    (threshold 0) stays disabled."""
 
     QUIET = (50_000, 20, 100)
+    AFTER_TURNS = 8
 
     def __init__(self) -> None:
         self.lock = threading.Lock()

@@ -280,6 +280,15 @@ def test_the_collector_thresholds_are_the_callers_between_answers():
     before = gc.get_threshold()
     assert before == (700, 10, 10), "Python's defaults: no search left its thresholds behind"
     x = var()
+    seen: list = []
+
+    def look(state):
+        seen.append(gc.get_threshold())
+        return (state,)
+
+    # a long stretch without an answer raises them (64 steps a turn, 8 turns)
+    assert run(0, x, eq(x, 1), look, *[eq(x, 1)] * 1000, look) == (1,)
+    assert seen[0] == before and seen[1] == (50_000, 20, 100) and gc.get_threshold() == before
     answers = run(None, x, membero(x, [1, 2, 3]))
     assert next(answers) == 1 and gc.get_threshold() == before  # suspended at an answer
     assert run(0, x, membero(x, [1, 2])) == (1, 2) and gc.get_threshold() == before
