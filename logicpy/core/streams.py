@@ -725,18 +725,14 @@ def stepped(goal: Any, S: Any, outer: Search) -> Generator[Any, None, None]:
 
 
 def _search(search: Search, goal: Any, S: Any, pausing: bool) -> Generator[Any, None, None]:
+    """The answer states of `goal` from S, searched by `search` (see `_explore`)."""
     search.tasks.append([(iter((S,)), (goal, None))])
-    finished = False
-    try:
-        yield from _explore(search, pausing)
-        finished = True
-    finally:
-        for hook in (search.on_finish if finished else search.on_abandon):
-            hook()
+    return _explore(search, pausing)
 
 
-def _explore(search: Search, pausing: bool) -> Iterator[Any]:
-    """The loop of `solve`: run the tasks of `search` in turns until none is left.
+def _explore(search: Search, pausing: bool) -> Generator[Any, None, None]:
+    """The loop of `solve`: run the tasks of `search` in turns until none is left, then run
+    its `on_finish` hooks (its `on_abandon` hooks when it is closed or fails before).
 
     A step is one `next` on a frame's iterator or one goal taken off a continuation; a
     task's turn ends after `SLICE` steps, at a `PAUSE`, or at an answer (when other tasks
@@ -759,6 +755,7 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
     steps = SLICE
     quiet = False  # whether this search holds the collector quiet (`_QuietCollector`)
     turns = 0  # full turns since the last answer
+    finished = False
     try:
         while tasks:
             stack = search.stack = tasks.popleft()
@@ -863,11 +860,14 @@ def _explore(search: Search, pausing: bool) -> Iterator[Any]:
                     clock = SLICE
                     if time.monotonic() > deadline:  # type: ignore[operator]
                         raise SearchTimeout("the search ran past its time limit")
+        finished = True
     finally:
         if tracked and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer
         if quiet:  # stopped by an error, not closed while suspended at an answer
             _quiet_collector.leave()
+        for hook in (search.on_finish if finished else search.on_abandon):
+            hook()
 
 
 class _QuietCollector:
@@ -969,6 +969,11 @@ def take_answers(who: str, n: int | None, results: Iterator[Any], timeout: float
     `SearchTimeout` names `who` and carries the answers found before it."""
     if n is None:
         return results
+    if timeout is None:  # no answers to keep for the error (an outer search's deadline may still pass)
+        try:
+            return tuple(results if not n else islice(results, n))
+        except SearchTimeout:
+            raise SearchTimeout(_no_more(who, timeout, 0)) from None
     return tuple(answers_within(who, n, results, timeout))
 
 
@@ -982,8 +987,11 @@ def answers_within(who: str, n: int | None, results: Iterator[Any], timeout: flo
                 found.append(answer)
             yield answer
     except SearchTimeout:
-        raise SearchTimeout(f"{who}: no more answers within {timeout} s ({len(found)} found); "
-                            "exc.answers holds them", tuple(found)) from None
+        raise SearchTimeout(_no_more(who, timeout, len(found)), tuple(found)) from None
+
+
+def _no_more(who: str, timeout: float | None, found: int) -> str:
+    return f"{who}: no more answers within {timeout} s ({found} found); exc.answers holds them"
 
 
 def _reify_answer(x: Any, S: Any) -> Any:
