@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow typecheck bench setup swi clean
+.PHONY: demo test test-slow typecheck bench docs setup swi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,9 +34,13 @@ test: $(STAMP) swi typecheck
 test-slow: $(STAMP) swi
 	LOGICPY_ALLOW_EMPTY=1 scripts/pytest.sh $(PY) -m slow -q
 
+## docs: the documentation site (README's guide, docs/*.md) built into site/, failing on any broken link or anchor.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
 ## bench: every benchmark under bench/, printing figures.
 bench: $(STAMP) swi
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site
