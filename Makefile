@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test test-slow typecheck bench setup swi wheel-check clean
+.PHONY: demo test test-slow typecheck bench docs setup swi wheel-check clean
 
 ## setup: a venv with logicpy (editable) and every extra the tests use.
 $(STAMP): pyproject.toml
@@ -43,6 +43,10 @@ test: $(STAMP) swi typecheck
 test-slow: $(STAMP) swi
 	LOGICPY_ALLOW_EMPTY=1 scripts/pytest.sh $(PY) -m slow -q
 
+## docs: the documentation site (README's guide, docs/*.md) built into site/, failing on any broken link or anchor.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
 ## bench: every benchmark under bench/, printing figures.
 bench: $(STAMP) swi
 	$(PY) -m bench
@@ -53,4 +57,4 @@ wheel-check: $(STAMP)
 	scripts/wheel-check.sh $(PY)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site

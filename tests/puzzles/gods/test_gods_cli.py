@@ -114,10 +114,10 @@ def test_bad_options_give_one_line(capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_readme_shows_the_real_output_of_logicpy_gods(capsys):
+def test_the_guide_shows_the_real_output_of_logicpy_gods(capsys):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "gods.md").read_text(encoding="utf-8")
     shown = readme.split("```text\n$ logicpy gods\n", 1)[1].split("```", 1)[0]
     _, out, _ = run_cli(capsys)
     assert shown == out

@@ -209,10 +209,10 @@ def test_the_counting_bound_never_refuses_a_solvable_puzzle(types, semantics, qu
     assert search.one(search.all_live, questions) is None
 
 
-def test_readme_shows_the_real_two_question_tree(capsys):
+def test_the_guide_shows_the_real_two_question_tree(capsys):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "gods.md").read_text(encoding="utf-8")
     command = "$ logicpy gods --semantics explode --questions 2\n"
     shown = readme.split(f"```text\n{command}", 1)[1].split("```", 1)[0]
     assert main(command.split()[2:]) == 0
