@@ -561,10 +561,12 @@ class _Writer:
                 self.bound.add(name)
         node = _CellNames(self.reader.cells).visit(g.node)
         text = ast.unparse(node)
-        rel = self.reader.resolve(g.node.func) if isinstance(g.node, ast.Call) else None
-        if isinstance(getattr(rel, "relation", None), streams.Relation) and not g.node.keywords \
+        rel: Any = self.reader.resolve(g.node.func) if isinstance(g.node, ast.Call) else None
+        # a name bound to the `@relation` function itself (not a wrapper of it, such as `tabled`'s)
+        if isinstance(getattr(rel, "relation", None), streams.Relation) and rel.relation.function is rel \
+                and isinstance(g.node, ast.Call) and not g.node.keywords \
                 and not any(isinstance(a, ast.Starred) for a in g.node.args) \
-                and rel.relation.arity == len(g.node.args):  # type: ignore[union-attr]
+                and rel.relation.arity == len(g.node.args):
             # a call of a relation: its goal made here, while the name still means that relation
             self.relations.append((rel, rel.relation))  # type: ignore[union-attr]
             i = len(self.relations) - 1

@@ -454,6 +454,7 @@ def relation(fn: Callable[P, Any]) -> Callable[P, Apply]:
         return Apply(rel, args)
 
     relation_call.relation = rel  # type: ignore[attr-defined]
+    rel.function = relation_call
     return relation_call
 
 
@@ -462,15 +463,17 @@ _FREE = equality._UNBOUND
 
 
 class Relation:
-    """An `@relation` function and, once the search first reaches a call of it, its clauses
-    compiled (None: it runs as written; `why` says why). `expand(S, K, args, search)` is
+    """An `@relation` function (`fn`; `function`, what the decorator returned) and, once the
+    search first reaches a call of it, its clauses compiled (None: it runs as written; `why`
+    says why). `expand(S, K, args, search)` is
     how the search goes on from a call (see `Apply`): made for the compiled clauses at the
     first call."""
 
-    __slots__ = ("fn", "name", "arity", "compiled", "why", "expand")
+    __slots__ = ("fn", "name", "arity", "compiled", "why", "expand", "function")
 
     def __init__(self, fn: Callable[..., Any], arity: int | None = None):
         self.fn, self.arity = fn, arity
+        self.function: Callable[..., Any] | None = None  # what `@relation` returned
         self.name = getattr(fn, "__name__", "relation")
         self.compiled: Any = _NOT_YET
         self.why = ""

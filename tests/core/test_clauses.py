@@ -230,3 +230,21 @@ def test_random_arguments_as_written(a, b, bind):
         if isinstance(a, list) and isinstance(b, list):
             same(lambda r: r["appo"](a, b, z), z, order=order)
             same(lambda r: r["appo"](x, z, a + b), (x, z), order=order)
+
+
+def test_a_wrapped_relation_is_called_through_its_wrapper():
+    """`@tabled` over `@relation`: the body's recursive call goes through the table (a direct
+    call of the inner relation would be an endless left recursion)."""
+    from logicpy.core import tabled
+
+    edge = Table("edge", 2)
+    edge.extend([("a", "b"), ("b", "c"), ("c", "a")])
+
+    @tabled
+    @relation
+    def patho(x, y):
+        z = var()
+        return conde([patho(x, z), edge(z, y)], [edge(x, y)])
+
+    q = var()
+    assert sorted(run(0, q, patho("a", q), timeout=10)) == ["a", "b", "c"]
