@@ -394,6 +394,26 @@ def _retractall(rel: Relations, head: Term) -> GoalType:
     return goal
 
 
+def _predicate_property(rel: Relations, head: Term, prop: Term) -> GoalType:
+    """predicate_property/2 for a consulted predicate: `defined`, `dynamic` (every consulted
+    predicate can change), `tabled`, `number_of_clauses(N)`; fails for others."""
+    def goal(state: Any) -> Iterator[Any]:
+        h = reify(head, _data(state))
+        program = rel.program
+        if is_var(h) or program is None or not isinstance(h, (str, tuple)):
+            return
+        name, arity = (h, 0) if isinstance(h, str) else (h[0], len(h) - 1)
+        predicate = program.predicates.get((name, arity))
+        if predicate is None:
+            return
+        props = ["defined", "dynamic", ("number_of_clauses", len(predicate.clauses))]
+        if predicate._tabled is not None:
+            props.append("tabled")
+        for p in props:
+            yield from eq(prop, p)(state)
+    return goal
+
+
 def _unifier(state: Any) -> Callable[[Term, Term], Any]:
     def unify(a: Term, b: Term) -> Any:
         states = eq(a, b)(state)
@@ -743,6 +763,7 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("asserta", 1): lambda rel, c: _asserting(rel, c, at_end=False),
     ("retract", 1): _retract,
     ("retractall", 1): _retractall,
+    ("predicate_property", 2): _predicate_property,
     ("=", 2): lambda rel, a, b: eq(a, b),
     ("\\=", 2): _not_unifiable,
     ("dif", 2): lambda rel, a, b: neq(a, b),
