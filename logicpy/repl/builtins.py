@@ -1128,8 +1128,8 @@ def format_text(who: str, text: str, args: list) -> str:
                 digits = digits[:-k] + "." + digits[-k:]
             out.append(("-" if value < 0 else "") + digits)
         elif d == "s":
-            value = take()
-            out.append(_from_codes(who, value, chars=False) or "")
+            value = take()  # codes, chars, a string, or (as SWI-Prolog allows) an atom
+            out.append(value if isinstance(value, str) else _from_codes(who, value, chars=False) or "")
         elif d in "efg":
             value = float(arith.evaluate(take()))
             out.append(f"%.{int(number or 6)}{d}" % value)
