@@ -1212,7 +1212,7 @@ def _split_string(s: Term, seps: Term, pad: Term, parts: Term) -> Iterator[tuple
     text, at, strip = _text(who, s), _text(who, seps), _text(who, pad)
     pieces: list[str] = []
     if at:
-        current = []
+        current: list[str] = []
         for c in text:
             if c in at:
                 pieces.append("".join(current))
