@@ -123,9 +123,8 @@ def _select(S: Any, xs: tuple, select: str) -> tuple[Any, Any, FDStore] | None:
             continue
         if not is_fd_term(t) or t not in domains:
             if is_fd_term(t):
-                raise ModeError(f"labeling/2: variable {shown(x)} has no finite domain "
-                                "(Arguments are not sufficiently instantiated)")
-            raise InputError(f"labeling/2: {shown(t)} is not an integer or a variable (type error)")
+                raise ModeError(f"labelingo: variable {shown(x)} has no finite domain; give it one with domo (in/ins)")
+            raise InputError(f"labelingo: {shown(t)} is not an integer or a variable (type error)")
         d = domains[t]
         if select == "leftmost":
             return t, d, store  # type: ignore[return-value]
