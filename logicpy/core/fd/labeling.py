@@ -6,7 +6,8 @@ with its answers in its order.
 lower bound, "max": largest upper bound; ties leftmost), `order` the first value ("up":
 the least, "down": the greatest), `choice` the branching: "step" (x = v, else x ≠ v and
 choose again), "enum" (each value of x in turn) or "bisect" (x ≤ mid, else x > mid).
-The search is depth first and iterative (no Python stack per choice).
+The search is depth first and iterative (no Python stack per choice), and yields the
+search's `PAUSE` every `SLICE` steps without an answer, so time limits and Ctrl-C hold.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from kanren.core import GoalType
 
 from ...errors import InputError, ModeError, shown
-from ..streams import named
+from ..streams import PAUSE, SLICE, named
 from .goals import _on_list
 from .store import FDStore, bind, fd_state, is_fd_term, walk
 
@@ -56,7 +57,12 @@ def _search(S: Any, xs: tuple, select: str, down: bool, choice: str) -> Iterator
     to label with a narrowing still to make (x = v "eq", x ≠ v "neq", x ≤ v "le", x > v "gt",
     or "each" value left of an iterator: enum's)."""
     stack: list[tuple] = [(S, None, None, None)]
+    steps = 0
     while stack:
+        steps += 1
+        if steps == SLICE:  # a long search without an answer gives the other tasks their turn
+            steps = 0
+            yield PAUSE
         S, x, how, v = stack.pop()
         if how == "each":  # enum: the next value of x, the rest kept for later
             value = next(v, None)
@@ -70,6 +76,7 @@ def _search(S: Any, xs: tuple, select: str, down: bool, choice: str) -> Iterator
                 continue
         picked = _select(S, xs, select)
         if picked is None:
+            steps = 0
             yield S
             continue
         x, d, store = picked
