@@ -63,6 +63,7 @@ QUERIES = [
     (CLPFD, "order([ff, bisect, down], Vs)"),
     (CLPFD, "train(F, T)"),
     (CLPFD, "spread(L)"),
+    (CLPFD, "length(L, 3), L ins 0..2, sum(L, #=, X * 2), X #> 1, label(L)"),
     (SHIPPED / "queens.pl", "queens(6, Qs), labeling([ff], Qs)"),
     (SHIPPED / "queens.pl", "first_solution(12, Qs)"),
     (SHIPPED / "queens.pl", "count_solutions(7, C)"),
@@ -127,6 +128,19 @@ def test_division_and_min_max_propagators_against_brute_force(seed):
                           labelingo([x, y, z])))
             pick = max if largest else min
             assert got == {(a, b, pick(a, b)) for a in xs for b in ys if pick(a, b) in zs}
+
+
+def test_a_time_limit_stops_a_long_labelling():
+    import time
+
+    from logicpy.core.streams import SearchTimeout, run as search
+    from logicpy.repl.goals import translate
+    program = consult(SHIPPED / "prisoners.pl")  # six days for nine prisoners: minutes of labelling
+    goal, variables = read_query("prisoners(W)")
+    start = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        search(1, variables["W"], translate(goal, program.relations), order="prolog", timeout=0.5)
+    assert time.monotonic() - start < 5
 
 
 def test_residuals_name_the_non_linear_constraints():

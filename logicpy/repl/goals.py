@@ -697,7 +697,7 @@ def _labeling(rel: Relations, options: Term, xs: Term) -> GoalType:
 
 
 def _sum(rel: Relations, xs: Term, op: Term, total: Term) -> GoalType:
-    if op == "#=":
+    if op == "#=" and (is_var(total) or isinstance(total, int)):
         return core.sumo(xs, total)
     if op not in _COMPARE_OPS:
         raise InputError(f"sum/3: {format_term(op)} is not a clpfd comparison (#=, #\\=, #<, #>, #=<, #>=)")
