@@ -64,6 +64,9 @@ QUERIES = [
     (CLPFD, "train(F, T)"),
     (CLPFD, "spread(L)"),
     (CLPFD, "length(L, 3), L ins 0..2, sum(L, #=, X * 2), X #> 1, label(L)"),
+    (CLPFD, "order([min(X-Y)], [X,Y,_])"),
+    (CLPFD, "order([max(Z), min(X*Y), ff], [X,Y,Z])"),
+    (CLPFD, "[X,Y] ins 0..4, X + Y #= 4, labeling([max(X*Y), down], [X,Y])"),
     (SHIPPED / "queens.pl", "queens(6, Qs), labeling([ff], Qs)"),
     (SHIPPED / "queens.pl", "first_solution(12, Qs)"),
     (SHIPPED / "queens.pl", "count_solutions(7, C)"),
@@ -158,7 +161,7 @@ def test_residuals_name_the_non_linear_constraints():
 @pytest.mark.parametrize("query, error, match", [
     ("X in 1..3, labeling([fast], [X])", InputError, "fast is not a labeling option"),
     ("X in 1..3, labeling([ff, ffc], [X])", InputError, "conflicting options ff and ffc"),
-    ("X in 1..3, labeling([min(X)], [X])", InputError, r"min\(X\) \(optimisation\) is not supported"),
+    ("X in 1..3, Y in 1..3, labeling([min(Y)], [X])", ModeError, r"need Expr fixed by the variables labelled"),
     ("labeling([ff], [X])", ModeError, "has no finite domain"),
     ("X #= Y + foo", InputError, "foo is not an FD expression"),
     ("#<==>(B, foo)", InputError, "is not a reifiable constraint"),

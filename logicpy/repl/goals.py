@@ -27,6 +27,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
+from ..core.equality import walk
 from ..core.streams import Call, Cut, CutBarrier, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
@@ -668,32 +669,65 @@ def _label(rel: Relations, xs: Term) -> GoalType:
     return core.labelingo(xs)
 
 
-#: labeling/2's options, by kind: the variable selection, the value order, the branching.
+#: labeling/2's options, by kind: the variable selection, the value order, the branching
+#: (and `min(Expr)`, `max(Expr)`: the order of the answers).
 _LABELING = {"select": ("leftmost", "ff", "ffc", "min", "max"), "order": ("up", "down"),
              "choice": ("step", "enum", "bisect")}
 
 
 def _labeling(rel: Relations, options: Term, xs: Term) -> GoalType:
-    """labeling/2 as SWI-Prolog's clpfd: at most one option of each kind; `min(E)`/`max(E)`
-    (optimisation) are not offered."""
+    """labeling/2 as SWI-Prolog's clpfd: at most one option of each kind, and any number of
+    `min(E)`/`max(E)`."""
     if is_var(options):
         raise ModeError("labeling/2: the options must be bound (instantiation error)")
     if not isinstance(options, list):
         raise InputError(f"labeling/2: {format_term(options)} is not a list of options (type error)")
     chosen: dict[str, str] = {}
+    aux: list[GoalType] = []
+    targets: list[tuple[int, Any]] = []  # (1 to minimise, -1 to maximise, the expression's variable)
     for o in options:
         if is_var(o):
             raise ModeError("labeling/2: an option is unbound (instantiation error)")
+        if isinstance(o, tuple) and len(o) == 2 and o[0] in ("min", "max"):
+            targets.append((1 if o[0] == "min" else -1, _as_var(*_expression(o[1], aux), aux)))
+            continue
         kind = next((k for k, names in _LABELING.items() if o in names), None)
         if kind is None:
-            if isinstance(o, tuple) and len(o) == 2 and o[0] in ("min", "max"):
-                raise InputError(f"labeling/2: option {format_term(o)} (optimisation) is not supported")
             raise InputError(f"labeling/2: {format_term(o)} is not a labeling option (domain error)")
         if kind in chosen:
             raise InputError(f"labeling/2: conflicting options {chosen[kind]} and {format_term(o)}")
         chosen[kind] = str(o)
-    return core.labelingo(xs, chosen.get("select", "leftmost"), chosen.get("order", "up"),
+    goal = core.labelingo(xs, chosen.get("select", "leftmost"), chosen.get("order", "up"),
                           chosen.get("choice", "step"))
+    return lall(*aux, _optimised(goal, targets)) if targets else goal
+
+
+def _optimised(goal: GoalType, targets: list[tuple[int, Any]]) -> GoalType:
+    """labeling/2's `min(E)`/`max(E)`: the values E takes over every labelling, best first
+    (several: lexicographically), then for each the labellings with E fixed to it, as clpfd
+    gives them."""
+    from ..core.fd.store import FDStore
+    from ..core.streams import PAUSE
+
+    def value(S: Any, t: Any) -> int:
+        t = walk(t, _data(S))
+        store = S.constraints.get(FDStore) if hasattr(S, "constraints") else None
+        v = t if isinstance(t, int) else store.value(t) if store is not None else None
+        if v is None:
+            raise ModeError("labeling/2: min(Expr)/max(Expr) need Expr fixed by the variables labelled")
+        return v
+
+    def optimising(S: Any) -> Iterator[Any]:
+        keys: set[tuple[int, ...]] = set()
+        for S2 in solve(goal, S):
+            if S2 is PAUSE:
+                yield PAUSE
+            else:
+                keys.add(tuple(sign * value(S2, t) for sign, t in targets))
+        for key in sorted(keys):  # each value fixed, labelled again: propagation may change `ff`'s picks
+            fixed = lall(*(eq(t, sign * k) for (sign, t), k in zip(targets, key)), goal)
+            yield from solve(fixed, S)
+    return optimising
 
 
 def _sum(rel: Relations, xs: Term, op: Term, total: Term) -> GoalType:
