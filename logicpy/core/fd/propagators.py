@@ -22,6 +22,7 @@ __all__ = [
     "NotAbsDiff",
     "AllDifferent",
     "Linear",
+    "ShortLinear",
     "Element",
     "Table",
     "ReifiedLessEq",
@@ -504,6 +505,9 @@ class Linear(Propagator):
     x + x = 6 gives x = 3 and x − x = 0 leaves x alone, as clpfd does. The gcd of the merged
     coefficients must divide the constant (2x + 4y = 7 fails at once).
 
+    Two unit terms left (x − y = c; of three, one fixed) are kept domain consistent, as
+    `EqOffset`; a `ShortLinear` is woken for that by every domain change.
+
     Invariants: prunes only when at most one variable lacks a domain (that one gets an interval).
     """
 
@@ -537,6 +541,16 @@ class Linear(Propagator):
                 merged[t] = merged.get(t, 0) + a
         ts = [t for t, a in merged.items() if a]
         coeffs = [merged[t] for t in ts]
+        if len(ts) == 3:  # one of three with one value left: the other two may be x − y = c
+            fixed = [i for i, t in enumerate(ts) if s.value(t) is not None]
+            if len(fixed) == 1:
+                i = fixed[0]
+                const += coeffs[i] * s.value(ts[i])  # type: ignore[operator]
+                del ts[i], coeffs[i]
+        if len(ts) == 2 and coeffs[0] == -coeffs[1] and coeffs[0] in (1, -1):  # x − y = c: domains shifted
+            x, y = ts if coeffs[0] == 1 else ts[::-1]
+            EqOffset(x, y, -const).propagate(s)
+            return
         if not ts:  # every variable cancelled out: 0 = −const
             if const:
                 raise Inconsistent
@@ -576,6 +590,15 @@ class Linear(Propagator):
             new_lo, new_hi = _divide(hi - sum_hi, lo - sum_lo, a)
             s.at_least(t, new_lo)
             s.at_most(t, new_hi)
+
+
+class ShortLinear(Linear):
+    """A `Linear` of at most three terms, woken by any change of a domain: once two unit terms
+    are left (x − y = c, the third with one value), it keeps their domains shifted copies of
+    each other, as clpfd does for `Z #= X + C`."""
+
+    __slots__ = ()
+    wake = "domain"
 
 
 def _divide(lo: int, hi: int, a: int) -> tuple[int, int]:
@@ -846,14 +869,13 @@ class Times(Propagator):
 class MinMax(Propagator):
     """z = min(x, y) (or max(x, y) when `largest`), bounds consistent: z within
     [min(lo x, lo y), min(hi x, hi y)] (for min), x and y at least lo z; once one side is
-    wholly above the other, z equals the lower one (for min) bound by bound.
+    wholly above the other, z and the lower one (for min) have one domain.
 
     Invariants: a variable without a domain gets the interval the others allow; with
     x and y fixed, z is fixed.
     """
 
     __slots__ = ("x", "y", "z", "largest")
-    wake = "bounds"
 
     def __init__(self, x: Any, y: Any, z: Any, largest: bool = False):
         self.x, self.y, self.z, self.largest = x, y, z, largest
@@ -886,15 +908,9 @@ class MinMax(Propagator):
             s.at_least(x, lz)
             s.at_least(y, lz)
             chosen = x if hx < ly else y if hy < lx else None  # the side wholly below the other
-        if chosen is not None:  # z = the side always chosen
-            lz, hz = s.lo(z), s.hi(z)
-            assert lz is not None and hz is not None
-            s.at_least(chosen, lz)
-            s.at_most(chosen, hz)
-            lh, hh = s.lo(chosen), s.hi(chosen)
-            assert lh is not None and hh is not None
-            s.at_least(z, lh)
-            s.at_most(z, hh)
+        if chosen is not None:  # z = the side always chosen: the same domain
+            s.restrict(chosen, s.bits(z))
+            s.restrict(z, s.bits(chosen))
 
 
 def divide(op: str, a: int, b: int) -> int:
