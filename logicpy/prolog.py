@@ -44,7 +44,7 @@ from .core.clauses import Build, ClauseScope, Name, NotCompiled, compile_clauses
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
 from .repl.reader import STANDARD, read_clauses, read_query, using
 
-__all__ = ["Program", "consult", "consult_text"]
+__all__ = ["Program", "consult", "consult_text", "LIBRARIES"]
 
 Key = tuple[str, int]
 
@@ -278,6 +278,10 @@ class Program(Mapping):
         self._initialization: list[tuple[Term, str]] = []
         self.operators = STANDARD.copy()
         """The operators its text is read and written with (`op/3` changes them)."""
+        self._directory = Path.cwd()
+        """Where the file being loaded is: `include/1` and `ensure_loaded/1` look there."""
+        self._in_tests = False
+        """Inside a `begin_tests/end_tests` block (plunit's unit tests, not loaded)."""
 
     # ------------------------------------------------------------ the mapping
 
@@ -328,12 +332,18 @@ class Program(Mapping):
 
         path = prolog_file(path)
         text = read_input_file(path)
-        source = str(path)
-        for key in self._loaded.pop(str(Path(path).resolve()), ()):
-            self.predicates.pop(key, None)
-        before = set(self.predicates)
-        self.consult_text(text, source)
-        self._loaded[str(Path(path).resolve())] = set(self.predicates) - before
+        source, key = str(path), str(Path(path).resolve())
+        for name in self._loaded.pop(key, ()):
+            self.predicates.pop(name, None)
+        before, files = set(self.predicates), set(self._loaded)
+        outer, self._directory = self._directory, Path(key).parent
+        pending, self._initialization = self._initialization, []
+        try:
+            self.consult_text(text, source)
+        finally:
+            self._directory, self._initialization = outer, pending
+        others = set().union(*(self._loaded[f] for f in set(self._loaded) - files))  # files it loaded in turn
+        self._loaded[key] = set(self.predicates) - before - others
         return self
 
     def consult_text(self, text: str, source: str = "user") -> "Program":
@@ -344,6 +354,7 @@ class Program(Mapping):
                 terms = list(read_clauses(text))  # a syntax error anywhere: nothing is loaded
             except TermError as exc:
                 raise PrologSyntaxError(f"{source}:{exc}") from None
+            self._in_tests = False
             for term, line in terms:
                 self.add_term(term, f"{source}:{line}")
             self._initialize()
@@ -362,6 +373,8 @@ class Program(Mapping):
         """One clause, fact or directive read from a program."""
         if isinstance(term, tuple) and len(term) == 2 and term[0] == ":-":
             return self.directive(term[1], where)
+        if self._in_tests:
+            return
         try:
             self.assertz(term)
         except InputError as exc:
@@ -370,8 +383,37 @@ class Program(Mapping):
     def directive(self, goal: Term, where: str) -> None:
         """`:- table p/2.` (tabled), `:- dynamic p/1.` and `:- discontiguous p/1.` (the predicate
         exists, with or without clauses), `:- initialization(G).` (G run once when the text is
-        loaded), `:- use_module(library(clpfd)).` (and lists, apply, dif, tabling: built in),
-        `:- op(P, T, N).` (in force from the next clause on); anything else refused."""
+        loaded), `:- include(F).` (F's clauses read here), `:- consult(F).` and `:- [F].` (F
+        consulted), `:- ensure_loaded(F).` (F consulted unless it was), `:- use_module(library(L)).` for the libraries built in (`LIBRARIES`),
+        `:- op(P, T, N).` (in force from the next clause on), plunit's `begin_tests/end_tests`
+        blocks skipped; any other directive is run as a goal where it stands."""
+        if self._in_tests:
+            if isinstance(goal, tuple) and goal[0] == "end_tests":
+                self._in_tests = False
+            return
+        if isinstance(goal, tuple) and len(goal) in (2, 3) and goal[0] == "begin_tests":
+            self._in_tests = True
+            return
+        if (isinstance(goal, tuple) and len(goal) == 2 and goal[0] == "ensure_loaded"
+                and isinstance(goal[1], tuple) and goal[1][0] == "library"):
+            goal = ("use_module", goal[1])
+        elif isinstance(goal, list) and goal:  # :- [file, ...]
+            for spec in goal:
+                self.directive(("consult", spec), where)
+            return
+        elif isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("include", "ensure_loaded", "consult"):
+            path = self._file(goal[1], where)
+            if goal[0] != "include":
+                if goal[0] == "consult" or str(path.resolve()) not in self._loaded:
+                    self.consult(path)
+                return
+            try:
+                terms = list(read_clauses(read_input_file(path)))
+            except TermError as exc:
+                raise PrologSyntaxError(f"{path}:{exc}") from None
+            for term, line in terms:
+                self.add_term(term, f"{path}:{line}")
+            return
         if isinstance(goal, tuple) and len(goal) == 2 and goal[0] in ("table", "dynamic", "discontiguous"):
             for name, arity in _indicators(goal[1], where):
                 predicate = self._predicate(name, arity, where)
@@ -381,24 +423,54 @@ class Program(Mapping):
         if isinstance(goal, tuple) and len(goal) == 2 and goal[0] == "initialization":
             self._initialization.append((goal[1], where))
             return
-        if goal in _BUILT_IN_LIBRARIES or (isinstance(goal, tuple) and goal[0] in ("op", ",") and all(
-                isinstance(g, tuple) and len(g) == 4 and g[0] == "op" for g in _conjuncts(goal))):
+        if isinstance(goal, tuple) and goal[0] in ("op", ",") and all(
+                isinstance(g, tuple) and len(g) == 4 and g[0] == "op" for g in _conjuncts(goal)):
             return  # op/3: the reader has already put it in force
-        raise InputError(f"{where}: directive {format_term(goal)} is not supported (table/1, dynamic/1, "
-                         "discontiguous/1, initialization/1, op/3 and use_module(library(clpfd)) are)")
+        if (isinstance(goal, tuple) and len(goal) in (2, 3) and goal[0] == "use_module"
+                and isinstance(goal[1], tuple) and len(goal[1]) == 2 and goal[1][0] == "library"):
+            if goal[1][1] in LIBRARIES:
+                return
+            raise InputError(f"{where}: library({format_term(goal[1][1])}) is not one logicpy provides "
+                             f"({', '.join(LIBRARIES)} are)")
+        if isinstance(goal, tuple) and goal[0] in ("initialization", "module", "use_module"):
+            raise InputError(f"{where}: directive {format_term(goal)} is not supported (table/1, dynamic/1, "
+                             "discontiguous/1, initialization/1, include/1, consult/1, ensure_loaded/1 and "
+                             "use_module(library(...)) are)")
+        self._run(goal, where, "directive")  # any other directive is a goal, run once where it stands
+
+    def _file(self, spec: Term, where: str) -> Path:
+        """The file `include/1` or `ensure_loaded/1` names: relative to the file being loaded,
+        `.pl` added when the name has none and no such file exists."""
+        parts = []
+        while isinstance(spec, tuple) and len(spec) == 3 and spec[0] == "/":  # sub/file
+            parts.append(spec[2])
+            spec = spec[1]
+        parts.append(spec)
+        if not all(isinstance(p, str) and p for p in parts):
+            raise InputError(f"{where}: {format_term(spec)} is not a file name (write include('other.pl'))")
+        path = self._directory / Path(*reversed(parts)).expanduser()
+        if not path.exists() and path.suffix != ".pl" and path.with_name(path.name + ".pl").exists():
+            path = path.with_name(path.name + ".pl")
+        if not path.is_file():
+            raise InputError(f"{where}: {spec}: no such file")
+        return path
 
     def _initialize(self) -> None:
         """Run the `initialization/1` goals of the text just loaded, once each, in order."""
-        from .core.streams import run
-        from .core.terms import var
         goals, self._initialization = self._initialization, []
         for goal, where in goals:
-            try:
-                succeeded = run(1, var(), translate(goal, self.relations), order=self.order)
-            except LogicpyError as exc:
-                raise type(exc)(f"{where}: initialization goal {format_term(goal)}: {exc}") from None
-            if not succeeded:
-                raise InputError(f"{where}: initialization goal {format_term(goal)} failed")
+            self._run(goal, where, "initialization goal")
+
+    def _run(self, goal: Term, where: str, what: str) -> None:
+        """Run `goal` once, as a directive or initialization goal at `where`; its failure is an error."""
+        from .core.streams import run
+        from .core.terms import var
+        try:
+            succeeded = run(1, var(), translate(goal, self.relations), order=self.order)
+        except LogicpyError as exc:
+            raise type(exc)(f"{where}: {what} {format_term(goal)}: {exc}") from None
+        if not succeeded:
+            raise InputError(f"{where}: {what} {format_term(goal)} failed")
 
     def _predicate(self, name: str, arity: int, where: str = "") -> Predicate:
         predicate = self.predicates.get((name, arity))
@@ -455,8 +527,9 @@ class Program(Mapping):
                 yield state
 
 
-#: `use_module` directives for libraries whose predicates are built in.
-_BUILT_IN_LIBRARIES = {("use_module", ("library", name)) for name in ("clpfd", "lists", "apply", "dif", "tabling")}
+#: SWI-Prolog's libraries whose predicates logicpy's engine has built in: `:- use_module(library(L))`
+#: accepts them (plunit: its test blocks are skipped when a file is loaded).
+LIBRARIES = ("clpfd", "lists", "apply", "dif", "tabling", "aggregate", "yall", "ordsets", "plunit")
 
 
 def _conjuncts(goal: Term) -> list[Term]:

@@ -37,7 +37,7 @@ from kanren.core import GoalType  # type: ignore[import-untyped]
 from unification import Var, reify  # type: ignore[import-untyped]
 
 from .disequality import DisequalityStore, disequalities
-from .equality import unify
+from .equality import unify, walk
 from .streams import answers_within, query_states
 from .terms import Term, format_term, is_var, variables_in
 
@@ -135,7 +135,14 @@ def _fd_constraints(store: FDStore, data: Mapping[Var, Any]) -> Iterator[Raw]:
             for p in group:
                 if id(p) not in seen:
                     seen.add(id(p))
+                    if all(_has_value(store, walk(t, data)) for t in p.terms()):
+                        continue  # every term has its value: propagation has checked it
                     yield _propagator(p, data)
+
+
+def _has_value(store: FDStore, t: Any) -> bool:
+    """Whether the walked term `t` is an int or a variable with one value left."""
+    return t.__class__ is int or (is_var(t) and store.value(t) is not None)
 
 
 def _propagator(p: Propagator, data: Mapping[Var, Any]) -> Raw:
@@ -144,6 +151,15 @@ def _propagator(p: Propagator, data: Mapping[Var, Any]) -> Raw:
     w = [reify(t, data) for t in p.terms()]
     if not all(isinstance(t, (Var, int)) for t in w):  # a term no FD constraint can hold
         return ("foreign", (type(p).__name__, *w))
+    if isinstance(p, P.Times):
+        return ("goal", ("#=", ("*", w[0], w[1]), w[2]))
+    if isinstance(p, P.MinMax):
+        return ("goal", ("#=", w[2], ("max" if p.largest else "min", w[0], w[1])))
+    if isinstance(p, P.Divide):
+        return ("goal", ("#=", (p.op, w[0], w[1]), w[2]))
+    if isinstance(p, (P.ReifiedLessEq, P.ReifiedEq)):
+        right = w[2] if p.c == 0 else ("+", w[2], p.c) if p.c > 0 else ("-", w[2], -p.c)
+        return ("goal", ("#<==>", w[0], (p.symbol, w[1], right)))
     if isinstance(p, (P.LessEq, P.EqOffset, P.NeqOffset)):  # x op y + c
         op = "=<" if isinstance(p, P.LessEq) else "=" if isinstance(p, P.EqOffset) else "\\="
         return _lin([(1, w[0]), (-1, w[1])], op, p.c)

@@ -322,6 +322,7 @@ FUNCTIONS: dict[tuple[str, int], Callable[..., Number]] = {
     ("integer", 1): _rounding(_nearest),
     ("round", 1): _rounding(_nearest),
     ("ceiling", 1): _rounding(math.ceil),
+    ("ceil", 1): _rounding(math.ceil),
     ("floor", 1): _rounding(math.floor),
     ("float", 1): lambda a, culprit: _float(a, culprit),
     ("float_integer_part", 1): _part(True),

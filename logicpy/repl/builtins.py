@@ -1317,8 +1317,8 @@ def format_text(who: str, text: str, args: list) -> str:
                 digits = digits[:-k] + "." + digits[-k:]
             out.append(("-" if value < 0 else "") + digits)
         elif d == "s":
-            value = take()
-            out.append(_from_codes(who, value, chars=False) or "")
+            value = take()  # codes, chars, a string, or (as SWI-Prolog allows) an atom
+            out.append(value if isinstance(value, str) else _from_codes(who, value, chars=False) or "")
         elif d in "efg":
             value = float(arith.evaluate(take()))
             out.append(f"%.{int(number or 6)}{d}" % value)
@@ -1366,6 +1366,94 @@ def _format(rel: Relations, f: Term, args: Term = None) -> GoalType:
         _emit(format_text(who, fmt or "", items if items is not None else [values]))
         return (state,)
     return goal
+
+
+def _format_to(rel: Relations, sink: Term, f: Term, args: Term) -> GoalType:
+    """format/3: the text format/2 would write, unified as `atom(A)`, `string(S)`, `codes(Cs)`
+    or `chars(Cs)` says."""
+    def goal(state: Any) -> Iterator[Any]:
+        data = _data(state)
+        where = reify(sink, data)
+        if not (isinstance(where, tuple) and len(where) == 2 and where[0] in ("atom", "string", "codes", "chars")):
+            domain_error("format/3", "output_sink", where)
+        text = reify(f, data)
+        fmt = _text("format/3", text) if not isinstance(text, list) or not text else _from_codes(
+            "format/3", text, chars=False)
+        values = reify(args, data)
+        items = proper_list(values)
+        out = format_text("format/3", fmt or "", items if items is not None else [values])
+        value: Term = {"atom": out, "string": String(out), "codes": [ord(c) for c in out], "chars": list(out)}[where[0]]
+        yield from eq(where[1], value)(state)
+    return goal
+
+
+def _case(upper: bool, who: str) -> Callable[[Term, Term], Iterator[tuple]]:
+    def fn(a: Term, b: Term) -> Iterator[tuple]:
+        text = _text(who, a)
+        yield (a, text.upper() if upper else text.lower())
+    return fn
+
+
+def _split_string(s: Term, seps: Term, pad: Term, parts: Term) -> Iterator[tuple]:
+    """split_string/4 as SWI's: split at any separator character, then strip pad characters
+    from both ends of each part."""
+    who = "split_string/4"
+    text, at, strip = _text(who, s), _text(who, seps), _text(who, pad)
+    pieces: list[str] = []
+    if at:
+        current: list[str] = []
+        for c in text:
+            if c in at:
+                pieces.append("".join(current))
+                current = []
+            else:
+                current.append(c)
+        pieces.append("".join(current))
+    else:
+        pieces = [text]
+    yield (s, seps, pad, [String(p.strip(strip) if strip else p) for p in pieces])
+
+
+def _atomic_list_concat(items: Term, sep: Term, result: Term = None) -> Iterator[tuple]:
+    """atomic_list_concat/2,3: join atomic terms (with a separator), or split an atom at the separator."""
+    who = "atomic_list_concat/3" if result is not None else "atomic_list_concat/2"
+    separator = "" if result is None else _text(who, sep)
+    joined = sep if result is None else result
+    listed = proper_list(items)
+    if listed is not None and not any(is_var(x) for x in listed):
+        text = separator.join(_text(who, x) for x in listed)
+        yield (items, text) if result is None else (items, sep, text)
+        return
+    if result is None or is_var(joined) or not separator:
+        instantiation_error(who)
+    yield (_text(who, joined).split(separator), sep, joined)
+
+
+def _permutation(xs: Term, ys: Term) -> Iterator[tuple]:
+    """permutation/2 in SWI's order: the second list takes the first's elements, each position
+    trying them left to right; either list may be the proper one."""
+    items = proper_list(xs)
+    if items is None:
+        other = proper_list(ys)
+        if other is None:
+            instantiation_error("permutation/2")
+        items = [var() for _ in other]
+    for order in itertools.permutations(range(len(items))):
+        yield (items, [items[i] for i in order])
+
+
+def _member_extreme(largest: bool, who: str) -> Callable[[Term, Term], Iterator[tuple]]:
+    """max_member/2, min_member/2: the largest (smallest) element in the standard order of terms."""
+    def fn(m: Term, items: Term) -> Iterator[tuple]:
+        elements = _list_of(who, items)
+        if elements:
+            keys = [order_key(x) for x in elements]
+            best = 0
+            for i, k in enumerate(keys):
+                if (k >= keys[best]) if largest else (k < keys[best]):
+                    best = i
+            yield (elements[best], items)
+    return fn
 
 
 # ---------------------------------------------------------------- the table
@@ -1479,6 +1567,15 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("tab", 1): _tab,
     ("format", 1): _format,
     ("format", 2): _format,
+    ("format", 3): _format_to,
+    ("permutation", 2): _function("permutation/2", _permutation),
+    ("max_member", 2): _function("max_member/2", _member_extreme(True, "max_member/2")),
+    ("min_member", 2): _function("min_member/2", _member_extreme(False, "min_member/2")),
+    ("upcase_atom", 2): _function("upcase_atom/2", _case(True, "upcase_atom/2")),
+    ("downcase_atom", 2): _function("downcase_atom/2", _case(False, "downcase_atom/2")),
+    ("split_string", 4): _function("split_string/4", _split_string),
+    ("atomic_list_concat", 2): _function("atomic_list_concat/2", _atomic_list_concat),
+    ("atomic_list_concat", 3): _function("atomic_list_concat/3", _atomic_list_concat),
 }
 
 #: The ISO built-ins here: a program may not define them (SWI-Prolog's permission error).

@@ -27,6 +27,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
+from ..core.equality import walk
 from ..core.streams import Call, Cut, CutBarrier, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
@@ -411,6 +412,26 @@ def _retractall(rel: Relations, head: Term) -> GoalType:
     return goal
 
 
+def _predicate_property(rel: Relations, head: Term, prop: Term) -> GoalType:
+    """predicate_property/2 for a consulted predicate: `defined`, `dynamic` (every consulted
+    predicate can change), `tabled`, `number_of_clauses(N)`; fails for others."""
+    def goal(state: Any) -> Iterator[Any]:
+        h = reify(head, _data(state))
+        program = rel.program
+        if is_var(h) or program is None or not isinstance(h, (str, tuple)):
+            return
+        name, arity = (h, 0) if isinstance(h, str) else (h[0], len(h) - 1)
+        predicate = program.predicates.get((name, arity))
+        if predicate is None:
+            return
+        props = ["defined", "dynamic", ("number_of_clauses", len(predicate.clauses))]
+        if predicate._tabled is not None:
+            props.append("tabled")
+        for p in props:
+            yield from eq(prop, p)(state)
+    return goal
+
+
 def _unifier(state: Any) -> Callable[[Term, Term], Any]:
     def unify(a: Term, b: Term) -> Any:
         states = eq(a, b)(state)
@@ -421,47 +442,121 @@ def _unifier(state: Any) -> Callable[[Term, Term], Any]:
 # ---------------------------------------------------------------- clpfd
 
 
-def _linear(e: Term) -> tuple[dict[Var, int], int]:
-    """(coefficients, constant) of a linear clpfd expression; `InputError` for anything else."""
+def _expression(e: Term, aux: list[GoalType]) -> tuple[dict[Var, int], int]:
+    """(coefficients, constant) of the clpfd expression `e`; each non-linear part (a product
+    of unknowns, `abs`, `min`, `max`, `mod`, `rem`, `//`, `div`, `^`) becomes a fresh
+    variable whose constraint goes in `aux`. `InputError` for anything else."""
     if is_var(e):
         return {e: 1}, 0
     if isinstance(e, int) and not isinstance(e, bool):
         return {}, e
-    if isinstance(e, tuple) and len(e) == 2 and e[0] == "-":
-        c, k = _linear(e[1])
-        return {v: -a for v, a in c.items()}, -k
-    if isinstance(e, tuple) and len(e) == 3 and e[0] in ("+", "-", "*"):
-        (c1, k1), (c2, k2) = _linear(e[1]), _linear(e[2])
-        if e[0] == "*":
-            if c1 and c2:
-                raise InputError(f"{format_term(e)}: non-linear; the FD goals take linear expressions")
-            k, (c, m) = (k1, (c2, k2)) if not c1 else (k2, (c1, k1))
-            return {v: k * a for v, a in c.items()}, k * m
+    if isinstance(e, tuple) and len(e) == 2 and e[0] in ("-", "+"):
+        c, k = _expression(e[1], aux)
+        return ({v: -a for v, a in c.items()}, -k) if e[0] == "-" else (c, k)
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in ("+", "-"):
+        (c1, k1), (c2, k2) = _expression(e[1], aux), _expression(e[2], aux)
         sign = 1 if e[0] == "+" else -1
         out = dict(c1)
         for v, a in c2.items():
             out[v] = out.get(v, 0) + sign * a
         return {v: a for v, a in out.items() if a}, k1 + sign * k2
-    raise InputError(f"{format_term(e)} is not a linear FD expression (integers, variables, + - *)")
+    if isinstance(e, tuple) and len(e) == 3 and e[0] == "*":
+        (c1, k1), (c2, k2) = _expression(e[1], aux), _expression(e[2], aux)
+        if not c1 or not c2:
+            k, (c, m) = (k1, (c2, k2)) if not c1 else (k2, (c1, k1))
+            return {v: k * a for v, a in c.items() if k * a}, k * m
+        return _fresh(aux, lambda z: core.producto(_as_var(c1, k1, aux), _as_var(c2, k2, aux), z))
+    if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
+        x = _as_var(*_expression(e[1], aux), aux)
+        if isinstance(x, int):
+            return {}, abs(x)
+        return _fresh(aux, lambda z: core.abs_diffo(x, 0, z))
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in ("min", "max"):
+        x, y = (_as_var(*_expression(a, aux), aux) for a in e[1:])
+        if isinstance(x, int) and isinstance(y, int):
+            return {}, min(x, y) if e[0] == "min" else max(x, y)
+        return _fresh(aux, lambda z: _propagator("MinMax", x, y, z, e[0] == "max"))
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in _DIVISIONS:
+        x, y = (_as_var(*_expression(a, aux), aux) for a in e[1:])
+        if isinstance(x, int) and isinstance(y, int):
+            from ..core.fd.propagators import divide
+            return ({}, divide(e[0], x, y)) if y else _never(aux)
+        return _fresh(aux, lambda z: _propagator("Divide", e[0], x, y, z))
+    if isinstance(e, tuple) and len(e) == 3 and e[0] == "^" and isinstance(e[2], int) and not isinstance(e[2], bool):
+        c, k = _expression(e[1], aux)
+        if e[2] < 0:
+            raise InputError(f"{format_term(e)}: the FD goals take non-negative integer exponents")
+        if not c:
+            return {}, k ** e[2]
+        result: Term = 1
+        base = _as_var(c, k, aux)
+        for _ in range(e[2]):
+            result = ("*", result, base)
+        return _expression(result, aux)
+    raise InputError(f"{format_term(e)} is not an FD expression (integers, variables, + - * ^ abs min max "
+                     "mod rem // div)")
+
+
+#: clpfd's integer divisions (`divide` says how each rounds).
+_DIVISIONS = ("//", "div", "mod", "rem")
+
+
+def _never(aux: list[GoalType]) -> tuple[dict[Var, int], int]:
+    """An expression no integer equals (a division by zero): the constraint fails."""
+    aux.append(fail)
+    return {}, 0
+
+
+def _fresh(aux: list[GoalType], constrain: Callable[[Var], GoalType]) -> tuple[dict[Var, int], int]:
+    """A fresh variable z standing for a non-linear part, constrained by `constrain(z)`."""
+    z = core.var()
+    aux.append(constrain(z))
+    return {z: 1}, 0
+
+
+def _as_var(coeffs: dict[Var, int], const: int, aux: list[GoalType]) -> Any:
+    """The linear expression as one term: the int, the variable itself, or a fresh variable equal to it."""
+    if not coeffs:
+        return const
+    if const == 0 and len(coeffs) == 1:
+        [(v, a)] = coeffs.items()
+        if a == 1:
+            return v
+    w = core.var()
+    aux.append(core.sumo([*coeffs, w], -const, [*coeffs.values(), -1]))
+    return w
+
+
+def _propagator(name: str, *args: Any) -> GoalType:
+    """The goal posting the core's FD propagator `name` on `args` (imported when first used)."""
+    from ..core.fd import goals, propagators
+    return goals.post(getattr(propagators, name)(*args))
 
 
 def _fd_relation(op: str) -> Callable[..., GoalType]:
     """`A op B` for a clpfd comparison, as the FD goals: Σ a·x op c posted as lto/leqo/eq_offseto/
-    neq_offseto between two variables, a domain for one, `sumo` with a helper variable otherwise."""
+    neq_offseto between two variables, a domain for one, `sumo` with a helper variable otherwise;
+    non-linear parts first, each on a fresh variable."""
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
-        if op in (">", ">="):
-            a, b = b, a
-        (ca, ka), (cb, kb) = _linear(a), _linear(b)
-        coeffs = dict(ca)
-        for v, k in cb.items():
-            coeffs[v] = coeffs.get(v, 0) - k
-        coeffs = {v: k for v, k in coeffs.items() if k}
-        c = kb - ka  # Σ coeffs·v op c
-        kind = {"=": "=", "\\=": "\\=", "<": "=<", ">": "=<", "=<": "=<", ">=": "=<"}[op]
-        if op in ("<", ">"):
-            c -= 1
-        return _post_linear(coeffs, kind, c)
+        aux: list[GoalType] = []
+        coeffs, c, kind = _comparison(op, a, b, aux)
+        return lall(*aux, _post_linear(coeffs, kind, c)) if aux else _post_linear(coeffs, kind, c)
     return build
+
+
+def _comparison(op: str, a: Term, b: Term, aux: list[GoalType]) -> tuple[dict[Var, int], int, str]:
+    """`a op b` as Σ coeffs·v kind c, kind one of "=", "\\=", "=<"."""
+    if op in (">", ">="):
+        a, b = b, a
+    (ca, ka), (cb, kb) = _expression(a, aux), _expression(b, aux)
+    coeffs = dict(ca)
+    for v, k in cb.items():
+        coeffs[v] = coeffs.get(v, 0) - k
+    coeffs = {v: k for v, k in coeffs.items() if k}
+    c = kb - ka
+    if op in ("<", ">"):
+        c -= 1
+    return coeffs, c, {"=": "=", "\\=": "\\="}.get(op, "=<")
 
 
 def _post_linear(coeffs: dict[Var, int], kind: str, c: int) -> GoalType:
@@ -471,6 +566,8 @@ def _post_linear(coeffs: dict[Var, int], kind: str, c: int) -> GoalType:
         return succeed if holds else fail
     if len(items) == 2 and sorted(k for _, k in items) == [-1, 1]:
         x, y = (items[0][0], items[1][0]) if items[0][1] == 1 else (items[1][0], items[0][0])  # x - y op c
+        if kind == "=" and c == 0:  # X #= Y unifies them, as clpfd does
+            return eq(x, y)
         return {"=": core.eq_offseto, "\\=": core.neq_offseto, "=<": core.leqo}[kind](x, y, c)
     if len(items) == 1:  # a·x op c
         x, a = items[0]
@@ -485,6 +582,82 @@ def _post_linear(coeffs: dict[Var, int], kind: str, c: int) -> GoalType:
     total = core.var("sum")
     bound = core.neq_offseto(total, c) if kind == "\\=" else core.leqo(total, c)
     return lall(core.sumo(xs, total, ks), bound)
+
+
+# -- reification: a constraint's truth as a 0/1 variable
+
+
+#: clpfd's comparisons, by the operator's name without its `#`.
+_COMPARE_OPS = {"#=": "=", "#\\=": "\\=", "#<": "<", "#>": ">", "#=<": "=<", "#>=": ">="}
+
+#: clpfd's boolean connectives of two arguments, as truth tables over (a, b, result).
+_CONNECTIVES = {"#/\\": "and", "#\\/": "or", "#\\": "xor", "#==>": "imp", "#<==": "pmi", "#<==>": "iff"}
+
+
+def _truth(e: Term, aux: list[GoalType]) -> Any:
+    """A 0/1 term that is 1 exactly when the reifiable clpfd formula `e` holds; constraints in `aux`."""
+    if is_var(e):
+        aux.append(core.domo(e, range(0, 2)))
+        return e
+    if e in (0, 1) and not isinstance(e, bool):
+        return e
+    if isinstance(e, tuple) and len(e) == 2 and e[0] == "#\\":
+        a = _truth(e[1], aux)
+        if isinstance(a, int):
+            return 1 - a
+        r = core.var()
+        aux.append(core.noto(a, r))
+        return r
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in _CONNECTIVES:
+        a, b = _truth(e[1], aux), _truth(e[2], aux)
+        r = core.var()
+        kind = _CONNECTIVES[e[0]]
+        if kind == "pmi":
+            a, b, kind = b, a, "imp"
+        if kind == "iff":
+            t = core.var()
+            aux.extend((core.xoro(a, b, t), core.noto(t, r)))
+        else:
+            aux.append({"and": core.ando, "or": core.oro, "xor": core.xoro, "imp": core.impo}[kind](a, b, r))
+        return r
+    if isinstance(e, tuple) and len(e) == 3 and e[0] in _COMPARE_OPS:
+        coeffs, c, kind = _comparison(_COMPARE_OPS[e[0]], e[1], e[2], aux)  # Σ coeffs·v kind c
+        if not coeffs:
+            return int({"=": 0 == c, "\\=": 0 != c, "=<": 0 <= c}[kind])
+        x, y = _difference(coeffs, aux)  # Σ coeffs·v = x - y
+        b = core.var()
+        if kind == "=<":
+            aux.append(core.reif_leqo(x, y, b, c))
+        elif kind == "=":
+            aux.append(core.reif_eqo(x, y, b, c))
+        else:
+            t = core.var()
+            aux.extend((core.reif_eqo(x, y, t, c), core.noto(t, b)))
+        return b
+    raise InputError(f"{format_term(e)} is not a reifiable constraint (the comparisons #= #\\= #< #> #=< #>=, "
+                     "0/1 variables, #\\ #/\\ #\\/ #==> #<== #<==>)")
+
+
+def _difference(coeffs: dict[Var, int], aux: list[GoalType]) -> tuple[Any, Any]:
+    """(x, y) with x - y equal to Σ coeffs·v: the variables themselves when the sum is v, -v or
+    v - w, else a fresh variable for the sum and 0."""
+    items = sorted(coeffs.items(), key=lambda item: -item[1])
+    if len(items) == 1 and items[0][1] in (1, -1):
+        return (items[0][0], 0) if items[0][1] == 1 else (0, items[0][0])
+    if len(items) == 2 and (items[0][1], items[1][1]) == (1, -1):
+        return items[0][0], items[1][0]
+    return _as_var(coeffs, 0, aux), 0
+
+
+def _holds(rel: Relations, *args: Term, name: str = "#<==>") -> GoalType:
+    """A clpfd formula with boolean connectives, posted as true: `A #<==> B` unifies the
+    truths of its sides, `A #/\\ B` makes both true."""
+    aux: list[GoalType] = []
+    if name in ("#<==>", "#/\\"):
+        a, b = (_truth(x, aux) for x in args)
+        return lall(*aux, eq(a, b) if name == "#<==>" else lall(eq(a, 1), eq(b, 1)))
+    truth = _truth((name, *args), aux)
+    return lall(*aux, eq(truth, 1))
 
 
 def _values(d: Term) -> Domain:
@@ -510,21 +683,78 @@ def _ins(rel: Relations, xs: Term, d: Term) -> GoalType:
 
 
 def _label(rel: Relations, xs: Term) -> GoalType:
-    return core.labelo(xs)
+    return core.labelingo(xs)
+
+
+#: labeling/2's options, by kind: the variable selection, the value order, the branching
+#: (and `min(Expr)`, `max(Expr)`: the order of the answers).
+_LABELING = {"select": ("leftmost", "ff", "ffc", "min", "max"), "order": ("up", "down"),
+             "choice": ("step", "enum", "bisect")}
 
 
 def _labeling(rel: Relations, options: Term, xs: Term) -> GoalType:
-    opts = options if isinstance(options, list) else []
-    strategy = "ff" if "ff" in opts else "leftmost"
-    return core.labelo(xs, strategy)
+    """labeling/2 as SWI-Prolog's clpfd: at most one option of each kind, and any number of
+    `min(E)`/`max(E)`."""
+    if is_var(options):
+        raise ModeError("labeling/2: the options must be bound (instantiation error)")
+    if not isinstance(options, list):
+        raise InputError(f"labeling/2: {format_term(options)} is not a list of options (type error)")
+    chosen: dict[str, str] = {}
+    aux: list[GoalType] = []
+    targets: list[tuple[int, Any]] = []  # (1 to minimise, -1 to maximise, the expression's variable)
+    for o in options:
+        if is_var(o):
+            raise ModeError("labeling/2: an option is unbound (instantiation error)")
+        if isinstance(o, tuple) and len(o) == 2 and o[0] in ("min", "max"):
+            targets.append((1 if o[0] == "min" else -1, _as_var(*_expression(o[1], aux), aux)))
+            continue
+        kind = next((k for k, names in _LABELING.items() if o in names), None)
+        if kind is None:
+            raise InputError(f"labeling/2: {format_term(o)} is not a labeling option (domain error)")
+        if kind in chosen:
+            raise InputError(f"labeling/2: conflicting options {chosen[kind]} and {format_term(o)}")
+        chosen[kind] = str(o)
+    goal = core.labelingo(xs, chosen.get("select", "leftmost"), chosen.get("order", "up"),
+                          chosen.get("choice", "step"))
+    return lall(*aux, _optimised(goal, targets)) if targets else goal
+
+
+def _optimised(goal: GoalType, targets: list[tuple[int, Any]]) -> GoalType:
+    """labeling/2's `min(E)`/`max(E)`: the values E takes over every labelling, best first
+    (several: lexicographically), then for each the labellings with E fixed to it, as clpfd
+    gives them."""
+    from ..core.fd.store import FDStore
+    from ..core.streams import PAUSE
+
+    def value(S: Any, t: Any) -> int:
+        t = walk(t, _data(S))
+        store = S.constraints.get(FDStore) if hasattr(S, "constraints") else None
+        v = t if isinstance(t, int) else store.value(t) if store is not None else None
+        if v is None:
+            raise ModeError("labeling/2: min(Expr)/max(Expr) need Expr fixed by the variables labelled")
+        return v
+
+    def optimising(S: Any) -> Iterator[Any]:
+        keys: set[tuple[int, ...]] = set()
+        for S2 in solve(goal, S):
+            if S2 is PAUSE:
+                yield PAUSE
+            else:
+                keys.add(tuple(sign * value(S2, t) for sign, t in targets))
+        for key in sorted(keys):  # each value fixed, labelled again: propagation may change `ff`'s picks
+            fixed = lall(*(eq(t, sign * k) for (sign, t), k in zip(targets, key)), goal)
+            yield from solve(fixed, S)
+    return optimising
 
 
 def _sum(rel: Relations, xs: Term, op: Term, total: Term) -> GoalType:
-    if op == "#=":
+    if op == "#=" and (is_var(total) or isinstance(total, int)):
         return core.sumo(xs, total)
+    if op not in _COMPARE_OPS:
+        raise InputError(f"sum/3: {format_term(op)} is not a clpfd comparison (#=, #\\=, #<, #>, #=<, #>=)")
     if not isinstance(xs, list):
-        raise ModeError("sum/3: the list must be proper when the query is posted")
-    return _fd_relation(str(op)[1:])(rel, _sum_expr(xs), total)
+        raise ModeError("sum/3: the list must be proper when the goal is reached")
+    return _fd_relation(_COMPARE_OPS[str(op)])(rel, _sum_expr(xs), total)
 
 
 def _sum_expr(xs: list[Term]) -> Term:
@@ -535,10 +765,13 @@ def _sum_expr(xs: list[Term]) -> Term:
 
 
 def _abs_difference(a: Term, b: Term) -> tuple[Any, Any, Term] | None:
-    """(X, Y, D) when one side is `abs(X-Y)` and the other D; else None."""
+    """(X, Y, D) when one side is `abs(X-Y)` and the other a variable or an int; else None."""
     for e, d in ((a, b), (b, a)):
-        if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs":
-            c, k = _linear(e[1])
+        if isinstance(e, tuple) and len(e) == 2 and e[0] == "abs" and (is_var(d) or isinstance(d, int)):
+            try:
+                c, k = _expression(e[1], [])
+            except InputError:
+                return None
             if k == 0 and sorted(c.values()) == [-1, 1]:
                 x, y = sorted(c, key=lambda v: -c[v])
                 return x, y, d
@@ -553,6 +786,17 @@ def _fd_equal(rel: Relations, a: Term, b: Term) -> GoalType:
 def _fd_differ(rel: Relations, a: Term, b: Term) -> GoalType:
     found = _abs_difference(a, b)  # abs(X-Y) #\\= D
     return core.not_abs_diffo(*found) if found else _fd_relation("\\=")(rel, a, b)
+
+
+def _tuples_in(rel: Relations, tuples: Term, relation: Term) -> GoalType:
+    if not isinstance(tuples, list) or not isinstance(relation, list):
+        raise ModeError("tuples_in/2: both lists must be proper when the goal is reached")
+    rows = []
+    for row in relation:
+        if not isinstance(row, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in row):
+            raise InputError(f"tuples_in/2: {format_term(row)} is not a list of integers")
+        rows.append(tuple(row))
+    return lall(*(core.tableo(t, rows) for t in tuples))
 
 
 _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
@@ -570,6 +814,7 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("asserta", 1): lambda rel, c: _asserting(rel, c, at_end=False),
     ("retract", 1): _retract,
     ("retractall", 1): _retractall,
+    ("predicate_property", 2): _predicate_property,
     ("=", 2): lambda rel, a, b: eq(a, b),
     ("\\=", 2): _not_unifiable,
     ("dif", 2): lambda rel, a, b: neq(a, b),
@@ -582,13 +827,15 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("#=", 2): _fd_equal, ("#\\=", 2): _fd_differ,
     ("#<", 2): _fd_relation("<"), ("#>", 2): _fd_relation(">"),
     ("#=<", 2): _fd_relation("=<"), ("#>=", 2): _fd_relation(">="),
+    **{(op, 2): (lambda rel, a, b, op=op: _holds(rel, a, b, name=op)) for op in _CONNECTIVES},
+    ("#\\", 1): lambda rel, a: _holds(rel, a, name="#\\"),
     ("in", 2): _in, ("ins", 2): _ins,
     ("label", 1): _label, ("labeling", 2): _labeling,
     ("all_different", 1): lambda rel, xs: core.all_differento(xs),
     ("all_distinct", 1): lambda rel, xs: core.all_differento(xs),
     ("sum", 3): _sum,
     ("element", 3): lambda rel, i, xs, v: core.elemento(i, xs, v),
-    ("tuples_in", 2): lambda rel, tuples, rows: lall(*(core.tableo(t, rows) for t in tuples)),
+    ("tuples_in", 2): _tuples_in,
     ("member", 2): lambda rel, x, xs: core.membero(x, xs),
     ("append", 3): lambda rel, x, y, z: core.appendo(x, y, z),
     ("length", 2): lambda rel, x, n: core.lengtho(x, n),
@@ -596,7 +843,7 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
 
 #: Built-ins whose goal depends on what their arguments are bound to when they run.
 _READS_VALUES = {("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=", 2), ("in", 2), ("ins", 2),
-                 ("labeling", 2), ("sum", 3), ("tuples_in", 2)}
+                 ("labeling", 2), ("sum", 3), ("tuples_in", 2), ("#\\", 1), *((op, 2) for op in _CONNECTIVES)}
 
 #: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
 _LIBRARY = {("member", 2), ("append", 3), ("length", 2)}

@@ -33,6 +33,9 @@ INFIX: dict[str, tuple[int, str]] = {
     "..": (450, "xfx"), **{op: (500, "yfx") for op in ("+", "-", "\\/", "/\\")},
     **{op: (400, "yfx") for op in ("*", "/", "//", "mod", "rem", "div", "rdiv", "xor", "<<", ">>")},
     "**": (200, "xfx"), "^": (200, "xfy"), ":": (200, "xfy"),
+    # library(clpfd)'s reification
+    "#<==>": (760, "yfx"), "#==>": (750, "xfy"), "#<==": (750, "yfx"), "#\\/": (740, "yfx"), "#\\": (730, "yfx"),
+    "#/\\": (720, "yfx"),
 }
 
 #: Prefix operators: name -> (priority, type).
@@ -40,7 +43,7 @@ PREFIX: dict[str, tuple[int, str]] = {
     ":-": (1200, "fx"), "?-": (1200, "fx"),
     **{op: (1150, "fx") for op in ("dynamic", "discontiguous", "initialization", "meta_predicate",
                                    "module_transparent", "multifile", "public", "thread_local", "table")},
-    "\\+": (900, "fy"), "-": (200, "fy"), "+": (200, "fy"), "\\": (200, "fy"), "$": (1, "fx")}
+    "\\+": (900, "fy"), "#\\": (710, "fy"), "-": (200, "fy"), "+": (200, "fy"), "\\": (200, "fy"), "$": (1, "fx")}
 
 _TYPES = {"xfx": "infix", "xfy": "infix", "yfx": "infix", "fy": "prefix", "fx": "prefix", "xf": "postfix",
           "yf": "postfix"}

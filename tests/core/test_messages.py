@@ -51,7 +51,7 @@ def test_the_toplevel_shows_the_querys_own_variable_names():
     run_piped(Toplevel(out=out, err=err), io.StringIO(queries))
     assert err.getvalue().splitlines() == [
         "error: distincto needs a proper list, got a partial list ending in the unbound Tail",
-        "error: labelo: variable Foo has no finite domain; give it one with domo",
+        "error: labelingo: variable Foo has no finite domain; give it one with domo (in/ins)",
         "error: membero: argument xs must be a list, a partial list or a variable, got f(Y) "
         "(a tuple is a compound term in logicpy; write lists as Python lists)",
     ]

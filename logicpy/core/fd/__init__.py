@@ -20,6 +20,7 @@ from ...lazy import lazy_names
 if TYPE_CHECKING:
     from .channel import Channel, channelo
     from .disjunction import Disjunction, disjo
+    from .labeling import labelingo
     from .goals import (
         STRATEGIES, abs_diffo, all_differento, ando, domo, elemento, eq_offseto, fdo, impo, inso, labelo, leqo,
         lto, neq_offseto, not_abs_diffo, noto, oro, post, producto, reif_eqo, reif_leqo, reif_lto, sumo, tableo,
@@ -38,7 +39,7 @@ __all__ = [
     # two views of one assignment kept in step
     "channelo", "Channel",
     # search
-    "labelo", "STRATEGIES",
+    "labelo", "STRATEGIES", "labelingo",
     # the store, residuals, and extending it with a new constraint
     "Domain", "FDVar", "FDStore", "FDState", "Propagator", "Inconsistent", "post",
 ]
@@ -55,6 +56,7 @@ RELATIONS = (
 _MODULE_OF = {
     **dict.fromkeys(("Channel", "channelo"), ".channel"),
     **dict.fromkeys(("Disjunction", "disjo"), ".disjunction"),
+    "labelingo": ".labeling",
     **dict.fromkeys(("Domain", "FDState", "FDStore", "FDVar", "Inconsistent", "Propagator"), ".store"),
 }
 _MODULE_OF.update({name: ".goals" for name in __all__ if name not in _MODULE_OF})

@@ -270,7 +270,8 @@ def sumo(xs: Sequence[Any], total: Any, coeffs: Sequence[int] | None = None) -> 
             raise InputError(f"sumo: coeffs has {len(weights)} entries but xs has {len(xs)}")
         # a zero coefficient still makes its term an int: Linear drops it only after walking it
         pairs = [*zip(xs, weights), (total, -1)]
-        return post(P.Linear(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
+        kind = P.ShortLinear if len(pairs) <= 3 else P.Linear
+        return post(kind(tuple(x for x, _ in pairs), tuple(a for _, a in pairs)))
 
     return _on_list("sumo", xs, sum_goal)
 

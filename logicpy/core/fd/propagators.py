@@ -22,11 +22,15 @@ __all__ = [
     "NotAbsDiff",
     "AllDifferent",
     "Linear",
+    "ShortLinear",
     "Element",
     "TuplesIn",
     "ReifiedLessEq",
     "ReifiedEq",
     "Times",
+    "MinMax",
+    "Divide",
+    "divide",
 ]
 
 
@@ -190,7 +194,8 @@ class AbsDiff(_Distance):
     while the domains are bitsets or have at most `FEW` values; bounds consistent on wider
     sparse domains.
 
-    Invariants: prunes x and y only when the other side and d have domains.
+    Invariants: prunes x and y only when the other side and d have domains; d without a
+    domain gets the interval of |x − y| once x and y have domains.
     """
 
     __slots__ = ()
@@ -204,6 +209,10 @@ class AbsDiff(_Distance):
         s.at_least(d, 0)
         dd = s.dom(d)
         dx, dy = s.dom(x), s.dom(y)
+        if dd is None and dx is not None and dy is not None:  # d gets the interval |x - y| allows
+            low, high = s.lo(x) - s.hi(y), s.hi(x) - s.lo(y)  # type: ignore[operator]
+            _within(s, d, low if low > 0 else -high if high < 0 else 0, max(-low, high))
+            dd, dx, dy = s.dom(d), s.dom(x), s.dom(y)  # restricting d may have moved the base
         if dd is None or dx is None or dy is None:
             vx, vy = s.value(x), s.value(y)
             if vx is not None and vy is not None:
@@ -496,6 +505,9 @@ class Linear(Propagator):
     x + x = 6 gives x = 3 and x − x = 0 leaves x alone, as clpfd does. The gcd of the merged
     coefficients must divide the constant (2x + 4y = 7 fails at once).
 
+    Two unit terms left (x − y = c; of three, one fixed) are kept domain consistent, as
+    `EqOffset`; a `ShortLinear` is woken for that by every domain change.
+
     Invariants: prunes only when at most one variable lacks a domain (that one gets an interval).
     """
 
@@ -529,6 +541,16 @@ class Linear(Propagator):
                 merged[t] = merged.get(t, 0) + a
         ts = [t for t, a in merged.items() if a]
         coeffs = [merged[t] for t in ts]
+        if len(ts) == 3:  # one of three with one value left: the other two may be x − y = c
+            fixed = [i for i, t in enumerate(ts) if s.value(t) is not None]
+            if len(fixed) == 1:
+                i = fixed[0]
+                const += coeffs[i] * s.value(ts[i])  # type: ignore[operator]
+                del ts[i], coeffs[i]
+        if len(ts) == 2 and coeffs[0] == -coeffs[1] and coeffs[0] in (1, -1):  # x − y = c: domains shifted
+            x, y = ts if coeffs[0] == 1 else ts[::-1]
+            EqOffset(x, y, -const).propagate(s)
+            return
         if not ts:  # every variable cancelled out: 0 = −const
             if const:
                 raise Inconsistent
@@ -568,6 +590,15 @@ class Linear(Propagator):
             new_lo, new_hi = _divide(hi - sum_hi, lo - sum_lo, a)
             s.at_least(t, new_lo)
             s.at_most(t, new_hi)
+
+
+class ShortLinear(Linear):
+    """A `Linear` of at most three terms, woken by any change of a domain: once two unit terms
+    are left (x − y = c, the third with one value), it keeps their domains shifted copies of
+    each other, as clpfd does for `Z #= X + C`."""
+
+    __slots__ = ()
+    wake = "domain"
 
 
 def _divide(lo: int, hi: int, a: int) -> tuple[int, int]:
@@ -833,6 +864,142 @@ class Times(Propagator):
             return
         quotients = [Fraction(p, q) for p in (lz, hz) for q in (lb, hb)]
         _within(s, a, ceil(min(quotients)), floor(max(quotients)))
+
+
+class MinMax(Propagator):
+    """z = min(x, y) (or max(x, y) when `largest`), bounds consistent: z within
+    [min(lo x, lo y), min(hi x, hi y)] (for min), x and y at least lo z; once one side is
+    wholly above the other, z and the lower one (for min) have one domain.
+
+    Invariants: a variable without a domain gets the interval the others allow; with
+    x and y fixed, z is fixed.
+    """
+
+    __slots__ = ("x", "y", "z", "largest")
+
+    def __init__(self, x: Any, y: Any, z: Any, largest: bool = False):
+        self.x, self.y, self.z, self.largest = x, y, z, largest
+
+    def terms(self):
+        return (self.x, self.y, self.z)
+
+    def __repr__(self) -> str:
+        return f"{self.z!r} #= {'max' if self.largest else 'min'}({self.x!r}, {self.y!r})"
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, z = s.walk(self.x), s.walk(self.y), s.walk(self.z)
+        lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        if lx is None or hx is None or ly is None or hy is None:
+            vx, vy = s.value(x), s.value(y)
+            if vx is not None and vy is not None:
+                _within(s, z, *((max(vx, vy),) * 2 if self.largest else (min(vx, vy),) * 2))
+            return
+        if self.largest:  # max(x, y) = -min(-x, -y): the same rules, mirrored
+            _within(s, z, max(lx, ly), max(hx, hy))
+            hz = s.hi(z)
+            assert hz is not None
+            s.at_most(x, hz)
+            s.at_most(y, hz)
+            chosen = y if hx < ly else x if hy < lx else None  # the side wholly above the other
+        else:
+            _within(s, z, min(lx, ly), min(hx, hy))
+            lz = s.lo(z)
+            assert lz is not None
+            s.at_least(x, lz)
+            s.at_least(y, lz)
+            chosen = x if hx < ly else y if hy < lx else None  # the side wholly below the other
+        if chosen is not None:  # z = the side always chosen: the same domain
+            s.restrict(chosen, s.bits(z))
+            s.restrict(z, s.bits(chosen))
+
+
+def divide(op: str, a: int, b: int) -> int:
+    """a op b for clpfd's integer divisions (b ≠ 0): `//` rounds the quotient toward zero,
+    `div` toward minus infinity; `rem` has the sign of a, `mod` the sign of b."""
+    if op == "div":
+        return a // b
+    if op == "mod":
+        return a % b
+    q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
+    return q if op == "//" else a - q * b
+
+
+#: At most this many (x, y) pairs are tried one by one by `Divide`; beyond, bounds only.
+PAIRS = 4096
+
+
+class Divide(Propagator):
+    """z = x op y, op one of clpfd's `//`, `div`, `mod`, `rem` (see `divide`), y ≠ 0.
+    Domain consistent while x and y have at most `PAIRS` pairs of values (each value kept
+    has a support); beyond, z gets bounds: the quotients of the corners when y's interval
+    excludes 0, |z| < max |y| for a remainder.
+
+    Invariants: prunes only when x and y have domains (z may have none: it gets one).
+    """
+
+    __slots__ = ("op", "x", "y", "z")
+
+    def __init__(self, op: str, x: Any, y: Any, z: Any):
+        self.op, self.x, self.y, self.z = op, x, y, z
+
+    def terms(self):
+        return (self.x, self.y, self.z)
+
+    def __repr__(self) -> str:
+        return f"{self.x!r} {self.op} {self.y!r} #= {self.z!r}"
+
+    def propagate(self, s: FDStore) -> None:
+        x, y, z = s.walk(self.x), s.walk(self.y), s.walk(self.z)
+        s.remove(y, 0)
+        dx, dy = s.dom(x), s.dom(y)
+        if dx is None or dy is None:
+            vx, vy = s.value(x), s.value(y)
+            if vx is not None and vy is not None:
+                v = divide(self.op, vx, vy)
+                _within(s, z, v, v)
+            return
+        if s.count(dx) * s.count(dy) <= PAIRS:
+            self._supports(s, x, y, z, dx, dy)
+        else:
+            self._bounds(s, y, z)
+
+    def _supports(self, s: FDStore, x: Any, y: Any, z: Any, dx: Any, dy: Any) -> None:
+        dz = s.dom(z)
+        keep_x: set[int] = set()
+        keep_y: set[int] = set()
+        keep_z: set[int] = set()
+        ys = list(s.values(dy))
+        for a in s.values(dx):
+            for b in ys:
+                v = divide(self.op, a, b)
+                if dz is None or s.contains(dz, v):
+                    keep_x.add(a)
+                    keep_y.add(b)
+                    keep_z.add(v)
+        if not keep_z:
+            raise Inconsistent
+        s.restrict(z, s.mask(keep_z), exact=True)
+        s.restrict(x, s.mask(keep_x))
+        s.restrict(y, s.mask(keep_y))
+
+    def _bounds(self, s: FDStore, y: Any, z: Any) -> None:
+        x = s.walk(self.x)
+        lx, hx, ly, hy = s.lo(x), s.hi(x), s.lo(y), s.hi(y)
+        assert lx is not None and hx is not None and ly is not None and hy is not None
+        if self.op in ("//", "div"):
+            if ly <= 0 <= hy:
+                return
+            corners = [divide(self.op, a, b) for a in (lx, hx) for b in (ly, hy)]
+            _within(s, z, min(corners), max(corners))
+            return
+        top = max(abs(ly), abs(hy)) - 1  # |remainder| < |y|
+        lo, hi = -top, top
+        sign = (lx, hx) if self.op == "rem" else (ly, hy)  # the remainder's sign follows this side
+        if sign[0] >= 0:
+            lo = 0
+        if sign[1] <= 0:
+            hi = 0
+        _within(s, z, lo, hi)
 
 
 def _within(s: FDStore, t: Any, lo: int, hi: int) -> None:
