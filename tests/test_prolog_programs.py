@@ -34,6 +34,10 @@ QUERIES = [
     ("family.pl", "sibling(X, Y)"),
     ("family.pl", "grandparent(G, ann)"),
     ("family.pl", "parent(X, Y), \\+ parent(Y, _)"),
+    ("parser.pl", "calc('2 + 3 * (4 - 1) / 3', T, V)"),
+    ("parser.pl", "calc('-(7 - 2) * 10 - 1', T, V)"),
+    ("parser.pl", "atom_codes('12 * 3 +', Cs), \\+ parse(Cs, _)"),
+    ("parser.pl", "atom_codes('1 - 2 - 3', Cs), tokens(Cs, Ts), expr(T, Ts, Rest)"),
     ("lists.pl", "app(X, Y, [1,2,3,4])"),
     ("lists.pl", "app([a,b], [c], L)"),
     ("lists.pl", "rev([1,2,3,4,5], R)"),
@@ -68,7 +72,7 @@ def names(query: str) -> list[str]:
 
 def logicpy_answers(file: str, query: str) -> set[str]:
     program = consult(PROGRAMS / file)
-    return {format_term([a[n] for n in names(query)]) for a in program.query(query)}
+    return {format_term([a[n] for n in names(query)], numbered=True) for a in program.query(query)}
 
 
 def swi_answers(file: str, query: str) -> set[str]:
