@@ -239,11 +239,15 @@ def test_the_fast_path_agrees_with_the_general_unifier(u, v, bindings):
         assert type(persistent) is Map and dict(persistent) == fast
     assert (fast is False) == (slow is False)
     if fast is not False:
-        try:
-            check_acyclic(_VARS, slow)
-        except TermError:  # a cyclic binding (no occurs check): both made it, neither can be printed
-            with pytest.raises(TermError):
-                check_acyclic(_VARS, fast)
+        cyclic = []
+        for s_ in (slow, fast):  # a cyclic binding (no occurs check) can be printed by neither
+            try:
+                check_acyclic(_VARS, s_)
+                cyclic.append(False)
+            except TermError:
+                cyclic.append(True)
+        assert cyclic[0] == cyclic[1]  # and both made it; never reified below (that would not end)
+        if cyclic[0]:
             return
         assert _reify((u, v, _VARS), fast) == _reify((u, v, _VARS), slow)
         # the fast reifier (the (object, dict) dispatch of reify) agrees with the dispatching one
