@@ -26,6 +26,7 @@ removed with `retract` (a call sees the clauses there were when it started).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -61,8 +62,6 @@ class Clause:
     body: Term
     variables: list
     key: Any = None
-    renamed: Callable[[], tuple[tuple, Term]] = field(init=False, repr=False)
-    """A copy of (head arguments, body) with fresh variables."""
     code: Any = field(default=_NOT_YET, init=False, repr=False)
     """`(s, K, barrier, *args) -> (s', K') | None`, made at the clause's first call: the clause
     compiled (`core.clauses`: the head unified inline against the arguments in the
@@ -70,7 +69,13 @@ class Clause:
 
     def __post_init__(self) -> None:
         self.key = _index_key(self.head[0]) if self.head else None
-        self.renamed = _copier((self.head, self.body), self.variables)
+
+    @functools.cached_property
+    def renamed(self) -> Callable[[], tuple[tuple, Term]]:
+        """A function returning a copy of (head arguments, body) with fresh variables: what
+        runs a clause as written (in a state with constraints) and `retract` use, made when
+        first needed, since compiled clauses do not."""
+        return _copier((self.head, self.body), self.variables)
 
     def compiled(self, predicate: "Predicate") -> Callable[..., Any]:
         """`code`, made now if not yet."""
