@@ -509,7 +509,7 @@ def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any,
 
     def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         if S.__class__ is not Map:
-            return S, (fn(*args), K)
+            return as_written(S, K, args, search)
         if index is None:
             candidates = clauses
         else:  # the clauses whose head can match the first argument's principal functor
