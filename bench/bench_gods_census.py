@@ -19,10 +19,10 @@ import tempfile
 from pathlib import Path
 
 from bench.common import print_table
-from logicpy.puzzles.gods.census import puzzle_space, run_census, tasks_for
-from logicpy.puzzles.gods.engine import Engine
+from logicpy.puzzles.gods.census.solve import puzzle_space, run_census, tasks_for
+from logicpy.puzzles.gods.census.cluster import Engine
 from logicpy.puzzles.gods.model import Semantics
-from logicpy.puzzles.gods.store import Store
+from logicpy.puzzles.gods.census.storage import Store
 
 SEMANTICS = [s.value for s in Semantics]
 

@@ -22,9 +22,9 @@ import time
 from bench.common import fmt_bytes, print_table
 from logicpy.errors import InputError
 from logicpy.puzzles.gods import CLASSIC, FOUR_GODS
-from logicpy.puzzles.gods.engine import Engine
+from logicpy.puzzles.gods.census.cluster import Engine
 from logicpy.puzzles.gods.search import TreeSearch, move_table
-from logicpy.puzzles.gods.shards import Sharding
+from logicpy.puzzles.gods.census.shards import Sharding
 from logicpy.puzzles.gods.universe import Universe
 from logicpy.puzzles.gods.verify import verify
 

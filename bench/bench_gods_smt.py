@@ -2,7 +2,7 @@
 
     python -m bench gods_smt          (needs the `smt` extra: z3-solver)
 
-The seed's third next step. The engine is `logicpy.puzzles.gods.smt` (its docstring has
+The seed's third next step. The engine is `logicpy.puzzles.gods.backends.smt` (its docstring has
 the encoding): logicpy's exact move table, one Boolean per (node, move) and per (node,
 hidden world), cardinality constraints for the counting bound, the last question compiled
 into the sets of worlds no move splits; either one z3 problem for the whole tree, or cube
@@ -25,7 +25,7 @@ TIMEOUT = 600
 
 
 def _z3_cell(puzzle, questions: int, complexity: int, cubes: bool) -> str:
-    from logicpy.puzzles.gods.smt import smt_tree
+    from logicpy.puzzles.gods.backends.smt import smt_tree
 
     start = time.process_time()
     result = smt_tree(puzzle, questions, complexity, cubes=cubes, timeout=TIMEOUT)

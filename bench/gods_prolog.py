@@ -96,7 +96,7 @@ def original_coverage(max_complexity: int = 2) -> dict:
         return {}
     from logicpy import swi
     from logicpy.puzzles.gods import CLASSIC
-    from logicpy.puzzles.gods.crosscheck import question_from_prolog
+    from logicpy.puzzles.gods.backends.prolog import question_from_prolog
 
     families = "[" + ", ".join(
         "candidate([" + ", ".join(f"pos({p}, {t}, _)" for p, t in enumerate(a, 1)) + "], [da_yes, da_no])"

@@ -200,7 +200,7 @@ def test_progress_without_rich_draws_nothing(monkeypatch):
 
 @pytest.mark.parametrize("with_rich", [True, False])
 def test_census_table_with_and_without_rich(monkeypatch, with_rich):
-    from logicpy.puzzles.gods.census_cli import _boxed_table
+    from logicpy.puzzles.gods.census.cli import _boxed_table
 
     if not with_rich:
         monkeypatch.setitem(sys.modules, "rich.console", None)

@@ -89,8 +89,8 @@ def test_control_and_arithmetic_builtins():
 
 
 def test_puzzle_relations_are_loaded():
-    assert repl("storyo(classic, D).")[0] == ["D = Date(7, 16)."]  # Cheryl's birthday: July 16
-    assert repl("storyo(gabe, D).")[0] == ["D = Date(7, 30)."]
+    assert repl("storyo(classic, D).")[0] == ["D = MonthDay(7, 16)."]  # Cheryl's birthday: July 16
+    assert repl("storyo(gabe, D).")[0] == ["D = MonthDay(7, 30)."]
     out, _, _ = repl("questiono(Q, 0), evaluateo(Q, world([truly,falsely,random], da_yes, [none,none,ja]), true).")
     assert out == ["Q = true() ;", "Q = (1 is truly) ;", "Q = (2 is falsely) ;", "Q = (3 is random)."]
 
@@ -222,7 +222,7 @@ def test_json_of_a_python_value_says_so_and_halt_ends_the_session():
     out = io.StringIO()
     run_piped(Toplevel(out=out, err=io.StringIO(), json=True), io.StringIO("storyo(gabe, D).\nhalt.\nX = 1.\n"))
     [line] = out.getvalue().splitlines()  # nothing after halt.
-    assert json.loads(line)["answers"][0]["bindings"] == {"D": {"python": "Date(7, 30)"}}
+    assert json.loads(line)["answers"][0]["bindings"] == {"D": {"python": "MonthDay(7, 30)"}}
 
 
 @pytest.mark.swi

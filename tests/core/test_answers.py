@@ -114,7 +114,7 @@ def test_non_terms_are_written_as_their_repr():
     from logicpy.puzzles.epistemic import GABE
     from logicpy.puzzles.epistemic.relations import storyo
     d = var()
-    assert texts(0, d, storyo(GABE, d)) == ["Date(7, 30)"]  # Gabe's story: July 30 (Norvig)
+    assert texts(0, d, storyo(GABE, d)) == ["MonthDay(7, 30)"]  # Gabe's story: July 30 (Norvig)
 
 
 def test_html_table_lists_each_answer_and_its_constraints():

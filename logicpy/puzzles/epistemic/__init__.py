@@ -3,7 +3,7 @@
 People are told part of a secret and then announce, in public, what they know; every
 announcement keeps the worlds where it is true. Vocabulary (concept -> Python):
 
-- secret / world: one candidate (a `Date`, a pair of numbers, a tuple of ages, a bitmask
+- secret / world: one candidate (a `MonthDay`, a pair of numbers, a tuple of ages, a bitmask
   of muddy foreheads); a `Story` holds the finite set of them.
 - agent: a name and the `Projection` of the secret it sees (month; day; sum; product; …).
 - formula: `knows(a, φ)`, `knows_which(a)` (a knows the secret, or with a question the
@@ -21,20 +21,20 @@ relations `storyo(story, secret)`, `survivo(story, moment, secret)` and
 `knowso(story, moment, agent, secret)`.
 """
 
-from .dates import MONTHS, Date, parse_date
-from .engine import Result, Run, Step, solve
+from .dates import MONTHS, MonthDay, parse_date
+from .solve import Result, Run, Step, solve
 from .formulas import (
     NOTHING, And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
     Statement, Story, fact, initially, knows, knows_whether, knows_which, seeing,
 )
-from .naive import NAIVE_LIMIT, replay
+from .verify import NAIVE_LIMIT, replay
 from .stories import (
     BUS, CHERYL_AGE, CLASSIC, CLASSIC_DATES, COMPLEX, COMPLEX_DATES, DATE_POOL, EVE, GABE, GABE_DATES,
     LANDING, SUM_PRODUCT, THREE_CHILDREN, birthday, muddy_children, sam_pat, sum_product, what_sum,
 )
 
 __all__ = [
-    "MONTHS", "Date", "parse_date", "Result", "Run", "Step", "solve", "verify", "NOTHING", "And", "At",
+    "MONTHS", "MonthDay", "parse_date", "Result", "Run", "Step", "solve", "verify", "NOTHING", "And", "At",
     "Fact", "Formula", "Knows", "KnowsWhether", "KnowsWhich", "Not", "Or", "Projection", "Seeing",
     "Statement", "Story", "fact", "initially", "knows", "knows_whether", "knows_which", "seeing",
     "NAIVE_LIMIT", "replay", "BUS", "CHERYL_AGE", "CLASSIC", "CLASSIC_DATES", "COMPLEX", "COMPLEX_DATES",
@@ -46,6 +46,6 @@ __all__ = [
 def verify(story: Story, result: Result) -> bool:
     """True iff the naive evaluator, told the same story in full, leaves the same worlds after every
     statement (slow past `NAIVE_LIMIT` worlds; `checks.check` picks the right check by size)."""
-    from .naive import verify as naive_verify
+    from .verify import verify as naive_verify
 
     return naive_verify(story, [set(step.kept.tolist()) for step in result.steps])

@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 
 from ...errors import LogicpyError
-from .engine import Result
-from .naive import NAIVE_LIMIT, replay, survivors
+from .solve import Result
+from .verify import NAIVE_LIMIT, replay, survivors
 
 __all__ = ["check", "NAIVE_LIMIT"]
 

@@ -144,7 +144,7 @@ def run_birthday(args: argparse.Namespace) -> int:
 
 def run_story(args: argparse.Namespace) -> int:
     """Build the story, solve it, check it, print it; exit 0 with solutions, 1 with none."""
-    from .engine import solve
+    from .solve import solve
 
     story = args.build(args)
     start = time.perf_counter()
@@ -199,7 +199,7 @@ def _muddy_knowers(args: argparse.Namespace, result) -> list[list[str]] | None:
 def run_generate(args: argparse.Namespace) -> int:
     """Handle `generate` (a unique-answer date list) and `distribution` (solution counts)."""
     from .dates import read_dates
-    from .engine import solve
+    from .solve import solve
     from .generate import distribution, pick
 
     stories = _stories()

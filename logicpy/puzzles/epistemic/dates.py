@@ -1,4 +1,4 @@
-"""Dates as secrets: `Date(month, day)`, parsed from "July 16" with errors naming the culprit."""
+"""Dates as secrets: `MonthDay(month, day)`, parsed from "July 16" with errors naming the culprit."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Iterable
 from ...errors import InputError, read_input_file, read_json_file
 from ..months import MONTH_DAYS, MONTH_NAMES, month_number
 
-__all__ = ["Date", "MONTHS", "parse_date", "parse_dates", "dates_from_text", "read_dates"]
+__all__ = ["MonthDay", "MONTHS", "parse_date", "parse_dates", "dates_from_text", "read_dates"]
 
 MONTHS = MONTH_NAMES
 _DATE = re.compile(r"^\s*([A-Za-z]+)\.?\s+(\d{1,2})\s*$")
 
 
 @dataclass(frozen=True, order=True)
-class Date:
+class MonthDay:
     """A day of the year: month number 1-12 and day of the month (one term for kanren, not a tuple)."""
 
     month: int
@@ -26,11 +26,11 @@ class Date:
         return f"{MONTHS[self.month - 1]} {self.day}"
 
     def __repr__(self) -> str:
-        return f"Date({self.month}, {self.day})"
+        return f"MonthDay({self.month}, {self.day})"
 
 
-def parse_date(text: str, where: str = "") -> Date:
-    """'July 16' (or 'Jul 16') as a Date; anything else is an InputError naming it and `where`."""
+def parse_date(text: str, where: str = "") -> MonthDay:
+    """'July 16' (or 'Jul 16') as a MonthDay; anything else is an InputError naming it and `where`."""
     at = f"{where}: " if where else ""
     match = _DATE.match(text)
     if not match:
@@ -40,13 +40,13 @@ def parse_date(text: str, where: str = "") -> Date:
         raise InputError(f"{at}{text.strip()!r}: unknown month {match.group(1)!r}")
     if not 1 <= day <= MONTH_DAYS[month - 1]:
         raise InputError(f"{at}{text.strip()!r}: {MONTHS[month - 1]} has no day {day}")
-    return Date(month, day)
+    return MonthDay(month, day)
 
 
-def parse_dates(items: Iterable[tuple[str, str]]) -> tuple[Date, ...]:
+def parse_dates(items: Iterable[tuple[str, str]]) -> tuple[MonthDay, ...]:
     """Dates from (text, where) pairs: at least two, no duplicates (each error names the date)."""
-    dates: list[Date] = []
-    seen: dict[Date, str] = {}
+    dates: list[MonthDay] = []
+    seen: dict[MonthDay, str] = {}
     for text, where in items:
         date = parse_date(text, where)
         if date in seen:
@@ -58,13 +58,13 @@ def parse_dates(items: Iterable[tuple[str, str]]) -> tuple[Date, ...]:
     return tuple(dates)
 
 
-def dates_from_text(text: str) -> tuple[Date, ...]:
+def dates_from_text(text: str) -> tuple[MonthDay, ...]:
     """'April 17, April 18, …' as Dates (commas or semicolons between them)."""
     parts = [p for p in re.split(r"[,;]", text) if p.strip()]
     return parse_dates((p, f"date {i}") for i, p in enumerate(parts, 1))
 
 
-def read_dates(path: str) -> tuple[Date, ...]:
+def read_dates(path: str) -> tuple[MonthDay, ...]:
     """Dates from a file: one a line (blank lines and # comments skipped), or a .json file holding
     a list of dates or an object with "dates" (what `logicpy cheryl generate --json` writes)."""
     if str(path).lower().endswith(".json"):

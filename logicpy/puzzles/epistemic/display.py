@@ -6,7 +6,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .engine import Result, Step
+    from .solve import Result, Step
 
 __all__ = ["result_repr", "result_html", "step_repr"]
 

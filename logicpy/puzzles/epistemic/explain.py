@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .engine import Result, Run, secret_at
+from .solve import Result, Run, secret_at
 from .formulas import And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing
 
 __all__ = ["Removal", "explain", "why_not"]

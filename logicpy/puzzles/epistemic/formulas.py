@@ -1,7 +1,7 @@
 """The language of stories: projections, formulas and statements, as plain data.
 
 A formula is a frozen dataclass; nothing here evaluates anything. The fast engine
-(`engine.py`) and the independent verifier (`naive.py`) each interpret these types in
+(`solve.py`) and the independent verifier (`verify.py`) each interpret these types in
 their own way, so the story is the only thing they share.
 
 Vocabulary: a *secret* is one candidate world; an *agent* sees a `Projection` of it;

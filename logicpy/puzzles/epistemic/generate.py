@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError, LogicpyError, NoSolution
-from .engine import Model, Run, solve
+from .solve import Model, Run, solve
 from .formulas import Story
 
 __all__ = ["samples", "solution_counts", "distribution", "pick", "BATCH"]
@@ -80,7 +80,7 @@ def pick(story: Story, pool: Sequence[Any], size: int = 10, seed: int | None = 0
     how = (f"none of all {total:,} samples" if exhaustive else f"none of {tries:,} random samples")
     checked = ""
     if exhaustive and total <= NAIVE_RECHECK:
-        from .naive import survivors
+        from .verify import survivors
 
         if any(len(survivors(story.on(tuple(pool[i] for i in row)))) == 1 for row in every):
             raise LogicpyError("internal error: the naive evaluator finds a unique answer the engine missed")

@@ -6,15 +6,15 @@ moments a secret was still possible, or be combined with any other goal; `knowso
 same for who knows the secret, in which world, from which moment.
 
     >>> from logicpy.core import run, var, membero
-    >>> from logicpy.puzzles.epistemic import CLASSIC, Date
+    >>> from logicpy.puzzles.epistemic import CLASSIC, MonthDay
     >>> d = var()
     >>> [str(x) for x in run(0, d, storyo(CLASSIC, d))]
     ['July 16']
     >>> k = var()
-    >>> run(0, k, survivo(CLASSIC, k, Date(8, 15)))   # still possible before and after statement 1 and 2
+    >>> run(0, k, survivo(CLASSIC, k, MonthDay(8, 15)))   # still possible before and after statement 1 and 2
     (0, 1, 2)
     >>> a = var()
-    >>> run(0, (k, a), knowso(CLASSIC, k, a, Date(7, 16)))   # Bernard knows once Albert has spoken
+    >>> run(0, (k, a), knowso(CLASSIC, k, a, MonthDay(7, 16)))   # Bernard knows once Albert has spoken
     ((1, 'Bernard'), (2, 'Albert'), (2, 'Bernard'), (3, 'Albert'), (3, 'Bernard'))
 """
 
@@ -26,7 +26,7 @@ from weakref import WeakKeyDictionary
 from kanren.core import GoalType
 
 from ...core import Table
-from .engine import secret_at, solve
+from .solve import secret_at, solve
 from .formulas import Story, knows_which
 
 __all__ = ["storyo", "survivo", "knowso"]

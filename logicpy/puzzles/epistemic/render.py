@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .engine import Result, secret_at
+from .solve import Result, secret_at
 from .explain import explain
 
 __all__ = ["render_text", "result_to_data", "verdict", "SHOW"]

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .dates import MONTHS, Date
+from .dates import MONTHS, MonthDay
 from .formulas import (
     NOTHING, And, Or, Projection, Statement, Story, fact, initially, knows, knows_whether,
     knows_which, seeing,
@@ -28,11 +28,11 @@ __all__ = [
 ]
 
 
-def _dates(text: str) -> tuple[Date, ...]:
+def _dates(text: str) -> tuple[MonthDay, ...]:
     out = []
     for item in text.split(","):
         name, day = item.split()
-        out.append(Date(MONTHS.index(name) + 1, int(day)))
+        out.append(MonthDay(MONTHS.index(name) + 1, int(day)))
     return tuple(out)
 
 
@@ -43,7 +43,7 @@ GABE_DATES = _dates("January 15, January 4, July 13, July 24, July 30, March 13,
 #: Norvig's dates for the complex story (2015): it gives July 27.
 COMPLEX_DATES = _dates("April 28, July 27, June 19, June 16, July 15, April 15, June 29, July 16, May 24, May 27")
 #: The default sampling pool: March-July, days 15-19 and 25-29 (50 dates).
-DATE_POOL = tuple(Date(m, d) for m in range(3, 8) for d in (15, 16, 17, 18, 19, 25, 26, 27, 28, 29))
+DATE_POOL = tuple(MonthDay(m, d) for m in range(3, 8) for d in (15, 16, 17, 18, 19, 25, 26, 27, 28, 29))
 #: Steve's bus times (the same story told as hour and minute): 08:32.
 BUS_TIMES = ("06:32", "06:43", "06:50", "07:17", "07:46", "08:19", "08:32", "09:17", "09:19", "09:50")
 #: Landing pads (the same story told as letter and digit): C3.

@@ -6,7 +6,7 @@ from html import escape
 
 import numpy as np
 
-from .engine import Result, secret_at
+from .solve import Result, secret_at
 
 __all__ = ["render_svg"]
 

@@ -3,7 +3,7 @@
     logicpy gods [solve] [--questions K] [--complexity C] [--semantics S] [--all] [--json | --mermaid]
     logicpy gods verify TREE.json [puzzle options]
     logicpy gods crosscheck FILE.pl ...          (against a Prolog solver in the original vocabulary)
-    logicpy gods census [--gods 1..4] ...        (logicpy.puzzles.gods.census_cli)
+    logicpy gods census [--gods 1..4] ...        (logicpy.puzzles.gods.census.cli)
 
 Exit statuses are those of every logicpy command (`logicpy.cli_contract`): 0 a tree was found
 (or verified, or the file agrees), 1 none exists within the bounds (or the tree fails, or the
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
         "census", help="every puzzle of a space: least questions and complexity, proofs of none",
         description="Run the census of gods puzzles on Dask workers (a local cluster by default), "
                     "store every row in SQLite (resumable), and summarise the hardest.")
-    from . import census_cli
+    from .census import cli as census_cli
 
     census_cli.add_arguments(census_parser)
     census_parser.set_defaults(func=census_cli.run)
@@ -121,7 +121,7 @@ def _add_solve_arguments(parser: argparse.ArgumentParser, defaults: bool = True)
 
 
 def _register_crosscheck(actions: Any) -> None:
-    from .crosscheck import ORIGINAL_SEMANTICS
+    from .backends.prolog import ORIGINAL_SEMANTICS
 
     parser = actions.add_parser("crosscheck", help="compare with a Prolog solver in the original vocabulary",
                                 description="Run each Prolog FILE's own search for a question tree, replay its "
@@ -140,7 +140,7 @@ def _register_crosscheck(actions: Any) -> None:
 def run_crosscheck(args: argparse.Namespace) -> int:
     """`logicpy gods crosscheck FILE.pl ...`: ok if every file agrees, none if any disagrees,
     timeout if a file's search ran past --timeout and nothing disagreed."""
-    from .crosscheck import crosscheck_file
+    from .backends.prolog import crosscheck_file
 
     puzzle = PUZZLES[args.puzzle].with_options(semantics=args.semantics)
     results = [crosscheck_file(file, puzzle, args.questions, args.complexity, args.timeout) for file in args.files]
@@ -338,8 +338,8 @@ def _sharding(args: argparse.Namespace) -> Iterator[Any]:
             raise InputError("--workers, --cluster and --shard-dir need --sharded")
         yield None
         return
-    from .engine import Engine
-    from .shards import DEFAULT_CACHE, Sharding
+    from .census.cluster import Engine
+    from .census.shards import DEFAULT_CACHE, Sharding
 
     with Engine(args.workers, args.cluster) as engine:
         yield Sharding(engine=engine, cache_dir=Path(args.shard_dir) if args.shard_dir else DEFAULT_CACHE)

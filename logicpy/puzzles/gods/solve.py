@@ -18,7 +18,7 @@ from .verify import verify
 from .model import Puzzle
 
 if TYPE_CHECKING:
-    from .shards import Sharding
+    from .census.shards import Sharding
 
 __all__ = ["Result", "Report", "solve", "least_questions", "least_complexity", "report", "DEFAULT_COMPLEXITY"]
 

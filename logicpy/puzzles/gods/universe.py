@@ -35,7 +35,7 @@ from .grammar import Question, Rule, atom_truth
 from .model import UTTERANCES, WORDS, ConcreteWorld, Puzzle
 
 if TYPE_CHECKING:
-    from .shards import Sharding
+    from .census.shards import Sharding
 
 __all__ = ["Layout", "LevelStats", "Universe", "UniverseTooBig", "universe", "DIRECT_TABLE_MAX_WORLDS"]
 
@@ -401,7 +401,7 @@ class Universe:
         while self.max_complexity < complexity:
             level = self.max_complexity + 1
             if sharding is not None and self.count_candidates(level) >= sharding.min_candidates:
-                from .shards import build_level
+                from .census.shards import build_level
                 build_level(self, sharding, progress)
             else:
                 self._build_level(level, progress)

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from logicpy.errors import InputError
 from logicpy.puzzles.epistemic import (
     BUS, CHERYL_AGE, CLASSIC, CLASSIC_DATES, COMPLEX, DATE_POOL, GABE, LANDING, NOTHING, SUM_PRODUCT,
-    THREE_CHILDREN, Date, Projection, Statement, Story, birthday, knows_which, muddy_children, parse_date,
+    THREE_CHILDREN, MonthDay, Projection, Statement, Story, birthday, knows_which, muddy_children, parse_date,
     replay, sam_pat, seeing, solve, verify, what_sum,
 )
 
@@ -35,8 +35,8 @@ def survivors(result, step):
 def test_classic_is_july_16_with_the_seeds_intermediate_sets():
     result = solve(CLASSIC)
     assert result.status == "unique" and names(result.solutions) == ["July 16"]
-    assert survivors(result, 0) == names([Date(8, 14), Date(8, 15), Date(8, 17), Date(7, 14), Date(7, 16)])
-    assert survivors(result, 1) == names([Date(8, 15), Date(8, 17), Date(7, 16)])
+    assert survivors(result, 0) == names([MonthDay(8, 14), MonthDay(8, 15), MonthDay(8, 17), MonthDay(7, 14), MonthDay(7, 16)])
+    assert survivors(result, 1) == names([MonthDay(8, 15), MonthDay(8, 17), MonthDay(7, 16)])
     assert verify(CLASSIC, result)
 
 
@@ -67,11 +67,11 @@ def test_classic_dates_through_the_eve_and_complex_stories_have_no_solution():
 def test_eve_story_on_a_picked_instance_has_its_answer_checked_by_the_baseline():
     from bench.cheryl_baseline import solutions
 
-    dates = [Date(3, 16), Date(3, 28), Date(4, 16), Date(4, 18), Date(4, 27), Date(4, 29), Date(5, 27),
-             Date(5, 28), Date(7, 18), Date(7, 26)]
+    dates = [MonthDay(3, 16), MonthDay(3, 28), MonthDay(4, 16), MonthDay(4, 18), MonthDay(4, 27), MonthDay(4, 29), MonthDay(5, 27),
+             MonthDay(5, 28), MonthDay(7, 18), MonthDay(7, 26)]
     result = solve(birthday("eve", dates))
     assert names(result.solutions) == ["May 27"]
-    assert {Date(*d) for d in solutions(dates, "eve")} == {Date(5, 27)}
+    assert {MonthDay(*d) for d in solutions(dates, "eve")} == {MonthDay(5, 27)}
     assert verify(result.story, result)
 
 
@@ -90,11 +90,11 @@ def test_day_1_and_day_15_are_told_apart():
 
     dates = [parse_date(t) for t in ("May 1", "May 15", "June 15", "June 2", "July 1", "July 2", "July 15")]
     result = solve(birthday("classic", dates))
-    assert names(result.cell("Bernard", Date(5, 1), 0)) == ["July 1", "May 1"]
-    assert names(result.cell("Bernard", Date(5, 15), 0)) == ["July 15", "June 15", "May 15"]
+    assert names(result.cell("Bernard", MonthDay(5, 1), 0)) == ["July 1", "May 1"]
+    assert names(result.cell("Bernard", MonthDay(5, 15), 0)) == ["July 15", "June 15", "May 15"]
     eve = solve(birthday("eve", dates))
-    assert names(eve.cell("Eve", Date(5, 1), 0)) == ["May 1", "May 15"]  # first digit of 1 and of 15
-    assert {Date(*d) for d in solutions(dates, "classic")} == set(result.solutions)
+    assert names(eve.cell("Eve", MonthDay(5, 1), 0)) == ["May 1", "May 15"]  # first digit of 1 and of 15
+    assert {MonthDay(*d) for d in solutions(dates, "classic")} == set(result.solutions)
     assert verify(result.story, result)
 
 
@@ -148,7 +148,7 @@ def test_the_verifier_rejects_a_corrupted_answer():
     result = solve(CLASSIC)
     steps = [set(step.kept.tolist()) for step in result.steps]
     steps[-1] = {0}
-    from logicpy.puzzles.epistemic.naive import verify as naive_verify
+    from logicpy.puzzles.epistemic.verify import verify as naive_verify
 
     assert not naive_verify(CLASSIC, steps)
 
@@ -162,7 +162,7 @@ def test_unknown_agent_and_failing_projection_are_input_errors():
     with pytest.raises(InputError, match="agent X's view.*fails on world 'a'"):
         solve(broken)
     with pytest.raises(InputError, match="the world 'July 16' is listed twice"):
-        solve(CLASSIC.on(CLASSIC_DATES + (Date(7, 16),)))
+        solve(CLASSIC.on(CLASSIC_DATES + (MonthDay(7, 16),)))
 
 
 def test_seeing_nothing_is_not_knowing_unless_one_world_is_left():
@@ -196,14 +196,14 @@ def test_storyo_forwards_backwards_and_combined():
     from logicpy.puzzles.epistemic.relations import storyo, survivo
 
     d, k = var(), var()
-    assert run(0, d, storyo(CLASSIC, d)) == (Date(7, 16),)
-    assert run(0, d, storyo(CLASSIC, Date(7, 16))) and not run(0, d, storyo(CLASSIC, Date(5, 19)))
-    assert set(run(0, d, survivo(CLASSIC, 1, d))) == {Date(7, 14), Date(7, 16), Date(8, 14), Date(8, 15), Date(8, 17)}
-    assert run(0, k, survivo(CLASSIC, k, Date(8, 15))) == (0, 1, 2)
+    assert run(0, d, storyo(CLASSIC, d)) == (MonthDay(7, 16),)
+    assert run(0, d, storyo(CLASSIC, MonthDay(7, 16))) and not run(0, d, storyo(CLASSIC, MonthDay(5, 19)))
+    assert set(run(0, d, survivo(CLASSIC, 1, d))) == {MonthDay(7, 14), MonthDay(7, 16), MonthDay(8, 14), MonthDay(8, 15), MonthDay(8, 17)}
+    assert run(0, k, survivo(CLASSIC, k, MonthDay(8, 15))) == (0, 1, 2)
     # combined with another goal: which of Gabe's candidates in July or May survive Albert's first statement?
     x = var()
-    assert set(run(0, x, membero(x, [Date(7, 13), Date(5, 11), Date(7, 30)]), survivo(GABE, 1, x))) == {
-        Date(7, 13), Date(7, 30)}
+    assert set(run(0, x, membero(x, [MonthDay(7, 13), MonthDay(5, 11), MonthDay(7, 30)]), survivo(GABE, 1, x))) == {
+        MonthDay(7, 13), MonthDay(7, 30)}
     assert run(2, x, storyo(SUM_PRODUCT, x)) == ((4, 13),)
     assert run(0, x, conde([storyo(CHERYL_AGE, x)], [storyo(THREE_CHILDREN, x)])) in (
         ((9, 4, 4), (2, 2, 9)), ((2, 2, 9), (9, 4, 4)))
@@ -212,7 +212,7 @@ def test_storyo_forwards_backwards_and_combined():
 def test_the_seeds_complex_walk_through_cell_by_cell():
     """Norvig's In [21]-[29]: what each agent considers possible at each moment, on the seed's dates."""
     result = solve(COMPLEX)
-    july27 = Date(7, 27)
+    july27 = MonthDay(7, 27)
     assert names(result.cell("Albert", july27, 0)) == ["July 15", "July 16", "July 27"]   # tell('July')
     assert names(result.cell("Bernard", july27, 0)) == ["July 27", "May 27"]              # tell('27')
     assert names(result.cell("Bernard", july27, 1)) == ["July 27"]                        # satisfy(tell('27'), albert1)
@@ -254,8 +254,8 @@ def test_knowso_who_knows_when():
     k, a, d = var(), var(), var()
     # At the start of Gabe's story only Bernard knows, and only for the days no other date has.
     assert set(run(0, (a, d), knowso(GABE, 0, a, d))) == {
-        ("Bernard", Date(1, 15)), ("Bernard", Date(1, 4)), ("Bernard", Date(5, 11)), ("Bernard", Date(5, 17))}
+        ("Bernard", MonthDay(1, 15)), ("Bernard", MonthDay(1, 4)), ("Bernard", MonthDay(5, 11)), ("Bernard", MonthDay(5, 17))}
     # Bernard told 30 knows once Albert has spoken.
-    assert (1, "Bernard") in run(0, (k, a), knowso(GABE, k, a, Date(7, 30)))
+    assert (1, "Bernard") in run(0, (k, a), knowso(GABE, k, a, MonthDay(7, 30)))
     # After the whole classic story both know, and only July 16 is left to know.
-    assert set(run(0, (a, d), knowso(CLASSIC, 3, a, d))) == {("Albert", Date(7, 16)), ("Bernard", Date(7, 16))}
+    assert set(run(0, (a, d), knowso(CLASSIC, 3, a, d))) == {("Albert", MonthDay(7, 16)), ("Bernard", MonthDay(7, 16))}

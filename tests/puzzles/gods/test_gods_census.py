@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from logicpy.cli import main
 from logicpy.errors import InputError
 from logicpy.puzzles.gods import CLASSIC, solve, verify
-from logicpy.puzzles.gods.census import Spec, Task, canonical, examine, puzzle_of_row, puzzle_space, run_census, tasks_for
-from logicpy.puzzles.gods.census_cli import heat_map_svg, hardest, summary
-from logicpy.puzzles.gods.engine import Engine
-from logicpy.puzzles.gods.store import COLUMNS, Store, to_csv
+from logicpy.puzzles.gods.census.solve import Spec, Task, canonical, examine, puzzle_of_row, puzzle_space, run_census, tasks_for
+from logicpy.puzzles.gods.census.cli import heat_map_svg, hardest, summary
+from logicpy.puzzles.gods.census.cluster import Engine
+from logicpy.puzzles.gods.census.storage import COLUMNS, Store, to_csv
 from logicpy.puzzles.gods.tree import tree_from_json
 
 pytest.importorskip("distributed")

@@ -31,7 +31,7 @@ from logicpy.puzzles.gods import (
     verify,
 )
 from logicpy.cli import main
-from logicpy.puzzles.gods.crosscheck import (
+from logicpy.puzzles.gods.backends.prolog import (
     crosscheck_file,
     question_from_prolog,
     question_to_prolog,

@@ -114,7 +114,7 @@ def test_a_prolog_side_past_the_timeout_is_inconclusive(capsys):
 @pytest.mark.skipif(not os.environ.get("LOGICPY_3GODS_DIR"), reason="set LOGICPY_3GODS_DIR to a checkout of aduriseti/3gods")
 @pytest.mark.parametrize("puzzle", [RANDOM_NOT_FIRST, KNOWN_TRULY_FIRST])
 def test_the_originals_find_pruning_tree_gets_its_universe(puzzle):
-    from logicpy.puzzles.gods.crosscheck import crosscheck_file
+    from logicpy.puzzles.gods.backends.prolog import crosscheck_file
 
     original = Path(os.environ["LOGICPY_3GODS_DIR"]) / "final_solution.pl"
     result = crosscheck_file(original, puzzle, 3, 1, timeout=120)

@@ -240,7 +240,7 @@ def test_gods_paradox_pl_hears_what_logicpy_hears(semantics):
 
     from logicpy import swi
     from logicpy.core.terms import format_term
-    from logicpy.puzzles.gods.crosscheck import question_to_prolog
+    from logicpy.puzzles.gods.backends.prolog import question_to_prolog
 
     puzzle = CLASSIC.with_options(semantics=semantics)
     asked = list(_node_questions(solve(EXPLODE, 2, 2).tree)) + list(_node_questions(solve(puzzle, 3, 1).tree)) + [

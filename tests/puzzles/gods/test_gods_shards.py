@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from logicpy.puzzles.gods import CLASSIC, solve, verify
-from logicpy.puzzles.gods import shards as shards_module
-from logicpy.puzzles.gods.engine import Engine
+from logicpy.puzzles.gods.census import shards as shards_module
+from logicpy.puzzles.gods.census.cluster import Engine
 from logicpy.puzzles.gods.search import move_table
-from logicpy.puzzles.gods.shards import LevelKernel, Sharding, build_level, map_task
+from logicpy.puzzles.gods.census.shards import LevelKernel, Sharding, build_level, map_task
 from logicpy.puzzles.gods.universe import Universe, UniverseTooBig
 
 

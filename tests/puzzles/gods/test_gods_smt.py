@@ -14,7 +14,7 @@ from logicpy.puzzles.gods import (
     verify,
 )
 from logicpy.puzzles.gods.search import move_table
-from logicpy.puzzles.gods.smt import smt_tree, unsplittable_sets
+from logicpy.puzzles.gods.backends.smt import smt_tree, unsplittable_sets
 from logicpy.puzzles.gods.universe import universe
 
 pytest.importorskip("z3")

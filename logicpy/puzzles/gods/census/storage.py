@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterable
 
-from ...errors import InputError
+from ....errors import InputError
 
 __all__ = ["Store", "COLUMNS", "to_csv"]
 

@@ -35,10 +35,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .model import Puzzle
-from .search import MoveTable, TreeSearch, _row_keys, move_table
-from .tree import Leaf, Node, Tree
-from .universe import universe
+from ..model import Puzzle
+from ..search import MoveTable, TreeSearch, _row_keys, move_table
+from ..tree import Leaf, Node, Tree
+from ..universe import universe
 
 __all__ = ["SmtResult", "smt_tree", "unsplittable_sets"]
 

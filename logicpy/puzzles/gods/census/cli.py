@@ -23,15 +23,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...cli_contract import EXIT, emit
-from ...errors import InputError
-from ...progress import terminal_progress
-from .census import PROOF_KINDS, TIMEOUT, puzzle_of_row, puzzle_space, run_census, tasks_for
-from .engine import Engine
-from .model import TYPES, Semantics
-from .store import Store, to_csv
-from .tree import render_text, tree_from_json
-from .verify import verify
+from ....cli_contract import EXIT, emit
+from ....errors import InputError
+from ....progress import terminal_progress
+from .solve import PROOF_KINDS, TIMEOUT, puzzle_of_row, puzzle_space, run_census, tasks_for
+from .cluster import Engine
+from ..model import TYPES, Semantics
+from .storage import Store, to_csv
+from ..tree import render_text, tree_from_json
+from ..verify import verify
 
 __all__ = ["add_arguments", "run", "summary", "hardest", "heat_map_svg"]
 

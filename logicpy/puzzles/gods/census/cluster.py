@@ -18,7 +18,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable, Iterable, Iterator
 
-from ...errors import InputError
+from ....errors import InputError
 
 __all__ = ["Engine", "RETRIES", "default_workers"]
 

@@ -39,12 +39,12 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
-from ...errors import InputError
-from .universe import (BATCH, MAX_LEVEL_BYTES, Progress, Universe, UniverseTooBig, fold_connective,
+from ....errors import InputError
+from ..universe import (BATCH, MAX_LEVEL_BYTES, Progress, Universe, UniverseTooBig, fold_connective,
                        gather_bits, signature_keys, sorted_contains)
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .cluster import Engine
 
 __all__ = ["Sharding", "ShardStats", "LevelKernel", "build_level", "load_bytes", "DEFAULT_CACHE"]
 

@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from ...core.terms import Term, format_term
-from ...errors import InputError, PrologError, PrologTimeout
-from .grammar import CLASSIC_GRAMMAR, Question, english, evaluate
-from .model import ConcreteWorld, Puzzle, Semantics, World, type_letters
-from .tree import Leaf, Node, Tree, render_text, tree_to_json
-from .verify import verify
+from ....core.terms import Term, format_term
+from ....errors import InputError, PrologError, PrologTimeout
+from ..grammar import CLASSIC_GRAMMAR, Question, english, evaluate
+from ..model import ConcreteWorld, Puzzle, Semantics, World, type_letters
+from ..tree import Leaf, Node, Tree, render_text, tree_to_json
+from ..verify import verify
 
 __all__ = [
     "question_from_prolog",
@@ -416,8 +416,8 @@ def crosscheck_file(
     file in every world: each asked god's utterance (`query_position/5`) and the truth
     of each question and sub-question (`evaluate/3`) are compared with logicpy's.
     """
-    from ... import swi
-    from . import CLASSIC, solve
+    from .... import swi
+    from .. import CLASSIC, solve
 
     puzzle = CLASSIC if puzzle is None else puzzle
     if puzzle.semantics not in ORIGINAL_SEMANTICS or set(puzzle.languages) != {True, False} or puzzle.gods:
@@ -550,7 +550,7 @@ def crosscheck_questions(module: Any, complexity: int = 1, timeout: float = 60.0
     logicpy's distinguishing questions, one per behaviour up to `complexity`, must be
     accepted by the file with the same answers.
     """
-    from .universe import universe
+    from ..universe import universe
 
     notes = list(notes or [])
     puzzle = KNIGHT_OR_KNAVE_FILE

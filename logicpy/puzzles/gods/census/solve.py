@@ -24,16 +24,16 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from ...errors import InputError
-from .model import TYPES, GodType, Puzzle, Semantics, type_letters
-from .search import SearchTimeout
-from .solve import solve
-from .tree import tree_to_json
-from .universe import UniverseTooBig
+from ....errors import InputError
+from ..model import TYPES, GodType, Puzzle, Semantics, type_letters
+from ..search import SearchTimeout
+from ..solve import solve
+from ..tree import tree_to_json
+from ..universe import UniverseTooBig
 
 if TYPE_CHECKING:
-    from .engine import Engine
-    from .store import Store
+    from .cluster import Engine
+    from .storage import Store
 
 __all__ = ["Spec", "Task", "RunStats", "puzzle_space", "canonical", "examine", "tasks_for", "puzzle_of_row", "run_census",
            "PROOF_KINDS", "TIMEOUT"]
@@ -106,7 +106,7 @@ def open_gods(source: str) -> tuple[GodType, ...]:
     if not source:
         return ()
     if source not in _OPEN_GODS:
-        from .cli import load_gods
+        from ..cli import load_gods
 
         gods = load_gods(source)
         letters = [type_letters([t]) for t in TYPES] + [g.letter for g in gods]
