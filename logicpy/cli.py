@@ -9,8 +9,11 @@ pay for the others (`logicpy --help` imports none); a new subcommand is one row.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
+from typing import Any, Iterator
 
 from .cli_contract import EXIT, Parser, UsageError, error_line, json_requested
 from .errors import LogicpyError, NoSolution, PrologTimeout
@@ -68,9 +71,21 @@ def _register(module_name: str, subparsers: argparse._SubParsersAction) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `logicpy` console script; its exit status is one of `cli_contract.EXIT`."""
+    """Entry point of the `logicpy` console script; its exit status is one of `cli_contract.EXIT`
+    (Ctrl-C at any point, even while a command is being loaded: 130 and one line)."""
     if argv is None:
         argv = sys.argv[1:]
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        if "--debug" in argv:
+            raise
+        named = _command_of(argv)
+        return _fail(named if named in SUBCOMMANDS else "logicpy", "interrupted", "interrupted",
+                     json_requested(argv))
+
+
+def _main(argv: list[str]) -> int:
     as_json = json_requested(argv)
     if as_json:  # read from the whole line, so it may stand anywhere, even between positionals
         cut = argv.index("--") if "--" in argv else len(argv)
@@ -94,17 +109,95 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT["error"]
     command = args.command_name
     try:
-        return int(args.func(args) or 0)
+        with _quiet_pipe():
+            return int(args.func(args) or 0)
     except LogicpyError as exc:
         if args.debug:
             raise
         status = "none" if isinstance(exc, NoSolution) else "timeout" if isinstance(exc, PrologTimeout) else "error"
         return _fail(command, str(exc), status, as_json)
     except KeyboardInterrupt:
+        if args.debug:
+            raise
         return _fail(command, "interrupted", "interrupted", as_json)
-    except BrokenPipeError:  # output piped into `head` and the like: not an error
-        sys.stderr.close()
+    except BrokenPipeError:  # the reader of a pipe (`| head`) is gone and the command kept writing
+        _silence(sys.stderr)
         return 0
+    except (MemoryError, RecursionError) as exc:
+        if args.debug:
+            raise
+        what = "out of memory" if isinstance(exc, MemoryError) else "input nested too deep for Python's stack"
+        return _fail(command, f"{what}; try smaller bounds", "error", as_json)
+
+
+class _QuietStdout:
+    """Standard output that outlives its reader: when a pipe's reader (`| head -1`) is gone, what
+    is written next is dropped, so the command still ends with its own exit status (a "no
+    solution" stays 1 under `pipefail`); a command that goes on writing long after that is
+    stopped (BrokenPipeError, reported as a quiet success)."""
+
+    #: Writes dropped after the pipe closed before the command is stopped.
+    DROPPED = 1000
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+        self._dropped = -1  # -1 while the pipe is open
+
+    def write(self, text: str) -> int:
+        if self._dropped < 0:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._closed()
+        self._dropped += 1
+        if self._dropped > self.DROPPED:
+            raise BrokenPipeError("standard output's reader is gone")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._dropped < 0:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._closed()
+
+    def _closed(self) -> None:
+        self._dropped = 0
+        _silence(self._stream)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence(stream: Any) -> None:
+    """Point `stream`'s file descriptor at /dev/null, so no later flush fails (at exit either)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+@contextlib.contextmanager
+def _quiet_pipe() -> Iterator[None]:
+    """Standard output as a `_QuietStdout` for the block, when it is a pipe or file (not a terminal,
+    not a test's capture)."""
+    stream = sys.stdout
+    try:
+        piped = not stream.isatty() and stream.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        piped = False
+    if not piped:
+        yield
+        return
+    sys.stdout = _QuietStdout(stream)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if sys.stdout.__class__ is _QuietStdout:
+            sys.stdout.flush()
+            sys.stdout = stream
 
 
 def _usage_command(parser: argparse.ArgumentParser, argv: list[str], exc: UsageError) -> str | None:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 __all__ = ["EXIT", "STATUSES", "EXIT_TABLE", "Parser", "UsageError", "emit", "error_line", "exit_code",
-           "json_requested", "print_lines"]
+           "json_requested", "print_lines", "number", "LARGEST"]
 
-#: Each status a command can end with, and its exit status.
-EXIT: dict[str, int] = {"ok": 0, "none": 1, "error": 2, "undecided": 3, "timeout": 4, "interrupted": 4}
+#: Each status a command can end with, and its exit status (130 after Ctrl-C, as shells report SIGINT).
+EXIT: dict[str, int] = {"ok": 0, "none": 1, "error": 2, "undecided": 3, "timeout": 4, "interrupted": 130}
 
 #: The statuses in the order of the table.
 STATUSES = tuple(EXIT)
@@ -31,8 +32,8 @@ exit status (the same for every logicpy command):
                   a check failed, or the two sides differ
   2  error        bad input or usage; the message names the culprit
   3  undecided    the answers cannot be compared, or some results are missing
-  4  timeout      a time limit ran out, or the command was interrupted
-                  ("interrupted"): no answer either way
+  4  timeout      a time limit ran out: no answer either way
+130  interrupted  Ctrl-C ended the command: no answer either way
 with --json (accepted anywhere on the line): one JSON line on standard output,
 {"status": STATUS, "command": "COMMAND", ...}; an error is one such line on
 standard error: {"status": "error", "command": ..., "error": MESSAGE, "exit": 2}"""
@@ -57,8 +58,45 @@ class _Formatter(argparse.HelpFormatter):
         return super()._fill_text(text, width, indent)
 
 
+#: The largest number any numeric option takes (a bigger one is refused before any work starts).
+LARGEST = 2**63 - 1
+
+
+def number(kind: type = int, minimum: float = 0, maximum: float = LARGEST) -> Callable[[str], Any]:
+    """An argparse `type` reading an int (`kind=int`) or a float (`kind=float`) from
+    `minimum` to `maximum`; nan, inf, and a value out of range are refused naming the range.
+
+    Every `Parser` reads `type=int` and `type=float` options with `number(int)` and
+    `number(float)`: no option of a logicpy command takes a negative or an unbounded number."""
+
+    def read(text: str) -> Any:
+        word = text.strip().replace("_", "")
+        try:
+            if kind is int:
+                value: Any = int(word) if len(word) < 40 else int(word[0] + "9" * 39)  # out of range
+            else:
+                value = float(word)
+        except ValueError:
+            what = "an integer" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"expected {what}, got {_cut(text)!r}") from None
+        if math.isnan(value) or math.isinf(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"{_cut(text)} is out of range: expected {minimum:,} to {maximum:,}")
+        return value
+
+    read.__name__ = kind.__name__
+    return read
+
+
+def _cut(text: str) -> str:
+    """A command-line word as an error shows it: at most 40 characters."""
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
 class Parser(argparse.ArgumentParser):
-    """An `ArgumentParser` that keeps the contract: `--json`, the exit table, errors raised."""
+    """An `ArgumentParser` that keeps the contract: `--json`, the exit table, errors raised,
+    numbers checked (`type=int` and `type=float` read by `number`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
@@ -66,6 +104,8 @@ class Parser(argparse.ArgumentParser):
         if not epilog or EXIT_TABLE not in epilog:
             kwargs["epilog"] = f"{epilog}\n\n{EXIT_TABLE}" if epilog else EXIT_TABLE
         super().__init__(*args, **kwargs)
+        self.register("type", int, number(int))
+        self.register("type", float, number(float))
         command = self.prog.split(" ", 1)[1] if " " in self.prog else self.prog
         self.set_defaults(command_name=command)
 

@@ -90,20 +90,14 @@ def shown(value: object) -> str:
 
 
 def read_input_file(path: str | Path) -> str:
-    """The text of a user's input file (UTF-8, a byte-order mark skipped); an unreadable file is an `InputError` naming it."""
-    try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = getattr(exc, "strerror", None) or exc
-        raise InputError(f"{path}: cannot read: {why}") from None
+    """The text of a user's input file: `logicpy.inputs.read_text` (kept here for older callers)."""
+    from .inputs import read_text
+
+    return read_text(path, empty=True)
 
 
 def read_json_file(path: str | Path) -> Any:
-    """The JSON value in a user's input file; unreadable or malformed JSON is an `InputError`
-    naming the file, line and column."""
-    import json
+    """The JSON value in a user's input file: `logicpy.inputs.read_json` (kept here for older callers)."""
+    from .inputs import read_json
 
-    try:
-        return json.loads(read_input_file(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    return read_json(path)

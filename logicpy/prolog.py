@@ -40,7 +40,8 @@ from immutables import Map
 
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
-from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
+from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
+from .inputs import read_text
 from .core.clauses import Build, ClauseScope, Name, NotCompiled, compile_clauses, term_template, unify_template
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
 from .repl.reader import STANDARD, read_clauses, read_query, using
@@ -336,7 +337,7 @@ class Program(Mapping):
         from .data import prolog_file
 
         path = prolog_file(path)
-        text = read_input_file(path)
+        text = read_text(path, empty=True)
         source, key = str(path), str(Path(path).resolve())
         for name in self._loaded.pop(key, ()):
             self.predicates.pop(name, None)
@@ -413,7 +414,7 @@ class Program(Mapping):
                     self.consult(path)
                 return
             try:
-                terms = list(read_clauses(read_input_file(path)))
+                terms = list(read_clauses(read_text(path, empty=True)))
             except TermError as exc:
                 raise PrologSyntaxError(f"{path}:{exc}") from None
             for term, line in terms:

@@ -56,9 +56,9 @@ def test_the_walk_sees_every_command():
 
 
 def test_exit_table_is_one_table():
-    assert [EXIT[s] for s in STATUSES] == [0, 1, 2, 3, 4, 4]
+    assert [EXIT[s] for s in STATUSES] == [0, 1, 2, 3, 4, 130]
     for status in STATUSES:
-        assert f"  {EXIT[status]}  {status}" in EXIT_TABLE or status == "interrupted"
+        assert f"{EXIT[status]:>3}  {status}" in EXIT_TABLE
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=_name)
@@ -235,16 +235,16 @@ def test_a_bad_query_under_json_is_a_json_error_line_and_a_record(capsys):
     assert json.loads(err) == {"status": "error", "command": "repl", "error": bad["error"], "exit": 2}
 
 
-def test_ctrl_c_is_exit_4_interrupted(capsys, monkeypatch):
+def test_ctrl_c_is_exit_130_interrupted(capsys, monkeypatch):
     import logicpy.puzzles.calendar.cli as calendar_cli
 
     def interrupted(args):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(calendar_cli, "run", interrupted)
-    assert main(["calendar", "10", "6"]) == 4
+    assert main(["calendar", "10", "6"]) == 130
     assert capsys.readouterr().err == "logicpy: interrupted\n"
-    assert main(["calendar", "10", "6", "--json"]) == 4
+    assert main(["calendar", "10", "6", "--json"]) == 130
     out, err = capsys.readouterr()
     assert out == "" and json.loads(err) == {"status": "interrupted", "command": "calendar", "error": "interrupted",
-                                             "exit": 4}
+                                             "exit": 130}

@@ -143,10 +143,10 @@ def _run_one(args, puzzle, date, labels) -> int:
 
 
 def _run_verify(args, puzzle) -> int:
-    from ...errors import read_json_file
+    from ...inputs import read_json
     from .verify import verify_grid
 
-    doc = read_json_file(args.verify)
+    doc = read_json(args.verify)
     try:
         labels, grids = tuple(doc["open"]), doc["solutions"]
         if not all(isinstance(g, list) and all(isinstance(row, str) for row in g) for g in grids):

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import InputError, read_input_file
+from ...errors import InputError
+from ...inputs import read_text
 
 __all__ = ["Cell", "Board", "Piece", "orientations", "parse_board", "parse_pieces", "load_board", "load_pieces",
            "board_text", "pieces_text", "DATA"]
@@ -210,12 +211,12 @@ def parse_pieces(text: str, source: str = "<pieces>") -> tuple[Piece, ...]:
 
 def load_board(path: str | Path) -> Board:
     """A board from a file (see the module docstring for the format)."""
-    return parse_board(read_input_file(path), str(path))
+    return parse_board(read_text(path), str(path))
 
 
 def load_pieces(path: str | Path) -> tuple[Piece, ...]:
     """A piece set from a file (see the module docstring for the format)."""
-    return parse_pieces(read_input_file(path), str(path))
+    return parse_pieces(read_text(path), str(path))
 
 
 def board_text(board: Board) -> str:

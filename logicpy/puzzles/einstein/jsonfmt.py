@@ -16,7 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, read_input_file
+from ...errors import InputError
+from ...inputs import parse_json as read_json_text, read_text
 from .model import (
     ARITH_FUNCS,
     CONNECTIVES,
@@ -37,20 +38,12 @@ __all__ = ["load_json", "parse_json", "game_from_data", "game_to_data", "dump_js
 def load_json(path: str | Path) -> Game:
     """Read and validate a JSON game file; errors name the file and line or clue."""
     path = Path(path)
-    return parse_json(read_input_file(path), source=str(path), name=path.stem)
+    return parse_json(read_text(path), source=str(path), name=path.stem)
 
 
 def parse_json(text: str, source: str = "<json>", name: str = "") -> Game:
     """Parse and validate a JSON game given as text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
-    except RecursionError:
-        raise InputError(f"{source}: nesting too deep (limit {MAX_NESTING})") from None
-    except ValueError as exc:  # a number literal longer than Python reads (4300 digits)
-        raise InputError(f"{source}: unreadable JSON number: {exc}") from None
-    return game_from_data(data, source=source, name=name)
+    return game_from_data(read_json_text(text, source), source=source, name=name)
 
 
 def game_from_data(data: Any, source: str = "<json>", name: str = "") -> Game:

@@ -27,7 +27,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ...errors import InputError, read_input_file
+from ...errors import InputError
+from ...inputs import read_text
 from .model import (
     ADJ_FUNCS,
     ARITH_FUNCS,
@@ -56,7 +57,7 @@ _TOKEN = re.compile(
 def load_text(path: str | Path) -> Game:
     """Read and validate a game written in the text notation."""
     path = Path(path)
-    return parse_text(read_input_file(path), source=str(path), name=path.stem)
+    return parse_text(read_text(path), source=str(path), name=path.stem)
 
 
 def parse_text(text: str, source: str = "<text>", name: str = "") -> Game:

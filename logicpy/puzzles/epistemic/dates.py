@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from ...errors import InputError, read_input_file, read_json_file
+from ...errors import InputError
+from ...inputs import read_text, read_json
 from ..months import MONTH_DAYS, MONTH_NAMES, month_number
 
 __all__ = ["MonthDay", "MONTHS", "parse_date", "parse_dates", "dates_from_text", "read_dates"]
@@ -68,11 +69,11 @@ def read_dates(path: str) -> tuple[MonthDay, ...]:
     """Dates from a file: one a line (blank lines and # comments skipped), or a .json file holding
     a list of dates or an object with "dates" (what `logicpy cheryl generate --json` writes)."""
     if str(path).lower().endswith(".json"):
-        data = read_json_file(path)
+        data = read_json(path)
         items = data.get("dates") if isinstance(data, dict) else data
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise InputError(f'{path}: expected a list of dates or {{"dates": [...]}} as strings')
         return parse_dates((item, f"{path}: date {n}") for n, item in enumerate(items, 1))
-    lines = read_input_file(path).splitlines()
+    lines = read_text(path).splitlines()
     return parse_dates((line, f"{path}:{n}") for n, line in enumerate(lines, 1)
                        if line.strip() and not line.lstrip().startswith("#"))

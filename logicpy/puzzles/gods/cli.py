@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ...cli_contract import EXIT, emit, print_lines
-from ...errors import InputError, read_json_file
+from ...errors import InputError
+from ...inputs import read_json
 from ...progress import terminal_progress
 from . import CLASSIC, FOUR_GODS, KNIGHT_OR_KNAVE, KNOWN_TRULY_FIRST, RANDOM_NOT_FIRST
 from .grammar import CLASSIC_GRAMMAR, Grammar, Rule
@@ -363,7 +364,7 @@ def run_verify(args: argparse.Namespace) -> int:
     A result file (`logicpy gods --json`) names its semantics; it is used unless
     `--semantics` is given.
     """
-    data = read_json_file(args.file)
+    data = read_json(args.file)
     saved = data.get("puzzle") if isinstance(data, dict) else None
     if not args.semantics and isinstance(saved, dict) and isinstance(saved.get("semantics"), str):
         args.semantics = Semantics.parse(saved["semantics"]).value

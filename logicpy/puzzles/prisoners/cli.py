@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ...cli_contract import emit
-from ...errors import InputError, NoSolution, read_json_file
+from ...errors import InputError, NoSolution
+from ...inputs import read_json
 from ...progress import terminal_progress
 from .model import Design, Symmetry
 
@@ -199,7 +200,7 @@ def _verify_file(args: argparse.Namespace, path: str) -> int:
     from .render import from_json
     from .verify import problems
 
-    data = read_json_file(path)
+    data = read_json(path)
     design, symmetry, days = from_json(data)
     wrong = problems(design, days, symmetry)
     if args.json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,7 +92,7 @@ def test_deep_nesting_is_a_clear_error(tmp_path, capsys, depth):
     assert main(["einstein", str(path)]) == 2
     assert main(["einstein", "convert", str(path), str(tmp_path / "deep.txt")]) == 2
     err = capsys.readouterr().err
-    assert "nesting too deep (limit 100)" in err and "Traceback" not in err
+    assert re.search(r"nesting too deep \(limit 100\)|levels deep", err) and "Traceback" not in err
     text = tmp_path / "deep.txt"
     text.write_text("kind Person: Al, Bo\nkind Pet: cat, dog\n" + "not(" * 495 + "Al link cat" + ")" * 495 + "\n")
     assert main(["einstein", str(text)]) == 2
@@ -113,7 +114,7 @@ def test_huge_numbers_are_one_line_errors(tmp_path, capsys):
     path.write_text('{"kinds": [{"name": "K", "things": ["a"]}], "clues": [[{"func": "+", "args": [' + name + "]}]]}")
     assert main(["einstein", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "unreadable JSON number" in err and err.count("\n") == 1
+    assert "a JSON number of 5,000 characters; numbers are read up to 1,000 digits" in err and err.count("\n") == 1
 
 
 # -- enumeration caps, counting, progress ---------------------------------------------------
