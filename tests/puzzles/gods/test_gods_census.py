@@ -209,7 +209,7 @@ def test_cli_json_csv_svg_and_resume(capsys, tmp_path):
     (["--semantics", "nope"], "unknown semantics 'nope'"),
     (["--types", "truly,ghost"], "unknown god type 'ghost'"),
     (["--workers", "0"], "--workers must be at least 1"),
-    (["--time-limit", "-1"], "--time-limit must be >= 0 seconds"),
+    (["--time-limit", "-1"], "argument --time-limit: -1 is out of range"),
 ])
 def test_bad_census_options_exit_2_naming_the_option(capsys, tmp_path, argv, message):
     code = main(["gods", "census", "--store", str(tmp_path / "c.sqlite"), *argv])
