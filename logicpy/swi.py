@@ -14,8 +14,9 @@ All Prolog work runs on one engine thread with a C stack of `C_STACK_BYTES`: SWI
 and reads terms by C recursion, and embedded (pyswip starts it with `--nosignals`) it has
 no guard against overflowing the C stack, so a deep term killed the process. The bridge
 measures every term before it is written or read (`MAX_DEPTH`, a quarter of what that
-stack holds), and the calling thread only waits, so Ctrl-C reaches it and is passed to
-the engine. `halt/0,1` end the query, not Python.
+stack holds), and the calling thread only waits, in short slices, so any exception raised
+in it (Ctrl-C, an alarm, a notebook's interrupt) reaches it and stops the query in the
+engine before it propagates: the bridge stays usable. `halt/0,1` end the query, not Python.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import itertools
 import queue
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +58,12 @@ MAX_DEPTH = 100_000
 #: stack per level and reads one with about 600: this stack holds some 570,000 levels
 #: written and 440,000 read (measured), four times `MAX_DEPTH`. Only touched pages are used.
 C_STACK_BYTES = 256 * 2**20
+
+#: Seconds a caller waits for its job between looks at pending exceptions.
+WAIT = 0.05
+
+#: Seconds of repeated exceptions after which an interrupted caller stops waiting for its job.
+GIVE_UP = 5.0
 
 def _bridge_source() -> str:
     """The text of the bridge module (shipped as `logicpy/data/bridge.pl`), `MAX_DEPTH` in place."""
@@ -204,8 +212,10 @@ class _Engine:
     def call(self, request: str) -> str:
         """Have the engine thread serve `request`; return the reply text.
 
-        Ctrl-C while waiting stops the job in the engine (then re-raises KeyboardInterrupt);
-        a second Ctrl-C stops waiting for it (the engine finishes the job in the background).
+        The caller waits in slices of `WAIT` seconds, so an exception raised in this thread by
+        anything (Ctrl-C, `alarm.time_limit`'s `TimeUp`, `_thread.interrupt_main()` in a
+        notebook, which sends no signal) is raised within a slice. Any such exception stops
+        the job in the engine first, then propagates; the bridge stays usable.
         """
         if threading.current_thread() is self.thread:
             raise PrologBusy(
@@ -215,8 +225,9 @@ class _Engine:
         job = _Job(next(self._numbers), request)
         self._jobs.put(job)
         try:
-            job.done.acquire()
-        except KeyboardInterrupt:
+            while not job.done.acquire(timeout=WAIT):
+                pass
+        except BaseException:
             self._interrupt(job)
             raise
         if job.error is not None:
@@ -225,15 +236,26 @@ class _Engine:
         return job.reply
 
     def _interrupt(self, job: _Job) -> None:
-        """Stop `job` in the engine (thread_signal/2 from this thread's own engine) and wait for it."""
+        """Stop `job` in the engine (thread_signal/2 from this thread's own engine) and wait for
+        it to end; another exception while waiting (a second Ctrl-C, an alarm ringing again)
+        signals it again and keeps waiting, so no job outlives its caller's exception (unless
+        exceptions keep coming for `GIVE_UP` seconds: the job then ends in the background)."""
         lib = self.lib
-        attached = lib.PL_thread_self() == -1 and lib.PL_thread_attach_engine(None) >= 0
-        try:
-            self._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({job.number}))")
-        finally:
-            if attached:
-                lib.PL_thread_destroy_engine()
-        job.done.acquire()
+        give_up = time.monotonic() + GIVE_UP
+        while True:
+            try:
+                attached = lib.PL_thread_self() == -1 and lib.PL_thread_attach_engine(None) >= 0
+                try:
+                    self._call_goal(f"thread_signal(logicpy_engine, logicpy_bridge:interrupt({job.number}))")
+                finally:
+                    if attached:
+                        lib.PL_thread_destroy_engine()
+                while not job.done.acquire(timeout=WAIT):
+                    pass
+                return
+            except BaseException:
+                if time.monotonic() > give_up:  # stuck where Prolog looks at no signal: stop waiting
+                    return
 
     def _stop(self) -> None:
         """At exit: end the engine thread before pyswip's PL_cleanup (if it is not stuck in a job)."""

@@ -444,6 +444,34 @@ def test_ctrl_c_stops_a_runaway_query_and_the_bridge_stays_usable():
 
 
 @pytest.mark.swi
+def test_an_alarm_stops_a_runaway_query_and_the_bridge_stays_usable():
+    from logicpy.alarm import TimeUp, time_limit
+
+    swi.query("true")
+    start = time.monotonic()
+    with pytest.raises(TimeUp):
+        with time_limit(0.3):
+            swi.query("repeat, fail")
+    assert time.monotonic() - start < 3
+    assert swi.query("between(1, 3, X)", timeout=5) == [{"X": 1}, {"X": 2}, {"X": 3}]
+
+
+@pytest.mark.swi
+def test_interrupt_main_stops_a_runaway_query_and_the_bridge_stays_usable():
+    # what a notebook's "interrupt kernel" does: no signal, only a pending KeyboardInterrupt
+    import _thread
+    import threading
+
+    swi.query("true")
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        swi.query("repeat, fail")
+    assert time.monotonic() - start < 3
+    assert swi.query("X = 1", timeout=5) == [{"X": 1}]
+
+
+@pytest.mark.swi
 def test_non_ascii_atoms_round_trip_through_prolog():
     # SWI writes some of these unquoted (accents with combining marks, '+¡', '℘a'):
     # the reader must split them exactly as SWI does. Every 5th code point of three blocks.
