@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import importlib
 import importlib.util
+import math
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -251,10 +252,47 @@ def puzzle_from_args(args: argparse.Namespace) -> Puzzle:
         if not sep:
             raise InputError(f"--known {item!r}: expected POS=TYPE, e.g. 2=random")
         (known[_parse_position(pos, "--known")],) = _split_types(name, f"--known {item}", names) or [""]
+    _check_size(types, allowed, known)
     return Puzzle.permutations(
         types, allowed=allowed, known=known, semantics=args.semantics or "free", grammar=grammar,
         name=_custom_name(types, allowed, known, gods), gods=gods,
     )
+
+
+#: The most hidden worlds a puzzle may have (a world is one bit of a question's signature).
+MAX_WORLDS = 64
+
+
+def _check_size(types: list[str], allowed: dict[int, list[str]], known: dict[int, str]) -> None:
+    """Refuse, before any order of the gods is listed, a puzzle with more hidden worlds than
+    `MAX_WORLDS`: its orders of types (counted, not listed) times the two languages."""
+    n = len(types)
+    if n > MAX_WORLDS:
+        raise InputError(f"{n} gods: at most {MAX_WORLDS} hidden worlds are supported, so at most {MAX_WORLDS} gods")
+    orders = _order_count(types, allowed, known)
+    if 2 * orders > MAX_WORLDS:
+        raise InputError(f"{n} gods: {orders:,} orders of their types x 2 languages = {2 * orders:,} hidden worlds; "
+                         f"at most {MAX_WORLDS} are supported")
+
+
+def _order_count(types: list[str], allowed: dict[int, list[str]], known: dict[int, str]) -> int:
+    """How many distinct orders of the multiset `types` the positions' constraints allow (1-based
+    positions; one out of range is left to the puzzle's own checks)."""
+    kinds = sorted(set(types))
+    counts = tuple(types.count(k) for k in kinds)
+    if not allowed and not known:
+        return math.factorial(len(types)) // math.prod(math.factorial(c) for c in counts)
+    ways = {counts: 1}
+    for position in range(1, len(types) + 1):
+        fits = set(allowed.get(position, kinds)) & ({known[position]} if position in known else set(kinds))
+        step: dict[tuple[int, ...], int] = {}
+        for left, w in ways.items():
+            for i, kind in enumerate(kinds):
+                if left[i] and kind in fits:
+                    rest = left[:i] + (left[i] - 1,) + left[i + 1:]
+                    step[rest] = step.get(rest, 0) + w
+        ways = step
+    return sum(ways.values())
 
 
 def _custom_name(types: list[str], allowed: dict[int, list[str]], known: dict[int, str],
