@@ -276,7 +276,7 @@ def test_the_command_stopped_or_killed_resumes_without_losing_rows(tmp_path, how
         kept = s.done_keys()
     assert len(kept) >= 3
     if how == "SIGINT":
-        assert code == 4 and b"run the same command again to resume" in proc.stderr.read()
+        assert code == 130 and b"run the same command again to resume" in proc.stderr.read()
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0
     assert f"{len(kept)} already in" in done.stderr

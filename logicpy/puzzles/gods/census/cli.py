@@ -8,8 +8,9 @@
 Exit statuses are those of every logicpy command (`logicpy.cli_contract`): 0 when the census
 is complete, 3 when some task failed for good (listed; the others are stored), 4 when a task
 ran out of its --time-limit (stored as "timeout"; a run with a larger limit computes it
-again) or the run was interrupted (the rows finished so far are stored; run the same command
-again to resume), 2 on bad input.
+again), 130 when the run was interrupted (the rows finished so far are stored; run the same
+command again to resume), 2 on bad input (a --store that is not a census store is refused
+untouched).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ....cli_contract import EXIT, emit
 from ....errors import InputError
@@ -108,19 +109,20 @@ def run(args: argparse.Namespace) -> int:
     specs = puzzle_space(gods, types, gods_file)
     tasks = tasks_for(specs, semantics, args.max_questions, args.max_complexity, time_limit=args.time_limit)
     keys = [t.key for t in tasks]
+    for option in ("csv", "svg"):
+        _check_output(getattr(args, option), f"--{option}")
     interrupted = False
     with Store(args.store) as store:
         engine = Engine(args.workers, args.cluster, args.engine)
         started = time.strftime("%Y-%m-%dT%H:%M:%S")
         stats = None
         try:
+            stored = len(store.done_keys({t.key: t.time_limit for t in tasks}))
+            print(f"census: {len(tasks)} rows ({len(specs)} canonical puzzles x {len(semantics)} semantics), "
+                  f"{stored} stored already, {len(tasks) - stored} to compute on {engine.name}", file=sys.stderr)
             with terminal_progress() as bar, engine:
-                progress = None
-                if bar is not None:
-                    task = bar.add_task("census", total=len(tasks))
-                    progress = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
                 tasks = [replace(t, worker_memory=engine.worker_memory) for t in tasks]
-                stats = run_census(tasks, store, engine, progress)
+                stats = run_census(tasks, store, engine, _progress(bar))
         except KeyboardInterrupt:
             interrupted = True
         if stats is not None:
@@ -130,9 +132,9 @@ def run(args: argparse.Namespace) -> int:
         message = (f"interrupted: {len(rows)} of {len(tasks)} rows are stored in {args.store}; "
                    f"run the same command again to resume")
         if args.json:
-            return emit(args, "interrupted", {"error": message, "exit": 4}, err=True)
+            return emit(args, "interrupted", {"error": message, "exit": EXIT["interrupted"]}, err=True)
         print(message, file=sys.stderr)
-        return 4
+        return EXIT["interrupted"]
     assert stats is not None
     print(f"census: {len(specs)} canonical puzzles ({sum(s.raw for s in specs)} raw) x {len(semantics)} semantics "
           f"= {len(tasks)} rows; {stats.done} computed now on {engine.name} in {stats.wall:.1f} s, "
@@ -147,9 +149,9 @@ def run(args: argparse.Namespace) -> int:
     status = "undecided" if stats.failed else "timeout" if timed_out else "ok"
     top = hardest(rows, args.top)
     if args.csv:
-        Path(args.csv).write_text(to_csv(rows))
+        _write(args.csv, "--csv", to_csv(rows))
     if args.svg:
-        Path(args.svg).write_text(heat_map_svg(rows))
+        _write(args.svg, "--svg", heat_map_svg(rows))
     if args.json:
         return emit(args, status, {
             "space": {"gods": gods, "types": types, "semantics": semantics, "max_questions": args.max_questions,
@@ -165,6 +167,48 @@ def run(args: argparse.Namespace) -> int:
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
     return EXIT[status]
+
+
+#: Seconds between progress lines when standard error is not a terminal.
+PROGRESS_EVERY = 10.0
+
+
+def _progress(bar: Any) -> Callable[[int, int], None]:
+    """The census's progress: a bar on a terminal, else a line on standard error every
+    `PROGRESS_EVERY` seconds (rows done of all, seconds so far)."""
+    if bar is not None:
+        task = bar.add_task("census", total=None)
+        return lambda done, total: bar.update(task, completed=done, total=total)
+    start = last = time.monotonic()
+
+    def line(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY:
+            last = now
+            print(f"census: {done} of {total} rows after {now - start:.0f} s", file=sys.stderr, flush=True)
+
+    return line
+
+
+def _check_output(path: str | None, option: str) -> None:
+    """Refuse, before the census runs, an output path that cannot be written: a directory, or in a
+    folder that does not exist."""
+    if not path:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{option} {path}: is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise InputError(f"{option} {path}: no such folder {target.parent}")
+
+
+def _write(path: str, option: str, text: str) -> None:
+    """Write an output file; an error is one line naming it."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
 
 
 def _cell(row: dict[str, Any]) -> str:

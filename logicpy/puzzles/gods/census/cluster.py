@@ -31,6 +31,28 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+#: Seconds between a worker's looks at whether the census that started it is still alive.
+WATCH = 0.5
+
+
+def _die_with(parent: int) -> None:
+    """In a worker of a local pool or cluster: ignore Ctrl-C (the census stops the workers
+    itself) and end this process within `WATCH` seconds of the census process's end, however
+    it ended (kill -9 included), so no worker outlives it."""
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="logicpy-watch-parent", daemon=True).start()
+
+
 def _usage() -> tuple[int, float]:
     """This process's peak resident memory (bytes) and CPU seconds (user + system)."""
     import resource
@@ -43,6 +65,7 @@ class Engine:
     """A pool of workers: Dask distributed (local cluster or `address`), or a process pool.
 
     Use as a context manager; leaving it stops a cluster logicpy started (never a remote one).
+    The workers of a local pool or cluster ignore Ctrl-C and die with the process that started them.
     """
 
     def __init__(self, workers: int | None = None, address: str | None = None, kind: str = "dask"):
@@ -85,7 +108,7 @@ class Engine:
 
     def __enter__(self) -> "Engine":
         if self.kind == "processes":
-            self._pool = ProcessPoolExecutor(self.workers)
+            self._pool = ProcessPoolExecutor(self.workers, initializer=_die_with, initargs=(os.getpid(),))
             return self
         try:
             from distributed import Client, LocalCluster
@@ -99,9 +122,11 @@ class Engine:
                 raise InputError(f"--cluster {self.address}: cannot reach the scheduler: {exc}") from None
             self.workers = len(self._client.scheduler_info()["workers"]) or self.workers
         else:
+            # Workers log no tracebacks when the census stops them (Ctrl-C); a failed task is reported by its future.
             self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, silence_logs=logging.ERROR)
+                                         dashboard_address=None, silence_logs=logging.CRITICAL)
             self._client = Client(self._cluster)
+            self._client.run(_die_with, os.getpid())
         return self
 
     def __exit__(self, *exc: object) -> None:
