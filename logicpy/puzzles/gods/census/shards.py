@@ -17,7 +17,10 @@ in-process one — the same signatures, ids (sorted by candidate number) and
 representatives, whatever the shard count, task order or worker count. A file is written
 under a temporary name and renamed, so an interrupted build resumes with the tasks whose
 files are missing; a finished level stays on disk as a cache, keyed by a hash of its
-inputs.
+inputs. Every file has its SHA-256 beside it, and a finished level records its shards'
+checksums and signature count in `level.json`: a level file changed or cut short since it
+was written is refused, naming it (a "no tree exists" read from a damaged level would not
+be a proof).
 
 Memory: a map task holds one batch and its task's distinct signatures; a reduce task one
 shard's; loading the level into this process takes `load_bytes` (the level's distinct
@@ -218,11 +221,61 @@ def shard_of(sigs: np.ndarray, shards: int) -> np.ndarray:
 
 
 def _save(path: Path, array: np.ndarray) -> None:
-    """Write `array` to `path` atomically (a temporary name, then rename)."""
+    """Write `array` to `path` atomically (a temporary name, then rename), its checksum beside it
+    (`path.sha256`, written first)."""
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     with open(tmp, "wb") as f:
         np.save(f, array)
+    _write_atomic(_sum_path(path), _digest(tmp))
     os.replace(tmp, path)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _sum_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 24):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _damaged(path: Path, why: str) -> InputError:
+    return InputError(f"{path}: a damaged universe level file ({why}); delete {path.parent} to build the level again")
+
+
+def _checked(path: Path, expected: str | None = None) -> Path:
+    """`path`, once its checksum matches `expected` (else the one written beside it): a file
+    changed, cut short or lost since it was written is refused, naming it."""
+    if expected is None:
+        try:
+            expected = _sum_path(path).read_text(encoding="utf-8").strip()
+        except OSError:
+            raise _damaged(path, "its checksum file is missing") from None
+    try:
+        actual = _digest(path)
+    except OSError as exc:
+        raise _damaged(path, f"cannot read: {exc.strerror or exc}") from None
+    if actual != expected:
+        raise _damaged(path, "its checksum does not match")
+    return path
+
+
+def _load_array(path: Path, mmap_mode: Any = None) -> np.ndarray:
+    """A checked level file's array; an unreadable one is refused naming it."""
+    try:
+        return np.load(path, mmap_mode=mmap_mode, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise _damaged(path, f"not an array: {exc}") from None
 
 
 def map_task(kernel: LevelKernel, directory: str, shards: int, task: tuple[int, int, int]) -> dict[str, int]:
@@ -342,11 +395,14 @@ def build_level(u: Universe, sharding: Sharding, progress: Progress | None = Non
 def _build(u: Universe, kernel: LevelKernel, sharding: Sharding, directory: Path,
            progress: Progress | None) -> ShardStats:
     level, shards = kernel.level, sharding.shards
-    (directory / "level.json").write_text(json.dumps({
-        "puzzle": str(u.puzzle), "level": level, "candidates": kernel.candidates, "shards": shards,
-        "task_candidates": sharding.task_candidates}))
+    manifest = _manifest(directory)
+    if manifest is None:
+        _write_atomic(directory / "level.json", json.dumps({
+            "puzzle": str(u.puzzle), "level": level, "candidates": kernel.candidates, "shards": shards,
+            "task_candidates": sharding.task_candidates}))
     tasks = kernel.tasks(sharding.task_candidates)
-    shard_done = all((directory / f"shard-{s}.cand.npy").exists() for s in range(shards))
+    shard_done = manifest is not None and "files" in manifest or \
+        all((directory / f"shard-{s}.cand.npy").exists() for s in range(shards))
     todo = [] if shard_done else [t for t in tasks if not (directory / f"task-{t[0]}.offsets.npy").exists()]
     start = time.perf_counter()
     for _ in _run(sharding, partial(map_task, kernel, str(directory), shards), todo,
@@ -362,28 +418,69 @@ def _build(u: Universe, kernel: LevelKernel, sharding: Sharding, directory: Path
         path.unlink()
     reduce_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    sizes = [int(np.load(directory / f"shard-{s}.cand.npy", mmap_mode="r").shape[0]) for s in range(shards)]
+    files = _seal(directory, shards)
+    sizes = [int(_load_array(directory / f"shard-{s}.cand.npy", "r").shape[0]) for s in range(shards)]
     distinct = sum(sizes)
+    if distinct != files["distinct"]:
+        raise _damaged(directory / "level.json", f"{distinct:,} signatures in its shards, {files['distinct']:,} when built")
     need = load_bytes(distinct, kernel.full.shape[0], u.args_width)
     if need > MAX_LEVEL_BYTES:
         raise UniverseTooBig(
             f"complexity {level} has {distinct:,} distinct signatures (built sharded in {directory}); "
             f"loading them needs about {need / 2**30:.1f} GiB, more than this process may use "
             f"({MAX_LEVEL_BYTES / 2**30:.1f} GiB)", level, kernel.candidates, need)
-    _load(u, kernel, directory, shards, distinct)
+    _load(u, kernel, directory, shards, distinct, files["files"])
     stats = ShardStats(level, str(directory), len(tasks), len(todo), shards, kernel.candidates, distinct,
                        map_seconds, reduce_seconds, time.perf_counter() - start, max(sizes))
     sharding.stats.append(stats)
     return stats
 
 
-def _load(u: Universe, kernel: LevelKernel, directory: Path, shards: int, distinct: int) -> None:
-    """Append the level's shards to `u`, in candidate order (the in-process id order)."""
+def _manifest(directory: Path) -> dict[str, Any] | None:
+    """The level's `level.json`, or None when there is none yet; a damaged one is refused."""
+    path = directory / "level.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise _damaged(path, f"not readable JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise _damaged(path, "not a JSON object")
+    return data
+
+
+def _seal(directory: Path, shards: int) -> dict[str, Any]:
+    """The level's checksums: each shard file's and their count of signatures, recorded in
+    `level.json` when the level is first complete (each file checked against the checksum
+    written beside it), read from there afterwards."""
+    manifest = _manifest(directory) or {}
+    if "files" in manifest:
+        return manifest
+    names = [f"shard-{s}.{part}.npy" for s in range(shards) for part in ("sig", "cand")]
+    manifest["files"] = {name: _sum_path(directory / name).read_text(encoding="utf-8").strip()
+                         if (directory / name).exists() and _checked(directory / name) else "" for name in names}
+    manifest["distinct"] = sum(int(_load_array(directory / f"shard-{s}.cand.npy", "r").shape[0]) for s in range(shards))
+    _write_atomic(directory / "level.json", json.dumps(manifest))
+    return manifest
+
+
+def _load(u: Universe, kernel: LevelKernel, directory: Path, shards: int, distinct: int,
+          sums: dict[str, str]) -> None:
+    """Append the level's shards to `u`, in candidate order (the in-process id order), each file
+    checked against the level's checksums first."""
+    def read(name: str) -> np.ndarray:
+        if name not in sums:
+            raise _damaged(directory / "level.json", f"no checksum of {name}")
+        return _load_array(_checked(directory / name, sums[name]))
+
     start = time.process_time()
-    cands = np.concatenate([np.load(directory / f"shard-{s}.cand.npy") for s in range(shards)])
+    cands = np.concatenate([read(f"shard-{s}.cand.npy") for s in range(shards)])
     order = np.argsort(cands)  # candidate numbers are distinct
     cands = cands[order]
-    sigs = np.concatenate([np.load(directory / f"shard-{s}.sig.npy") for s in range(shards)])
+    sigs = np.concatenate([read(f"shard-{s}.sig.npy") for s in range(shards)])
+    if len(sigs) != len(cands):
+        raise _damaged(directory, f"{len(sigs):,} signatures but {len(cands):,} candidate numbers")
     first = u.reserve(distinct)
     step = 16 * BATCH
     for a in range(0, distinct, step):
