@@ -239,7 +239,7 @@ def test_ctrl_c_stops_a_runaway_prolog_query_and_the_session_goes_on():
     time.sleep(5)  # start-up (about 1 s), then well inside the endless query
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate("X = 1.\n", timeout=30)
-    assert proc.returncode == 0, err
+    assert proc.returncode == 130, err  # the session went on; its status says a query was interrupted
     assert out.splitlines() == ["% interrupted", "X = 1."]
 
 

@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "last; on a terminal ';' asks for the next, Enter stops. Piped: every answer on its own "
                     "line, ' ;' before the next, 'false.' when there is none, ' .' where --limit stopped.",
         epilog="example: echo 'appendo(X, Y, [1,2]).' | logicpy repl\n"
-               "exit status: 0, or 2 when a query was bad (an error is also a line of its own under --json)",
+               "exit status: 0; 1 when a query had no answer, 2 when one was bad (an error is also a line of its "
+               "own under --json), 130 when one was interrupted",
     )
     parser.add_argument("-q", "--query", action="append", default=[], metavar="QUERY",
                         help="run this query and leave (repeatable); standard input is not read")

@@ -74,6 +74,10 @@ class Toplevel:
     relations: Relations = field(default_factory=Relations)
     prolog: Any = None
     errors: int = 0
+    failures: int = 0
+    """Queries that had no answer."""
+    interrupted: bool = False
+    """A query was stopped by Ctrl-C."""
     json: bool = False
     """Print one JSON line per query (`status` ok/none/error and `command` "repl", as every
     logicpy command's JSON; `query`, `answers` with `bindings` in logicpy's tagged
@@ -108,6 +112,7 @@ class Toplevel:
             raise
         except KeyboardInterrupt:
             Interrupt.requested = False
+            self.interrupted = True
             self._say("% interrupted")
         except LogicpyError as exc:
             self._error(str(exc))
@@ -200,6 +205,7 @@ class Toplevel:
                 line_open = False
                 shown = following if following is not _UNKNOWN else _next_answer(answers)
             else:
+                self.failures += count == 0
                 if self._record is None:
                     self._say("false.")
         except KeyboardInterrupt:
@@ -625,14 +631,15 @@ def read_queries(lines: Iterator[str]) -> Iterator[str]:
 
 
 def run_piped(top: Toplevel, stream: TextIO) -> int:
-    """Answer every query of `stream`; 0, or 2 if a query was bad."""
+    """Answer every query of `stream`; the exit status: 130 if a query was interrupted, else 2 if
+    one was bad, else 1 if one had no answer, else 0."""
     try:
         for text in read_queries(iter(stream)):
             top.query(text)
     except Halt:
         pass
     top.end_clauses()
-    return 2 if top.errors else 0
+    return 130 if top.interrupted else 2 if top.errors else 1 if top.failures else 0
 
 
 def run_terminal(top: Toplevel) -> int:
