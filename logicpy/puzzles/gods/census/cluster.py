@@ -13,8 +13,12 @@ behind the same interface (engine "processes"), so it still works on one machine
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
+import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable, Iterable, Iterator
 
@@ -39,8 +43,6 @@ def _die_with(parent: int) -> None:
     """In a worker of a local pool or cluster: ignore Ctrl-C (the census stops the workers
     itself) and end this process within `WATCH` seconds of the census process's end, however
     it ended (kill -9 included), so no worker outlives it."""
-    import signal
-    import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -51,6 +53,46 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="logicpy-watch-parent", daemon=True).start()
+
+
+class _Flag(list):
+    """True once a Ctrl-C was held back."""
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+
+@contextlib.contextmanager
+def _held_interrupt(quiet: bool = False) -> Iterator[_Flag]:
+    """Ctrl-C during the block noted in the flag, not raised: a cluster half started or half
+    stopped cannot be closed cleanly. `quiet`: the processes started in the block write their
+    standard error to /dev/null (a worker process that Ctrl-C reaches while it starts, before it
+    ignores Ctrl-C, would print a traceback; the census reports what fails through its tasks)."""
+    flag = _Flag()
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: flag.append(signum))
+    saved = None
+    if quiet:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            os.close(devnull)
+        except OSError:
+            saved = None
+    try:
+        yield flag
+    except Exception:
+        if not flag:
+            raise
+    finally:
+        if saved is not None:
+            os.dup2(saved, 2)
+            os.close(saved)
+        signal.signal(signal.SIGINT, previous)
 
 
 def _usage() -> tuple[int, float]:
@@ -110,11 +152,14 @@ class Engine:
         if self.kind == "processes":
             self._pool = ProcessPoolExecutor(self.workers, initializer=_die_with, initargs=(os.getpid(),))
             return self
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise InputError("the dask engine needs the distributed extra: pip install 'logicpy-engine[distributed]' "
-                             "(or use --engine processes)") from None
+        with _held_interrupt() as interrupted:
+            try:
+                from distributed import Client, LocalCluster
+            except ImportError:
+                raise InputError("the dask engine needs the distributed extra: pip install "
+                                 "'logicpy-engine[distributed]' (or use --engine processes)") from None
+        if interrupted:
+            raise KeyboardInterrupt
         if self.address:
             try:
                 self._client = Client(self.address, timeout="10s")
@@ -123,20 +168,27 @@ class Engine:
             self.workers = len(self._client.scheduler_info()["workers"]) or self.workers
         else:
             # Workers log no tracebacks when the census stops them (Ctrl-C); a failed task is reported by its future.
-            self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, silence_logs=logging.CRITICAL)
-            self._client = Client(self._cluster)
-            self._client.run(_die_with, os.getpid())
+            with _held_interrupt(quiet=True) as interrupted:  # an error after Ctrl-C counts as the Ctrl-C
+                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, silence_logs=logging.CRITICAL)
+                self._client = Client(self._cluster)
+                self._client.run(_die_with, os.getpid())
+            if interrupted:
+                self.__exit__()
+                raise KeyboardInterrupt
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-        if self._client is not None:
-            self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-        self._client = self._cluster = self._pool = None
+        with _held_interrupt() as interrupted:
+            if self._pool is not None:
+                self._pool.shutdown(cancel_futures=True)
+            if self._client is not None:
+                self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+            self._client = self._cluster = self._pool = None
+        if interrupted:
+            raise KeyboardInterrupt
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any, BaseException | None]]:
         """(item, fn(item), None) for every item as it finishes (any order); (item, None, error)
