@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test test-slow typecheck bench docs setup swi wheel-check clean
+.PHONY: demo test test-slow test-faults typecheck bench docs setup swi wheel-check clean
 
 ## setup: a venv with logicpy (editable) and every extra the tests use.
 $(STAMP): pyproject.toml
@@ -42,6 +42,11 @@ test: $(STAMP) swi typecheck
 ## test-slow: the slow tests only.
 test-slow: $(STAMP) swi
 	LOGICPY_ALLOW_EMPTY=1 scripts/pytest.sh $(PY) -m slow -q
+
+## test-faults: the fault suite: every command against generated hostile inputs (one line, exit 1 or 2,
+## no traceback, under 10 s and 1 GiB each; a few minutes).
+test-faults: $(STAMP) swi
+	scripts/pytest.sh $(PY) tests/faults -m faults -q
 
 ## docs: the documentation site (README's guide, docs/*.md) built into site/, failing on any broken link or anchor.
 docs: $(STAMP)
