@@ -121,7 +121,7 @@ def _main(argv: list[str]) -> int:
             raise
         return _fail(command, "interrupted", "interrupted", as_json)
     except BrokenPipeError:  # the reader of a pipe (`| head`) is gone and the command kept writing
-        _silence(sys.stderr)
+        _silence(sys.stdout)
         return 0
     except (MemoryError, RecursionError) as exc:
         if args.debug:
