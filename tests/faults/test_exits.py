@@ -161,7 +161,7 @@ def test_census_workers_die_with_a_killed_census(tmp_path, engine):
 @pytest.mark.parametrize("argv", [
     ["gods", "census", "--gods", "4", "--max-complexity", "3", "--workers", "2", "--top", "0"],
     ["gods", "census", "--gods", "4", "--max-complexity", "3", "--workers", "2", "--top", "0", "--engine", "processes"],
-    ["gods", "--sharded", "--workers", "2", "--complexity", "3"],
+    ["gods", "--puzzle", "four-gods", "--complexity", "3", "--questions", "4", "--all", "--sharded", "--workers", "2"],
 ], ids=["census dask", "census processes", "gods --sharded"])
 @pytest.mark.parametrize("after", [1.5, 4.0])
 def test_ctrl_c_to_the_whole_process_group_is_130_and_one_line(tmp_path, argv, after):
