@@ -179,3 +179,21 @@ def test_ctrl_c_to_the_whole_process_group_is_130_and_one_line(tmp_path, argv, a
     assert proc.returncode == 130, err[-3000:]
     assert "Traceback" not in err and "Error" not in err, err[-3000:]
     assert err.splitlines()[-1].startswith(("logicpy: interrupted", "interrupted: "))
+
+
+def test_a_census_gives_its_estimate_then_progress_lines(tmp_path, capsys, monkeypatch):
+    import logicpy.puzzles.gods.census.cli as census_cli
+
+    monkeypatch.setattr(census_cli, "PROGRESS_EVERY", 0.05)
+    argv = ["gods", "census", "--gods", "1..2", "--semantics", "free", "--engine", "processes", "--workers", "1",
+            "--store", str(tmp_path / "c.sqlite"), "--top", "0"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("census: 12 rows (12 canonical puzzles x 1 semantics), 0 stored already, 12 to compute on "
+                      "process pool, 1 worker")
+    lines = census_cli._ProgressLines()  # where no bar is drawn: a line every PROGRESS_EVERY seconds
+    lines(3, 12)
+    time.sleep(0.3)
+    lines.stop()
+    err = capsys.readouterr().err.splitlines()
+    assert err and all(line.startswith("census: 3 of 12 rows after ") for line in err)

@@ -16,13 +16,15 @@ untouched).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import sys
+import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ....cli_contract import EXIT, emit
 from ....errors import InputError
@@ -120,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
             stored = len(store.done_keys({t.key: t.time_limit for t in tasks}))
             print(f"census: {len(tasks)} rows ({len(specs)} canonical puzzles x {len(semantics)} semantics), "
                   f"{stored} stored already, {len(tasks) - stored} to compute on {engine.name}", file=sys.stderr)
-            with terminal_progress() as bar, engine:
+            with terminal_progress() as bar, _progress(bar) as progress, engine:
                 tasks = [replace(t, worker_memory=engine.worker_memory) for t in tasks]
-                stats = run_census(tasks, store, engine, _progress(bar))
+                stats = run_census(tasks, store, engine, progress)
         except KeyboardInterrupt:
             interrupted = True
         if stats is not None:
@@ -173,22 +175,41 @@ def run(args: argparse.Namespace) -> int:
 PROGRESS_EVERY = 10.0
 
 
-def _progress(bar: Any) -> Callable[[int, int], None]:
-    """The census's progress: a bar on a terminal, else a line on standard error every
-    `PROGRESS_EVERY` seconds (rows done of all, seconds so far)."""
+class _ProgressLines:
+    """The census's progress where no bar can be drawn: a line on standard error every
+    `PROGRESS_EVERY` seconds while it runs (rows done of all, seconds so far), rows or none."""
+
+    def __init__(self) -> None:
+        self.done = self.total = 0
+        self.start = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="logicpy-census-progress", daemon=True)
+        self._thread.start()
+
+    def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+
+    def _run(self) -> None:
+        while not self._stop.wait(PROGRESS_EVERY):
+            print(f"census: {self.done} of {self.total} rows after {time.monotonic() - self.start:.0f} s",
+                  file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+@contextlib.contextmanager
+def _progress(bar: Any) -> Iterator[Callable[[int, int], None]]:
+    """The census's progress for the block: a bar on a terminal, else `_ProgressLines`."""
     if bar is not None:
         task = bar.add_task("census", total=None)
-        return lambda done, total: bar.update(task, completed=done, total=total)
-    start = last = time.monotonic()
-
-    def line(done: int, total: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last >= PROGRESS_EVERY:
-            last = now
-            print(f"census: {done} of {total} rows after {now - start:.0f} s", file=sys.stderr, flush=True)
-
-    return line
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+        return
+    lines = _ProgressLines()
+    try:
+        yield lines
+    finally:
+        lines.stop()
 
 
 def _check_output(path: str | None, option: str) -> None:

@@ -127,10 +127,11 @@ class Engine:
     @property
     def name(self) -> str:
         """What runs the work, e.g. "dask local cluster, 2 workers"."""
+        workers = f"{self.workers} worker{'s' if self.workers != 1 else ''}"
         if self.kind == "processes":
-            return f"process pool, {self.workers} workers"
+            return f"process pool, {workers}"
         where = f"dask scheduler {self.address}" if self.address else "dask local cluster"
-        return f"{where}, {self.workers} workers"
+        return f"{where}, {workers}"
 
     @property
     def worker_memory(self) -> int:
