@@ -14,15 +14,21 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ...cli_contract import EXIT, emit
 from ...errors import InputError, NoSolution
 from ...progress import terminal_progress
+from .solve import ENGINES, MEMORY_LIMIT, size_text
 
 __all__ = ["register"]
 
 STORY_KINDS = ("classic", "eve", "complex")
+#: The most children `muddy` takes: the symbolic engine's valuations (the explicit engine stops near 21).
+MAX_CHILDREN = 62
+#: Bytes per world while a story is built and told: pairs as Python tuples (Sum and Product, Sam and
+#: Pat), rows of a numpy array (what sum); measured at 2.2 and 3.8 million worlds.
+PAIR_BYTES, WHAT_SUM_BYTES = 170, 110
 
 
 def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool = True) -> None:
@@ -35,6 +41,13 @@ def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool =
                            **default)
         group.add_argument("--svg", metavar="FILE", help="also write a survival chart (candidates x statements) "
                            "as SVG", **default)
+
+
+def _engine_flag(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    """--engine (SUPPRESS keeps the parent's value)."""
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {"default": "auto"}
+    parser.add_argument("--engine", choices=ENGINES, help="explicit (numpy arrays over every world), symbolic "
+                        "(BDDs) or auto (default: by the model's size)", **default)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,22 +65,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "`generate --json` writes)")
     dates.add_argument("--story", default="classic", help="classic (default), eve or complex (Norvig 2015)")
     _output_flags(parser, suppress=False)
+    _engine_flag(parser, suppress=False)
     parser.set_defaults(func=run_birthday)
     puzzles = parser.add_subparsers(dest="puzzle", metavar="PUZZLE")
 
     def add(name: str, help_text: str, func, story: bool = True) -> argparse.ArgumentParser:
         sub = puzzles.add_parser(name, help=help_text, description=help_text)
         _output_flags(sub, suppress=True, story=story)
+        if story and func is run_story:
+            _engine_flag(sub, suppress=True)
         sub.set_defaults(func=func)
         return sub
 
     sp = add("sum-product", "Freudenthal's Sum and Product: 1 < x < y, x + y <= LIMIT", run_story)
     sp.add_argument("--limit", type=int, default=100, help="largest sum (default 100)")
-    sp.set_defaults(build=lambda a: _stories().sum_product(_at_least(a.limit, 5, "--limit")))
+    sp.set_defaults(build=lambda a: _stories().sum_product(_fits(_at_least(a.limit, 5, "--limit"), "--limit",
+                                                                  lambda v: v * v // 4, PAIR_BYTES)))
     pat = add("sam-pat", "Norvig's iterated Sam and Pat: KEY-1 rounds of 'I don't know', then Pat knows", run_story)
     pat.add_argument("--key", type=int, default=2, help="rounds before Pat knows (default 2)")
     pat.add_argument("--top", type=int, default=99, help="largest number (default 99)")
-    pat.set_defaults(build=lambda a: _stories().sam_pat(_at_least(a.key, 1, "--key"), _at_least(a.top, 2, "--top")))
+    pat.set_defaults(build=lambda a: _stories().sam_pat(
+        _at_least(a.key, 1, "--key"), _fits(_at_least(a.top, 2, "--top"), "--top", lambda v: v * (v - 1) // 2, PAIR_BYTES)))
     add("age", "Cheryl's age: two younger brothers, product 144, the bus number is the sum", run_story).set_defaults(
         build=lambda a: _stories().CHERYL_AGE)
     add("children", "the census taker's three children: product 36, the sum is the number of rooms",
@@ -78,12 +96,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         build=lambda a: _stories().LANDING)
     muddy = add("muddy", "the muddy children: N children, M muddy; 'at least one', M-1 rounds of 'nobody "
                          "knows', then the muddy ones know", run_story)
-    muddy.add_argument("-n", "--children", type=int, default=3, help="number of children (1-20, default 3; 2**N worlds)")
+    muddy.add_argument("-n", "--children", type=int, default=3, help=f"number of children (1-{MAX_CHILDREN}, "
+                       "default 3; 2**N worlds)")
     muddy.add_argument("-m", "--muddy", type=int, default=2, help="number of muddy children (default 2)")
     muddy.set_defaults(build=_muddy)
     ws = add("what-sum", "what sum: three see each other's numbers, one is the sum of the other two", run_story)
     ws.add_argument("--anne", type=int, default=50, help="the number Anne finally knows (default 50)")
-    ws.set_defaults(build=lambda a: _stories().what_sum(_at_least(a.anne, 2, "--anne")))
+    ws.set_defaults(build=lambda a: _stories().what_sum(_fits(_at_least(a.anne, 2, "--anne"), "--anne",
+                                                              _what_sum_worlds, WHAT_SUM_BYTES)))
     for name, text in (("generate", "pick random dates for which a story has a unique answer"),
                        ("distribution", "count how many solutions random date lists have")):
         gen = add(name, text, run_generate, story=name == "generate")
@@ -108,10 +128,30 @@ def _at_least(value: int, low: int, flag: str) -> int:
     return value
 
 
+def _what_sum_worlds(anne: int) -> int:
+    """Worlds of the what-sum model for Anne's number (cut at 16 x it): three arrangements of x + y <= top."""
+    top = 16 * anne
+    return 3 * top * (top - 1) // 2
+
+
+def _fits(value: int, flag: str, worlds: Callable[[int], int], per_world: int) -> int:
+    """`value` when its model (`worlds(value)` worlds of `per_world` bytes) fits in `MEMORY_LIMIT`;
+    else an `InputError` with the estimate and the largest value that fits."""
+    need = worlds(value) * per_world
+    if need <= MEMORY_LIMIT:
+        return value
+    low, high = 1, value  # the largest value that fits, by bisection
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if worlds(mid) * per_world <= MEMORY_LIMIT else (low, mid - 1)
+    raise InputError(f"{flag} {value}: {worlds(value):,} worlds, about {size_text(need)} in memory; the limit is "
+                     f"{size_text(MEMORY_LIMIT)} ({flag} {low:,} at most)")
+
+
 def _muddy(args: argparse.Namespace):
     n, m = args.children, args.muddy
-    if not 1 <= n <= 20:
-        raise InputError(f"--children must be between 1 and 20 (2**n worlds), got {n}")
+    if not 1 <= n <= MAX_CHILDREN:
+        raise InputError(f"--children must be between 1 and {MAX_CHILDREN} (2**n worlds), got {n}")
     if not 1 <= m <= n:
         raise InputError(f"--muddy must be between 1 and --children ({n}), got {m}")
     return _stories().muddy_children(n, m)
@@ -144,22 +184,33 @@ def run_birthday(args: argparse.Namespace) -> int:
 
 def run_story(args: argparse.Namespace) -> int:
     """Build the story, solve it, check it, print it; exit 0 with solutions, 1 with none."""
-    from .solve import solve
+    from .propositional import Valuations
+    from .solve import engine_for, solve
 
     story = args.build(args)
+    engine = engine_for(story, getattr(args, "engine", "auto"))
+    if engine == "symbolic" and (getattr(args, "why", False) or getattr(args, "svg", None)) \
+            and isinstance(story.worlds, Valuations):
+        raise InputError("--why and --svg look at every world: they need the explicit engine "
+                         f"(this story has 2**{story.worlds.n} worlds)")
     start = time.perf_counter()
-    result = solve(story)
-    print(f"solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
-    return _print_result(args, result, _muddy_knowers(args, result))
+    result = solve(story, engine)
+    seconds = time.perf_counter() - start
+    used = "symbolic" if hasattr(result.run, "bdd") else "explicit"
+    print(f"solved in {seconds * 1e3:.1f} ms ({used} engine)", file=sys.stderr)
+    return _print_result(args, result, _muddy_knowers(args, result), seconds=seconds)
 
 
-def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
+def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None,
+                  seconds: float = 0.0) -> int:
     """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
-    from .checks import check
+    from .checks import BUDGET, check
     from .render import render_text, result_to_data
+    from .symbolic import SymbolicResult, symbolic_data, symbolic_text
 
     story = result.story
-    checked = check(result)
+    checked = check(result, budget=max(BUDGET, 20 * seconds))
+    symbolic = isinstance(result, SymbolicResult)  # counted and listed in part, not world by world
     if getattr(args, "svg", None):
         from .svg import render_svg
 
@@ -171,7 +222,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         print(f"wrote {args.svg}", file=sys.stderr)
     status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
-        data = {**(extra or {}), **result_to_data(result, checked)}
+        data = {**(extra or {}), **(symbolic_data(result, checked) if symbolic else result_to_data(result, checked))}
         data["outcome"] = data.pop("status")
         if knowers is not None:
             data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}
@@ -180,7 +231,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         if extra:
             for key, value in extra.items():
                 print(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
-        print(render_text(result, why=getattr(args, "why", False)))
+        print(symbolic_text(result) if symbolic else render_text(result, why=getattr(args, "why", False)))
         if knowers is not None:
             print(f"in the world {story.show((1 << args.muddy) - 1)} (children 1-{args.muddy} muddy), who knows "
                   "whether they are muddy, before each statement:")

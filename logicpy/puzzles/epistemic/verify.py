@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .formulas import And, At, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
 
-__all__ = ["replay", "survivors", "verify", "NAIVE_LIMIT"]
+__all__ = ["replay", "survivors", "verify", "Telling", "NAIVE_LIMIT"]
 
 #: The largest story (in worlds) the naive evaluator is asked to re-tell in full.
 NAIVE_LIMIT = 60_000
@@ -59,7 +61,7 @@ class _Telling:
             view = self.views[agent]
             worlds = self.story.worlds
             if getattr(view, "vectorized", False):  # one call over all worlds, then plain lists
-                seen = [_plain(v) for v in view.fn(worlds).tolist()]
+                seen = [_plain(v) for v in view.fn(np.asarray(worlds)).tolist()]
             else:
                 seen = [_plain(view.fn(worlds[w])) for w in range(len(worlds))]
             groups: dict[Any, list[int]] = {}
@@ -108,6 +110,13 @@ class _Telling:
                 return len(cell) == 1
             return len({_plain(f.question.fn(self.story.worlds[v])) for v in cell}) == 1
         raise TypeError(f"not a formula: {f!r}")
+
+
+class Telling(_Telling):
+    """One lazy telling of a story with its own views: `alive(w, k)` world by world."""
+
+    def __init__(self, story: Story):
+        super().__init__(story, dict(story.agents))
 
 
 def replay(story: Story) -> list[set[int]]:
