@@ -260,10 +260,17 @@ def run_generate(args: argparse.Namespace) -> int:
         count = _at_least(args.samples, 1, "--samples")
         start = time.perf_counter()
         with terminal_progress() as bar:
-            progress = None
-            if bar is not None and count > 50_000:  # long sampling runs only
-                task = bar.add_task("samples", total=count)
-                progress = lambda done, _total: bar.update(task, completed=done)  # noqa: E731
+            task = None if bar is None or count <= 50_000 else bar.add_task("samples", total=count)
+
+            def progress(done: int, total: int) -> None:
+                if task is not None:
+                    bar.update(task, completed=done)
+                if done < total and done == min(total, 10_000):  # after the first batch: the time to expect
+                    expected = (time.perf_counter() - start) * total / done
+                    if expected > 10:
+                        when = f"{expected:.0f} s" if expected < 120 else f"{expected / 60:,.0f} minutes"
+                        print(f"{total:,} samples: about {when}, 10,000 at a time in flat memory", file=sys.stderr)
+
             counts = distribution(story, pool, count, args.size, args.seed, progress)
         print(f"{count:,} samples in {(time.perf_counter() - start) * 1e3:.0f} ms", file=sys.stderr)
         if getattr(args, "json", False):

@@ -48,9 +48,6 @@ __all__ = ["Unsupported", "backend", "solve_symbolic", "SymbolicRun", "SymbolicR
 LISTED = 1000
 
 
-_QUIET = [False]
-
-
 class Unsupported(LogicpyError):
     """The symbolic engine cannot evaluate this story (a formula kind, fact or view it cannot encode)."""
 
@@ -75,27 +72,32 @@ def _quiet_at_exit() -> None:
     sys.excepthook, sys.unraisablehook = on_exception, on_unraisable
 
 
-def backend(prefer: str = "cudd") -> tuple[str, Callable[[], Any]]:
-    """The BDD package in use ("cudd", else "autoref") and a function making a manager whose
-    variable order stays as declared (levels are the structure's bit positions)."""
+#: The most atoms of a valuation model (world numbers stay int64).
+ATOMS = 62
+#: One BDD manager per package for the whole process: structures declare their own variables in it.
+#: (A manager per structure could be freed by the cycle collector before the nodes that need it.)
+_MANAGERS: dict[str, Any] = {}
+_SERIAL = [0]
+
+
+def backend(prefer: str = "cudd") -> tuple[str, Any]:
+    """The BDD package in use ("cudd", else "autoref") and its manager: variables keep the order
+    they are declared in (no reordering); the atoms `p61` … `p0` hold the first levels."""
     import importlib
 
     for name in dict.fromkeys((prefer, "cudd", "autoref")):
+        if name in _MANAGERS:
+            return name, _MANAGERS[name]
         try:
             module = importlib.import_module(f"dd.{name}")
         except ImportError:
             continue
-
-        if name == "cudd" and not _QUIET[0]:
+        if name == "cudd":
             atexit.register(_quiet_at_exit)
-            _QUIET[0] = True
-
-        def manager(module: Any = module) -> Any:
-            bdd = module.BDD()
-            bdd.configure(reordering=False)
-            return bdd
-
-        return name, manager
+        bdd = _MANAGERS[name] = module.BDD()
+        bdd.configure(reordering=False)
+        bdd.declare(*(f"p{i}" for i in reversed(range(ATOMS))))
+        return name, bdd
     raise InputError(f"the symbolic engine needs dd: {install_hint('symbolic')}")
 
 
@@ -109,6 +111,7 @@ class _Structure:
 
     bdd: Any
     names: list[str]
+    offset: int  # the level of names[0]; the structure's variables hold the levels after it
     theta: Any
     observed: dict[str, frozenset[str]]
     key: list[str]  # the variables that tell every two worlds apart
@@ -141,7 +144,7 @@ class _Structure:
             if v == bdd.true:
                 return 1, n
             hit = memo.get(v)
-            level = v.level
+            level = v.level - self.offset
             if hit is None:
                 total = 0
                 for child in self.children(v):
@@ -163,7 +166,7 @@ class _Structure:
         def walk(v: Any, level: int, prefix: int) -> Iterator[int]:
             if v == bdd.false:
                 return
-            at = n if v == bdd.true else v.level
+            at = n if v == bdd.true else v.level - self.offset
             free = at - level
             for middle in range(1 << free):  # the variables skipped between level and v's level
                 head = (prefix << free) | middle
@@ -184,13 +187,13 @@ class _Structure:
 class _ValuationStructure(_Structure):
     """Atoms as variables: `p{n-1}` at the top level, so codes are the worlds' own numbers."""
 
-    def __init__(self, story: Story, manager: Callable[[], Any]):
+    def __init__(self, story: Story, manager: Any):
         worlds = story.worlds
         assert isinstance(worlds, Valuations)
         self.n = worlds.n
-        self.bdd = manager()
+        self.bdd = manager
         self.names = [f"p{i}" for i in reversed(range(self.n))]
-        self.bdd.declare(*self.names)
+        self.offset = ATOMS - self.n
         self.theta = self.bdd.true
         self.key = list(self.names)
         self.observed = {agent: self.view(agent, p) for agent, p in story.agents.items()}
@@ -231,7 +234,7 @@ class _ValuationStructure(_Structure):
 class _TabulatedStructure(_Structure):
     """A listed set of secrets coded by class ids: one block of bits per view or question."""
 
-    def __init__(self, story: Story, manager: Callable[[], Any]):
+    def __init__(self, story: Story, manager: Any):
         from .solve import Model, classes_of
 
         self.story = story
@@ -265,18 +268,20 @@ class _TabulatedStructure(_Structure):
         starts = np.searchsorted(group[order], group[order], side="left")
         rank[order] = np.arange(n) - starts
         residual = (None, rank, int(rank.max()) + 1 if n else 1)
-        self.bdd = manager()
+        self.bdd = manager
+        _SERIAL[0] += 1
         self.names = []
         self.block_vars: dict[int, list[str]] = {}
         columns: list[np.ndarray] = []
         for number, (block, (projection, ids, count)) in enumerate([*blocks.items(), (0, residual)]):
-            names = [f"b{number}_{j}" for j in range(_bits(count))]
+            names = [f"s{_SERIAL[0]}_{number}_{j}" for j in range(_bits(count))]
             self.block_vars[block] = names
             self.names += names
             columns += [(ids >> (len(names) - 1 - j)) & 1 for j in range(len(names))]
         if len(self.names) > 62:
             raise Unsupported(f"the worlds need {len(self.names)} bits, more than 62")
         self.bdd.declare(*self.names)
+        self.offset = self.bdd.level_of_var(self.names[0]) if self.names else 0
         residual_vars = self.block_vars[0]
         self.key = [v for b in key_blocks for v in self.block_vars[b]] + residual_vars
         width = len(self.names)
