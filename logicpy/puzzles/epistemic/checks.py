@@ -24,6 +24,8 @@ __all__ = ["check", "NAIVE_LIMIT", "BUDGET"]
 
 #: Seconds the lazy re-telling may take at least (`check`'s default budget).
 BUDGET = 5.0
+#: The most worlds the lazy re-telling takes on (its random order is a permutation of them).
+LAZY_LIMIT = 2**26
 
 
 def _disagree() -> LogicpyError:
@@ -47,6 +49,9 @@ def check(result: Any, limit: int = NAIVE_LIMIT, budget: float | None = BUDGET) 
             raise LogicpyError(f"internal error: the counts {counts} break the closed form; please report it")
         return (f"verified by the closed form: {story.expected_because} (the naive evaluator stops at "
                 f"{limit:,} worlds)")
+    if len(story.worlds) > LAZY_LIMIT:
+        return (f"not checked: {len(story.worlds):,} worlds are too many for the naive evaluator (at most "
+                f"{LAZY_LIMIT:,} lazily) and the story has no closed form")
     return _lazy(result, budget)
 
 

@@ -182,7 +182,7 @@ def muddy_children(n: int, m: int) -> Story:
         raise ValueError("need 1 <= m <= n")
     names = [f"child {i + 1}" for i in range(n)]
     muddy = [atom_fact(i, f"{names[i]} is muddy") for i in range(n)]
-    agents = {names[i]: sees_all_but((i,), "every other forehead", partial(_foreheads, n=n, unseen=i))
+    agents: dict[str, Projection] = {names[i]: sees_all_but((i,), "every other forehead", partial(_foreheads, n=n, unseen=i))
               for i in range(n)}
     nobody = And(tuple(~knows_whether(names[i], muddy[i]) for i in range(n)))
     said = [Statement("father", "At least one of you is muddy.", any_fact(range(n), "someone is muddy"))]

@@ -273,7 +273,8 @@ class _TabulatedStructure(_Structure):
         self.names = []
         self.block_vars: dict[int, list[str]] = {}
         columns: list[np.ndarray] = []
-        for number, (block, (projection, ids, count)) in enumerate([*blocks.items(), (0, residual)]):
+        coded: list[tuple[int, tuple[Any, np.ndarray, int]]] = [*blocks.items(), (0, residual)]
+        for number, (block, (_, ids, count)) in enumerate(coded):
             names = [f"s{_SERIAL[0]}_{number}_{j}" for j in range(_bits(count))]
             self.block_vars[block] = names
             self.names += names
