@@ -6,7 +6,9 @@
     logicpy cheryl distribution --story classic        (solution counts over random samples)
 
 Each prints the statements with the candidates left after each, the verdict and the check
-that was run; `--json` prints the same as one JSON line; `--why` explains every removal.
+that was run; `--json` prints the same as one JSON line; `--why` explains every removal;
+`--engine explicit|symbolic` chooses the engine (default: by the model's size). A model whose
+estimated memory passes `MEMORY_LIMIT` is refused before it is built, with the estimate.
 """
 
 from __future__ import annotations
