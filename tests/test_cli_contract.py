@@ -93,7 +93,7 @@ def test_an_error_the_command_finds_is_json_too(capsys, tmp_path):
     assert json.loads(err) == {"status": "error", "command": "gods verify",
                                "error": f"{tmp_path / 'missing.json'}: cannot read: No such file or directory",
                                "exit": 2}
-    code = main(["cheryl", "muddy", "-n", "40"])
+    code = main(["cheryl", "muddy", "-n", "63"])
     out, err = capsys.readouterr()
     assert code == 2 and err.startswith("logicpy: error: --children") and err.count("\n") == 1
 

@@ -492,7 +492,7 @@ class SymbolicRun:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SymbolicStep:
     """One statement and the worlds possible before and after it, as `WorldSet`s."""
 
@@ -504,6 +504,11 @@ class SymbolicStep:
     def count(self) -> int:
         """How many worlds the statement leaves."""
         return self.after.count
+
+    def __repr__(self) -> str:
+        from .display import step_repr
+
+        return step_repr(self)  # type: ignore[arg-type]
 
     @property
     def removed_count(self) -> int:
@@ -542,7 +547,7 @@ def solve_symbolic(story: Story) -> Any:
     return SymbolicResult(story, status, sets[-1].first(LISTED), symbolic_steps, run, total)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SymbolicResult:
     """A story's outcome on valuations: status, the first `LISTED` surviving secrets, exact counts."""
 
@@ -556,6 +561,12 @@ class SymbolicResult:
     @property
     def count(self) -> int:
         return self.total
+
+    def __repr__(self) -> str:
+        first = symbolic_verdict(self).splitlines()[0]
+        if len(first) > 120:
+            first = first[:119] + "…"
+        return f"<cheryl result: {first}; {len(self.story.worlds):,} candidates, {len(self.steps)} statements>"
 
     @property
     def listed_all(self) -> bool:
