@@ -27,7 +27,7 @@ from __future__ import annotations
 import atexit
 import sys
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from functools import reduce
 from typing import Any, Callable, Iterator, Sequence
 
@@ -427,12 +427,33 @@ class SymbolicRun:
         return WorldSet(self.structure, u)
 
     def holds_at(self, formula: Formula, moment: int, world: int) -> bool:
-        """Whether `formula` holds at world number `world` after `moment` statements."""
+        """Whether `formula` holds at world number `world` after `moment` statements: knowledge is
+        read in that world's class alone (alive and φ with the agent's observed variables fixed)."""
         if isinstance(self.structure, _TabulatedStructure):
             assignment = self.structure.world(world)
         else:
             assignment = {name: bool(int(world) >> i & 1) for i, name in enumerate(reversed(self.structure.names))}
-        return self.bdd.let(assignment, self.meaning(formula, moment)) == self.bdd.true
+        return self._holds(formula, moment, assignment)
+
+    def _holds(self, f: Formula, k: int, world: dict[str, bool]) -> bool:
+        bdd = self.bdd
+        if isinstance(f, Not):
+            return not self._holds(f.formula, k, world)
+        if isinstance(f, And):
+            return all(self._holds(p, k, world) for p in f.parts)
+        if isinstance(f, Or):
+            return any(self._holds(p, k, world) for p in f.parts)
+        if isinstance(f, At):
+            return self._holds(f.formula, f.moment, world)
+        if isinstance(f, (Knows, KnowsWhether)):
+            seen = {name: world[name] for name in self.observed[f.agent]}
+            cell = bdd.let(seen, self.alive_at(k)) if seen else self.alive_at(k)
+            phi = self.meaning(f.formula, k)
+            phi = bdd.let(seen, phi) if seen else phi
+            if isinstance(f, Knows):
+                return cell & ~phi == bdd.false
+            return cell & ~phi == bdd.false or cell & phi == bdd.false
+        return bdd.let(world, self.meaning(f, k)) == bdd.true
 
     def meaning(self, formula: Formula, moment: int) -> Any:
         """The BDD of the worlds where `formula` holds after `moment` statements (meaningful within alive)."""
@@ -522,6 +543,21 @@ class SymbolicStep:
         return np.asarray(self.after.first(self.count), dtype=np.int64)
 
 
+def _public(statement: Statement) -> bool:
+    """A plain `Statement`, every field beyond speaker, sentence and formula at its default: an
+    announcement to everyone, the only kind this engine tells."""
+    if type(statement) is not Statement:
+        return False
+    for field in fields(statement):
+        if field.name in ("speaker", "sentence", "formula"):
+            continue
+        default = field.default if field.default is not MISSING else (
+            field.default_factory() if field.default_factory is not MISSING else MISSING)
+        if getattr(statement, field.name) != default:
+            return False
+    return True
+
+
 def solve_symbolic(story: Story) -> Any:
     """Tell the story on its BDD knowledge structure.
 
@@ -531,6 +567,9 @@ def solve_symbolic(story: Story) -> Any:
     from .solve import Result, Step, check_story, secret_at
 
     check_story(story)
+    for statement in story.statements:
+        if not _public(statement):
+            raise Unsupported(f"statement {statement.sentence!r} is not a public announcement")
     structure = structure_of(story)
     run = SymbolicRun(structure, story.statements)
     last = len(story.statements)

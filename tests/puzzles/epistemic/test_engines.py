@@ -162,3 +162,16 @@ def test_sampling_is_done_in_batches_of_flat_size():
 def test_sum_product_to_a_thousand_is_checked_within_seconds(capsys):
     code, out, _ = run(capsys, "sum-product", "--limit", "1000")
     assert code == 0 and "unique solution: (4, 13)" in out and "verified in part" in out
+
+
+def test_an_announcement_other_than_a_public_one_is_left_to_the_explicit_engine():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, eq=False)
+    class Whispered(Statement):
+        to: str = "Albert"
+
+    story = Story("whisper", CLASSIC.worlds, CLASSIC.agents, (Whispered("Bernard", "psst", knows_which("Bernard")),))
+    assert not symbolic._public(story.statements[0]) and symbolic._public(CLASSIC.statements[0])
+    with pytest.raises(symbolic.Unsupported, match="'psst' is not a public announcement"):
+        symbolic.solve_symbolic(story)
