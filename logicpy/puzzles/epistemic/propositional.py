@@ -6,8 +6,10 @@ it is small enough. Agents, facts and questions built here are ordinary `Project
 `Fact`s (every engine and the verifier read them as such) that also say which atoms they
 concern, so the symbolic engine reads them as propositional formulas:
 
-- `sees_all_but(hidden)`: the agent sees every atom but those (a child sees every forehead but its own);
-- `atom_fact(i)`, `any_fact(atoms)`: atom i is true; some listed atom is true;
+- `sees_all_but(hidden)`, `sees_only(seen, n)`: the agent sees every atom but those (a child
+  sees every forehead but its own), or only those;
+- `atom_fact(i)`, `any_fact(atoms)`, `count_fact(atoms, at_least, at_most)`: atom i is true;
+  some listed atom is true; between so many of them are;
 - `count_of(atoms)`: how many atoms are true (a question, e.g. "how many children are muddy").
 """
 
@@ -21,8 +23,8 @@ import numpy as np
 from ...errors import InputError
 from .formulas import Fact, Projection
 
-__all__ = ["Valuations", "HiddenAtoms", "AtomsFact", "AtomCount", "sees_all_but", "atom_fact", "any_fact",
-           "count_of", "EXPLICIT_ATOMS"]
+__all__ = ["Valuations", "HiddenAtoms", "AtomsFact", "AtomCount", "sees_all_but", "sees_only", "atom_fact",
+           "any_fact", "count_fact", "count_of", "EXPLICIT_ATOMS"]
 
 #: The most atoms whose valuations are listed for the explicit engine (2**26 worlds, ~0.5 GB per array).
 EXPLICIT_ATOMS = 26
@@ -77,10 +79,11 @@ class HiddenAtoms(Projection):
 
 @dataclass(frozen=True, eq=False)
 class AtomsFact(Fact):
-    """True where some atom of `atoms` is true (`any_of`), or where all of them are."""
+    """True where at least `at_least` and at most `at_most` (None: any number) atoms of `atoms` are true."""
 
     atoms: tuple[int, ...] = ()
-    any_of: bool = True
+    at_least: int = 1
+    at_most: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,6 +104,11 @@ def sees_all_but(hidden: Sequence[int], name: str = "every atom but one",
     return HiddenAtoms(lambda s: s & keep, name, True, show, tuple(hidden))
 
 
+def sees_only(seen: Sequence[int], n: int, name: str = "some atoms", show: Callable[[Any], str] = str) -> HiddenAtoms:
+    """An agent that sees the atoms `seen` of `n` and no other."""
+    return sees_all_but(sorted(set(range(n)) - set(seen)), name, show)
+
+
 def atom_fact(i: int, text: str) -> AtomsFact:
     """Atom `i` is true."""
     return any_fact((i,), text)
@@ -109,7 +117,19 @@ def atom_fact(i: int, text: str) -> AtomsFact:
 def any_fact(atoms: Sequence[int], text: str) -> AtomsFact:
     """Some atom of `atoms` is true."""
     mask = _mask(atoms)
-    return AtomsFact(lambda s: (s & mask) != 0, text, True, tuple(atoms), True)
+    return AtomsFact(lambda s: (s & mask) != 0, text, True, tuple(atoms), 1, None)
+
+
+def count_fact(atoms: Sequence[int], text: str, at_least: int = 0, at_most: int | None = None) -> AtomsFact:
+    """Between `at_least` and `at_most` (None: no bound) of `atoms` are true."""
+    count = count_of(atoms, text).fn
+    top = len(set(atoms)) if at_most is None else at_most
+
+    def test(s: Any) -> Any:
+        c = count(s)
+        return (c >= at_least) & (c <= top)
+
+    return AtomsFact(test, text, True, tuple(atoms), at_least, at_most)
 
 
 def count_of(atoms: Sequence[int], name: str) -> AtomCount:

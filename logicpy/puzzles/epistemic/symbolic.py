@@ -122,7 +122,8 @@ class _Structure:
     def view(self, agent: str, projection: Projection) -> frozenset[str]:
         raise NotImplementedError
 
-    def question(self, projection: Projection) -> list[str]:
+    def question(self, projection: Projection) -> list[Any]:
+        """BDDs whose values in a world determine the question's answer there."""
         raise NotImplementedError
 
     def children(self, u: Any) -> tuple[Any, Any]:
@@ -206,10 +207,10 @@ class _ValuationStructure(_Structure):
     def fact(self, f: Fact) -> Any:
         if not isinstance(f, AtomsFact):
             raise Unsupported(f"the fact {f.text!r} is not stated over atoms")
-        atoms = [self.atom(i) for i in f.atoms]
-        if f.any_of:
-            return reduce(lambda a, b: a | b, atoms, self.bdd.false)
-        return reduce(lambda a, b: a & b, atoms, self.bdd.true)
+        atoms = sorted(set(f.atoms))
+        high = len(atoms) if f.at_most is None else min(f.at_most, len(atoms))
+        rows = self.counts(atoms, high)
+        return reduce(lambda a, b: a | b, rows[max(f.at_least, 0):high + 1], self.bdd.false)
 
     def view(self, agent: str, projection: Projection) -> frozenset[str]:
         if projection is NOTHING:
@@ -218,17 +219,24 @@ class _ValuationStructure(_Structure):
             raise Unsupported(f"{agent}'s view ({projection.name or 'a projection'}) is not stated over atoms")
         return frozenset(self.names) - {f"p{i}" for i in projection.hidden}
 
-    def question(self, projection: Projection) -> list[str]:
-        raise Unsupported(f"the question {projection.name!r} is not stated over atoms")
+    def question(self, projection: Projection) -> list[Any]:
+        if not isinstance(projection, AtomCount):
+            raise Unsupported(f"the question {projection.name!r} is not stated over atoms")
+        atoms = sorted(set(projection.atoms))
+        return self.counts(atoms, len(atoms))
+
+    def counts(self, atoms: Sequence[int], top: int) -> list[Any]:
+        """For j = 0 .. top, the BDD of "exactly j of `atoms` are true"."""
+        bdd = self.bdd
+        row = [bdd.true] + [bdd.false] * top  # row[j]: exactly j of the atoms seen so far
+        for i in atoms:
+            p = self.atom(i)
+            row = [(~p & row[j]) | (p & row[j - 1]) if j else ~p & row[0] for j in range(top + 1)]
+        return row
 
     def exactly(self, atoms: Sequence[int], k: int) -> Any:
         """Exactly `k` of `atoms` are true."""
-        bdd = self.bdd
-        row = [bdd.true] + [bdd.false] * k  # row[j]: exactly j of the atoms seen so far
-        for i in atoms:
-            p = self.atom(i)
-            row = [(~p & row[j]) | (p & row[j - 1]) if j else ~p & row[0] for j in range(k + 1)]
-        return row[k]
+        return self.counts(atoms, k)[k]
 
 
 class _TabulatedStructure(_Structure):
@@ -335,8 +343,8 @@ class _TabulatedStructure(_Structure):
             return frozenset()
         return frozenset(self.block_vars[id(projection)])
 
-    def question(self, projection: Projection) -> list[str]:
-        return self.block_vars[id(projection)]
+    def question(self, projection: Projection) -> list[Any]:
+        return [self.bdd.var(v) for v in self.block_vars[id(projection)]]
 
     def mask(self, u: Any) -> np.ndarray:
         """The worlds in `u`, as a boolean array over the story's worlds."""
@@ -504,11 +512,10 @@ class SymbolicRun:
             phi = self.meaning(f.formula, k)
             return self._knows(hidden, alive, phi) | self._knows(hidden, alive, ~phi)
         # knows which: some world in its class, and every hidden bit of the key (or the question) the same there
-        bits = ([v for v in self.structure.key if v in hidden] if f.question is None
-                else [v for v in self.structure.question(f.question) if v in hidden])
+        parts = ([bdd.var(v) for v in self.structure.key if v in hidden] if f.question is None
+                 else self.structure.question(f.question))
         out = bdd.exist(hidden, alive) if hidden else alive
-        for name in bits:
-            v = bdd.var(name)
+        for v in parts:
             out &= self._knows(hidden, alive, v) | self._knows(hidden, alive, ~v)
         return out
 

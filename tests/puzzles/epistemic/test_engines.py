@@ -175,3 +175,25 @@ def test_an_announcement_other_than_a_public_one_is_left_to_the_explicit_engine(
     assert not symbolic._public(story.statements[0]) and symbolic._public(CLASSIC.statements[0])
     with pytest.raises(symbolic.Unsupported, match="'psst' is not a public announcement"):
         symbolic.solve_symbolic(story)
+
+
+def test_hats_over_atoms_with_counts_and_partial_views_on_both_engines():
+    """Four hats, two red (atom true) and two white: hat 1 sees hats 2 and 3, hat 2 sees hat 3, hats 3
+    and 4 see none. Hat 1 cannot tell its colour, so hats 2 and 3 differ, and hat 2 knows its own."""
+    from logicpy.puzzles.epistemic.propositional import count_fact, count_of, sees_only
+
+    n = 4
+    agents = {"hat 1": sees_only((1, 2), n), "hat 2": sees_only((2,), n), "hat 3": sees_only((), n),
+              "hat 4": sees_only((), n)}
+    own = [atom_fact(i, f"hat {i + 1} is red") for i in range(n)]
+    red = count_of(range(n), "how many are red")
+    said = (Statement("hat 4", "I don't know how many are red.", ~knows_which("hat 4", red)),
+            Statement("host", "Two hats are red.", count_fact(range(n), "two red", 2, 2)),
+            Statement("hat 1", "I don't know my colour.", ~knows_whether("hat 1", own[0])),
+            Statement("hat 2", "Now I know my colour.", knows_whether("hat 2", own[1])),
+            Statement("hat 4", "Now I know how many are red.", knows_which("hat 4", red)))
+    story = Story("hats", Valuations(n), agents, said)
+    explicit, symbolic_result = solve(story, "explicit"), solve(story, "symbolic")
+    assert [set(s.kept.tolist()) for s in explicit.steps] == [set(s.kept.tolist()) for s in symbolic_result.steps]
+    assert [s.count for s in explicit.steps] == [16, 6, 4, 4, 4]
+    assert all((w >> 1 & 1) != (w >> 2 & 1) for w in explicit.steps[-1].kept.tolist())
