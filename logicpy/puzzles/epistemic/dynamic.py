@@ -72,8 +72,7 @@ def russian_cards(announcement: Iterable[Sequence[int]]) -> Story:
     told = set(hands)
     text = " or ".join("".join(map(str, h)) for h in hands)
     said = (
-        Statement("Anne", f"My hand is one of {text}.", knows("Anne", fact(lambda d: d[0] in told, "Anne's hand is "
-                                                                                                  f"one of {text}"))),
+        Statement("Anne", f"My hand is one of {text}.", fact(lambda d: d[0] in told, f"Anne's hand is one of {text}")),
         Statement("(the goal)", "It is common knowledge that Bill knows the deal and Cath knows no card of "
                                 "Anne's or Bill's.", common(_RC, good_after())),
         Statement("(the deal)", "Anne holds 012.", fact(lambda d: d[0] == (0, 1, 2), "Anne holds 012")),
@@ -173,8 +172,7 @@ def dining_cryptographers(payer: int = 1, coins: tuple[int, int, int] = (0, 0, 0
                           (common(group, someone) | common(group, ~someone)) & unaware))
     return Story("Dining cryptographers", worlds, agents, tuple(said),
                  lambda w: f"{paid.show(w[0])} paid, coins {w[1]}{w[2]}{w[3]}", "who paid",
-                 Projection(lambda w: w[0] != 0, "whether a cryptographer paid",
-                            show=lambda v: "yes" if v else "no"))
+                 Projection(lambda w: "yes" if w[0] else "no", "whether a cryptographer paid"))
 
 
 # ------------------------------------------------------------------ coordinated attack

@@ -14,10 +14,15 @@ __all__ = ["render_text", "result_to_data", "verdict", "SHOW"]
 SHOW = 12
 
 
+def joined(items: list[str]) -> str:
+    """Items separated by ", ", or by "; " when an item holds a comma itself ("2, 2, 9; 1, 6, 6")."""
+    return ("; " if any("," in item for item in items) else ", ").join(items)
+
+
 def _listing(result: Result, indices) -> str:
     shown = [result.story.show(secret_at(result.story.worlds, i)) for i in indices[:SHOW]]
     more = len(indices) - len(shown)
-    return ", ".join(shown) + (f", … ({more} more)" if more > 0 else "")
+    return joined(shown) + (f"{'; ' if any(',' in item for item in shown) else ', '}… ({more} more)" if more > 0 else "")
 
 
 def verdict(result: Result) -> str:
@@ -26,7 +31,7 @@ def verdict(result: Result) -> str:
     if result.status == "unique":
         return f"unique solution: {show(result.solutions[0])}"
     if result.status == "ambiguous":
-        listed = ", ".join(show(s) for s in result.solutions[:SHOW])
+        listed = joined([show(s) for s in result.solutions[:SHOW]])
         text = f"{result.count} solutions: {listed}" + (" …" if result.count > SHOW else "")
         answers = answer_values(result)
         if answers is not None and len(answers) == 1:
