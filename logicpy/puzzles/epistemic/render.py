@@ -12,6 +12,8 @@ __all__ = ["render_text", "result_to_data", "verdict", "SHOW"]
 
 #: How many candidates a step lists before it only counts them.
 SHOW = 12
+#: How many candidates (and solutions) a JSON result lists; past it, it says so.
+JSON_LIST = 1000
 
 
 def joined(items: list[str]) -> str:
@@ -91,16 +93,19 @@ def result_to_data(result: Result, verified: str, why: bool = True) -> dict[str,
     for k, step in enumerate(result.steps):
         entry: dict[str, Any] = {
             "speaker": step.statement.speaker, "sentence": step.statement.sentence, "left": step.count,
-            "candidates": [story.show(secret_at(story.worlds, i)) for i in step.kept[:1000]],
+            "candidates": [story.show(secret_at(story.worlds, i)) for i in step.kept[:JSON_LIST]],
             "removed": len(step.removed),
         }
+        if step.count > JSON_LIST:
+            entry["candidates_shown"] = JSON_LIST
         if reasons is not None:
             entry["why"] = [{"removed": r.text, "reason": r.reason} for r in reasons[k]]
         steps.append(entry)
+    more = {"solutions_shown": JSON_LIST} if result.count > JSON_LIST else {}
     return {
         "story": story.name, "question": story.question, "status": result.status,
-        "solutions": [story.show(s) for s in result.solutions[:1000]],
-        "values": [_plain(s) for s in result.solutions[:1000]], "count": result.count,
+        "solutions": [story.show(s) for s in result.solutions[:JSON_LIST]],
+        "values": [_plain(s) for s in result.solutions[:JSON_LIST]], "count": result.count, **more,
         "answers": answer_values(result),
         "steps": steps, "verified": verified,
     }
