@@ -13,7 +13,9 @@ Each is a `Story` (or a builder of one) for the engine in `solve.py`:
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -44,18 +46,26 @@ def _show_deal(deal: Any) -> str:
     return f"{''.join(map(str, a))}.{''.join(map(str, b))}.{c}"
 
 
+def _hand(hand: Any) -> str:
+    return "".join(map(str, hand))
+
+
 def _cards_agents() -> dict[str, Projection]:
-    return {"Anne": Projection(lambda d: d[0], "her hand", show=lambda h: "".join(map(str, h))),
-            "Bill": Projection(lambda d: d[1], "his hand", show=lambda h: "".join(map(str, h))),
+    return {"Anne": Projection(itemgetter(0), "her hand", show=_hand),
+            "Bill": Projection(itemgetter(1), "his hand", show=_hand),
             "Cath": Projection(lambda d: d[2], "her card")}
+
+
+def _holds(player: int, card: int, deal: Any) -> bool:
+    return card in deal[player]
 
 
 def good_after() -> Formula:
     """Bill knows the deal, and Cath knows of no card that it is Anne's or that it is Bill's."""
     ignorant = []
     for q in CARDS:
-        anne = fact(lambda d, q=q: q in d[0], f"Anne holds {q}")
-        bill = fact(lambda d, q=q: q in d[1], f"Bill holds {q}")
+        anne = fact(partial(_holds, 0, q), f"Anne holds {q}")
+        bill = fact(partial(_holds, 1, q), f"Bill holds {q}")
         ignorant.append(~knows("Cath", anne) & ~knows("Cath", bill))
     return knows_which("Bill") & And(tuple(ignorant))
 
@@ -141,6 +151,24 @@ def consecutive_numbers(reach: int = 6) -> Story:
 
 # ------------------------------------------------------------------ dining cryptographers
 
+def _sees(i: int, w: Any) -> tuple:
+    """Cryptographer i sees whether it paid, coin i (to its right) and coin i-1 (to its left)."""
+    return (w[0] == i, w[1 + (i - 1) % 3], w[1 + (i - 2) % 3])
+
+
+def _says(i: int, w: Any) -> int:
+    """What cryptographer i says: whether its two coins differ, inverted if it paid."""
+    return w[1 + (i - 1) % 3] ^ w[1 + (i - 2) % 3] ^ (w[0] == i)
+
+
+def _said(i: int, bit: int, w: Any) -> bool:
+    return _says(i, w) == bit
+
+
+def _paid(i: int, w: Any) -> bool:
+    return w[0] == i
+
+
 def dining_cryptographers(payer: int = 1, coins: tuple[int, int, int] = (0, 0, 0)) -> Story:
     """Three cryptographers; one of them paid for dinner, or their employer did (`payer` 0).
     Each pair shares a coin (coin i lies between cryptographer i and i+1); each says whether its
@@ -151,21 +179,17 @@ def dining_cryptographers(payer: int = 1, coins: tuple[int, int, int] = (0, 0, 0
         raise InputError("dining_cryptographers: payer must be 0 (the employer) or 1-3, coins three 0/1 values")
     worlds = tuple((p, c1, c2, c3) for p in range(4) for c1 in (0, 1) for c2 in (0, 1) for c3 in (0, 1))
 
-    def says(i: int, w: Any) -> int:  # cryptographer i sees coins i (to its right) and i-1 (to its left)
-        return w[1 + (i - 1) % 3] ^ w[1 + (i - 2) % 3] ^ (w[0] == i)
-
-    agents = {f"C{i}": Projection(lambda w, i=i: (w[0] == i, w[1 + (i - 1) % 3], w[1 + (i - 2) % 3]),
-                                  "whether it paid, and its two coins") for i in (1, 2, 3)}
+    agents = {f"C{i}": Projection(partial(_sees, i), "whether it paid, and its two coins") for i in (1, 2, 3)}
     actual = (payer, *coins)
     someone = fact(lambda w: w[0] != 0, "a cryptographer paid")
     said = []
     for i in (1, 2, 3):
-        bit = says(i, actual)
+        bit = _says(i, actual)
         said.append(Statement(f"C{i}", f"I say {'differ' if bit else 'agree'} (my two coins, inverted if I paid).",
-                              fact(lambda w, i=i, bit=bit: says(i, w) == bit, f"C{i} says {bit}")))
+                              fact(partial(_said, i, bit), f"C{i} says {bit}")))
     group = tuple(agents)
     paid = Projection(lambda w: w[0], "who paid", show=lambda p: "the employer" if p == 0 else f"C{p}")
-    unaware = And(tuple(fact(lambda w, i=i: w[0] == i, f"C{i} paid") | knows(f"C{i}", ~someone)
+    unaware = And(tuple(fact(partial(_paid, i), f"C{i} paid") | knows(f"C{i}", ~someone)
                         | ~knows_which(f"C{i}", paid) for i in (1, 2, 3)))
     said.append(Statement("(all)", "It is common knowledge whether one of us paid; and if one did, the "
                                    "others do not know which.",
@@ -221,6 +245,12 @@ def mutual_depth(messages: int) -> int:
 # ------------------------------------------------------------------ hats, with private looks
 
 _HAT = {"R": "red", "W": "white"}
+
+
+def _colour(hat: str) -> str:
+    return _HAT[hat]
+
+
 _hats = Projection(lambda w: w[1:], "Bill's and Cath's hats", show=lambda v: " and ".join(_HAT[h] for h in v))
 #: Anne, Bill and Cath wear red or white hats and see nothing. "At least one hat is red." Anne
 #: looks at Bill's and Cath's hats (the others see her look, not what she sees): "I don't know
@@ -233,11 +263,11 @@ HATS = Story(
         Statement("the host", "At least one hat is red.", fact(lambda w: "R" in w, "some hat is red")),
         observes("Anne", "(looks at Bill's and Cath's hats, in private)", "Anne", _hats),
         Statement("Anne", "I don't know my colour.",
-                  ~knows_which("Anne", Projection(lambda w: w[0], "her colour", show=_HAT.get))),
+                  ~knows_which("Anne", Projection(lambda w: w[0], "her colour", show=_colour))),
         observes("Bill", "(looks at Cath's hat, in private)", "Bill",
-                 Projection(lambda w: w[2], "Cath's hat", show=_HAT.get)),
+                 Projection(lambda w: w[2], "Cath's hat", show=_colour)),
         Statement("Bill", "Now I know my colour.",
-                  knows_which("Bill", Projection(lambda w: w[1], "his colour", show=_HAT.get))),
+                  knows_which("Bill", Projection(lambda w: w[1], "his colour", show=_colour))),
     ),
     lambda w: f"Anne {_HAT[w[0]]}, Bill {_HAT[w[1]]}, Cath {_HAT[w[2]]}", "the colour of Bill's hat",
     Projection(lambda w: _HAT[w[1]], "Bill's hat"),

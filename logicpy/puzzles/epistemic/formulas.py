@@ -261,11 +261,10 @@ def _formula(who: str, formula: Any, argument: str = "formula") -> Formula:
 
 
 def _group(who: str, group: Any) -> tuple[str, ...]:
-    members = (group,) if isinstance(group, str) else group
     try:
-        members = tuple(members)
+        members = (group,) if isinstance(group, str) else tuple(group)
     except TypeError:
-        members = None
+        members = ()
     _need(bool(members) and all(isinstance(a, str) and a for a in members), who, "group",
           "agent names (a str or a non-empty sequence of them)", group)
     return members

@@ -34,8 +34,11 @@ Errors name the file and line.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
+from functools import partial
 from itertools import product
 from typing import Any, Callable
 
@@ -313,10 +316,9 @@ def _worlds(spec: Any, lines: list[str], path: str) -> tuple[list[str], list[tup
 
 def parse_story(text: str, path: str = "<story>") -> StoryFile:
     """The story in TOML `text` (`path` names it in errors): every reading of it."""
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        raise InputError(f"{path}: reading a story file needs Python 3.11 or later (tomllib)") from None
+    if sys.version_info < (3, 11):
+        raise InputError(f"{path}: reading a story file needs Python 3.11 or later (tomllib)")
+    tomllib = importlib.import_module("tomllib")  # the standard library's from 3.11
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -341,9 +343,8 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
         if not all(isinstance(t, str) for t in texts):
             raise InputError(f"{at}: what {agent} is told must be an expression or a list of them, got {view!r}")
         parts = [_Expression(t, fields, at) for t in texts if t.strip()]
-        agents[agent] = Projection((lambda w, parts=parts: tuple(p(w) for p in parts)),
-                                   " and ".join(t for t in texts if t.strip()) or "nothing",
-                                   show=lambda v: ", ".join(map(str, v)) or "nothing")
+        agents[agent] = Projection(partial(_seen, parts), " and ".join(t for t in texts if t.strip()) or "nothing",
+                                   show=_shown)
     if not agents:
         raise InputError(f"{path}:{_line_of(lines, _key('[agents]'))}: a story needs at least one agent")
     show_text = data.get("show")
@@ -411,6 +412,14 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
     return StoryFile(path, stories, default, has_parts)
 
 
+def _seen(parts: list[_Expression], world: tuple) -> tuple:
+    return tuple(p(world) for p in parts)
+
+
+def _shown(value: tuple) -> str:
+    return ", ".join(map(str, value)) or "nothing"
+
+
 def _pieces(sentence: str, count: int) -> list[str]:
     """A sentence cut into `count` parts at ", but " / "; " / ", and " (the whole sentence,
     numbered, when it does not cut that way)."""
@@ -436,9 +445,9 @@ def _shifted(story: Story, parsed: list, reading: str) -> Story:
             return type(f)(tuple(move(p) for p in f.parts))
         if isinstance(f, Not):
             return Not(move(f.formula))
-        if hasattr(f, "formula"):
-            from dataclasses import replace
-            return replace(f, formula=move(f.formula))  # type: ignore[call-arg]
+        inner = getattr(f, "formula", None)
+        if isinstance(inner, Formula):
+            return replace(f, formula=move(inner))  # type: ignore[type-var]
         return f
 
     return Story(story.name, story.worlds, story.agents,
