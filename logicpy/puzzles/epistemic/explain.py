@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import InputError
 from .solve import Result, Run, secret_at
 from .formulas import (
     NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing,
@@ -191,7 +192,17 @@ def _text(f: Formula) -> str:
 
 def why_not(result: Result, statement: int, secret_index: int) -> str:
     """Why statement number `statement` (0-based) removes world `secret_index`, in words."""
-    return _Explainer(result).why_not(result.run, result.story.statements[statement].formula, secret_index, statement)
+    count, worlds = len(result.story.statements), len(result.story.worlds)
+    if not isinstance(statement, (int, np.integer)) or isinstance(statement, bool) or not 0 <= statement < count:
+        raise InputError(f"why_not: statement must be 0-{count - 1} (0-based), got {statement!r}")
+    if (not isinstance(secret_index, (int, np.integer)) or isinstance(secret_index, bool)
+            or not 0 <= secret_index < worlds):
+        raise InputError(f"why_not: secret_index must be a world's index 0-{worlds - 1}, got {secret_index!r}")
+    if not result.steps[statement].before[secret_index] or result.steps[statement].after[secret_index]:
+        raise InputError(f"why_not: statement {statement} does not remove world {secret_index} "
+                         f"({result.story.show(secret_at(result.story.worlds, secret_index))})")
+    return _Explainer(result).why_not(result.run, result.story.statements[statement].formula, int(secret_index),
+                                      int(statement))
 
 
 def explain(result: Result, limit: int | None = 20) -> list[list[Removal]]:

@@ -198,3 +198,22 @@ def test_api_mistakes_name_the_argument():
     with pytest.raises(InputError, match="unknown agent 'C'"):
         solve(Story("s", (1, 2), {"A": Projection(lambda w: w)}, (Statement("A", "x", common(("A", "C"), fact(lambda w: True, "t"))),)))
     assert isinstance(common("A", fact(lambda w: True, "t")), Common)
+
+
+def test_builders_of_the_puzzles_name_the_argument():
+    from logicpy.puzzles.epistemic import CLASSIC, birthday, muddy_children, sum_product, what_sum
+    from logicpy.puzzles.epistemic.explain import why_not
+    with pytest.raises(InputError, match="birthday: kind must be classic, eve or complex, got 'eva'"):
+        birthday("eva")
+    with pytest.raises(InputError, match="muddy_children: m \\(the muddy ones\\) must be at most n = 3, got 4"):
+        muddy_children(3, 4)
+    with pytest.raises(InputError, match="sum_product: limit must be an integer of at least 5, got '100'"):
+        sum_product("100")
+    with pytest.raises(InputError, match="what_sum: anne must be an integer"):
+        what_sum(1.5)
+    result = solve(CLASSIC)
+    with pytest.raises(InputError, match="why_not: statement must be 0-2"):
+        why_not(result, 3, 0)
+    with pytest.raises(InputError, match="why_not: statement 2 does not remove world 0 \\(May 15\\)"):
+        why_not(result, 2, 0)
+    assert why_not(result, 0, result.steps[0].removed[0]).startswith("Albert, told May")
