@@ -240,17 +240,16 @@ def _extra(args: argparse.Namespace) -> dict | None:
     puzzle = getattr(args, "puzzle", None)
     if puzzle == "russian-cards" and args.count:
         safe = _dynamic().safe_announcements()
-        return {"safe announcements holding 012, by number of hands":
-                [f"{size} hands: {len(found)}" for size, found in safe.items()] + [
-                    f"in all: {sum(len(found) for found in safe.values())}"]}
+        return {"safe_announcements": [f"{size} hands: {len(found)}" for size, found in safe.items()]
+                + [f"in all: {sum(len(found) for found in safe.values())} (holding 012)"]}
     if puzzle == "attack":
         from .solve import solve
 
         dynamic = _dynamic()
         never = all(not solve(dynamic.coordinated_attack(n)).solutions for n in range(1, args.messages + 1))
-        return {"common knowledge reached": f"{'never' if never else 'yes'}, for every number of messages from 1 "
-                                            f"to {args.messages}",
-                "everybody knows, nested, when all arrived": [
+        return {"common_knowledge": f"{'never' if never else 'reached'}, for every number of messages from 1 "
+                                    f"to {args.messages}",
+                "everybody_knows_when_all_arrived": [
                     f"{n} message{'s' if n > 1 else ''}: {dynamic.mutual_depth(n)} level{'s' if dynamic.mutual_depth(n) != 1 else ''}" for n in range(1, args.messages + 1)]}
     return None
 
@@ -319,7 +318,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
     else:
         if extra:
             for key, value in extra.items():
-                print(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
+                print(f"{key.replace('_', ' ')}: {', '.join(value) if isinstance(value, list) else value}")
         print(render_text(result, why=getattr(args, "why", False)))
         if knowers is not None:
             print(f"in the world {story.show((1 << args.muddy) - 1)} (children 1-{args.muddy} muddy), who knows "

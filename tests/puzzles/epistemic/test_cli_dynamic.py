@@ -22,7 +22,7 @@ def run(capsys, *argv):
     (["consecutive"], 0, "2 solutions: Anne 1, Bill 2; Anne 2, Bill 3"),
     (["dining", "--payer", "0"], 0, "unique answer: whether a cryptographer paid is no"),
     (["dining", "--payer", "3", "--coins", "110"], 0, "unique answer: whether a cryptographer paid is yes"),
-    (["attack", "--messages", "5"], 1, "common knowledge reached: never, for every number of messages from 1 to 5"),
+    (["attack", "--messages", "5"], 1, "common knowledge: never, for every number of messages from 1 to 5"),
     (["hats"], 0, "unique answer: Bill's hat is red"),
 ])
 def test_each_new_puzzle(capsys, argv, code, expected):
@@ -32,13 +32,13 @@ def test_each_new_puzzle(capsys, argv, code, expected):
 
 def test_russian_cards_counts_the_safe_announcements(capsys):
     code, out, _ = run(capsys, "russian-cards", "--count")
-    assert code == 0 and "5 hands: 60, 6 hands: 36, 7 hands: 6, in all: 102" in out
+    assert code == 0 and "safe announcements: 5 hands: 60, 6 hands: 36, 7 hands: 6, in all: 102 (holding 012)" in out
 
 
 def test_attack_shows_the_depth_of_mutual_knowledge(capsys):
     code, out, _ = run(capsys, "attack", "--messages", "3", "--json")
     data = json.loads(out)
-    assert code == 1 and data["everybody knows, nested, when all arrived"] == [
+    assert code == 1 and data["everybody_knows_when_all_arrived"] == [
         "1 message: 0 levels", "2 messages: 1 level", "3 messages: 2 levels"]
 
 
