@@ -21,11 +21,19 @@
     means = "not knows(Albert) and knows(Albert, not knows(Bernard))"
     when = "now"                            # or "at first", "after statement N"
 
+    [[statements]]                          # a private look: Anne sees Bill's hat; the
+    speaker = "Anne"                        # others see her look, not what she sees
+    says = "(looks at Bill's hat)"
+    to = ["Anne"]
+    observes = "bill"
+
 Expressions are Python's arithmetic, comparisons, `and`/`or`/`not`, `in`, `abs`, `min`,
 `max`, over the fields. In `means`: `knows(A)` (A knows the world), `knows_which(A, expr)`
 (knows the value of expr), `knows(A, φ)`, `knows_whether(A, φ)`, `common([A, B], φ)`,
 `distributed([A, B], φ)`, `initially(φ)`, `at(k, φ)`; an agent is its bare name or a
-string. A statement's `means` may be a list of parts ("I still don't know, but I know that
+string. With `to = [group]` a statement is private: the group learns whether it holds,
+the others only that they did; with `to` and `observes = expr`, the group sees expr.
+A statement's `means` may be a list of parts ("I still don't know, but I know that
 …"): they are read together (one statement) or split (each part announced in turn, the
 next judged after it); `reading` chooses, and `stories(...)` gives every reading asked for.
 Errors name the file and line.
@@ -44,8 +52,8 @@ from typing import Any, Callable
 
 from ...errors import InputError, read_input_file
 from .formulas import (
-    And, At, Formula, Not, Or, Projection, Statement, Story, common, distributed, fact, knows, knows_whether,
-    knows_which,
+    NOTHING, And, At, Formula, Not, Or, Projection, Statement, Story, common, distributed, fact, knows, knows_whether,
+    knows_which, learns_whether, observes,
 )
 
 __all__ = ["StoryFile", "read_story", "parse_story", "READINGS"]
@@ -343,8 +351,8 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
         if not all(isinstance(t, str) for t in texts):
             raise InputError(f"{at}: what {agent} is told must be an expression or a list of them, got {view!r}")
         parts = [_Expression(t, fields, at) for t in texts if t.strip()]
-        agents[agent] = Projection(partial(_seen, parts), " and ".join(t for t in texts if t.strip()) or "nothing",
-                                   show=_shown)
+        agents[agent] = NOTHING if not parts else Projection(partial(_seen, parts), " and ".join(
+            t for t in texts if t.strip()), show=_shown)
     if not agents:
         raise InputError(f"{path}:{_line_of(lines, _key('[agents]'))}: a story needs at least one agent")
     show_text = data.get("show")
@@ -370,50 +378,78 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
     said = data.get("statements", [])
     if not isinstance(said, list) or not all(isinstance(s, dict) for s in said):
         raise InputError(f"{top}: statements must be [[statements]] tables")
-    parsed: list[tuple[str, str, list[Formula], str]] = []
+    parsed: list[tuple[str, str, list[Formula], str, Any]] = []
     for number, entry in enumerate(said, 1):
-        at = f"{path}:{_line_of(lines, '', section='[[statements]]', nth=number - 1)}"
-        unknown = sorted(set(entry) - {"speaker", "says", "means", "when"})
+        def line_of(key: str) -> str:
+            return f"{path}:{_line_of(lines, _key(key, False), section='[[statements]]', nth=number - 1)}"
+
+        at = line_of("")
+        unknown = sorted(set(entry) - {"speaker", "says", "means", "when", "to", "observes"})
         if unknown:
-            raise InputError(f"{path}:{_line_of(lines, _key(unknown[0], False), section='[[statements]]', nth=number - 1)}: "
-                             f"unknown key {unknown[0]!r} in statement {number}; a statement has speaker, says, means, when")
+            raise InputError(f"{line_of(unknown[0])}: unknown key {unknown[0]!r} in statement {number}; a "
+                             "statement has speaker, says, means or observes, when, to")
         speaker = _need(entry, "speaker", str, at, "who says it")
         says = _need(entry, "says", str, at, "the sentence")
+        private = None
+        if "to" in entry:
+            group = entry["to"] if isinstance(entry["to"], list) else [entry["to"]]
+            for member in group:
+                if member not in agents:
+                    raise InputError(f"{line_of('to')}: {member!r} is not an agent; the agents are {', '.join(agents)}")
+            private = tuple(group)
+        if "observes" in entry:
+            if private is None or "means" in entry:
+                raise InputError(f"{line_of('observes')}: observes needs `to` (who looks) and no `means`")
+            seen = _need(entry, "observes", str, at, "an expression of the fields")
+            parsed.append((speaker, says, [], "now",
+                           (private, Projection(_Expression(seen, fields, line_of("observes")), seen,
+                                                show=_shown_value))))
+            continue
         means = _need(entry, "means", (str, list), at, "a formula, or a list of its parts")
-        line = _line_of(lines, _key('means'), section="[[statements]]", nth=number - 1)
-        where = f"{path}:{line}"
+        where = line_of("means")
         texts = means if isinstance(means, list) else [means]
         if not texts or not all(isinstance(t, str) for t in texts):
             raise InputError(f"{where}: means must be a formula or a non-empty list of them")
-        moment, words = _when(entry.get("when"), number,
-                              f"{path}:{_line_of(lines, _key('when'), section='[[statements]]', nth=number - 1)}")
+        if private is not None and len(texts) > 1:
+            raise InputError(f"{where}: a statement made `to` a group has one part")
+        moment, words = _when(entry.get("when"), number, line_of("when"))
         formulas = [_Formulas(fields, list(agents), where).parse(t) for t in texts]
         if moment is not None:
             formulas = [At(moment, f) for f in formulas]
-        parsed.append((speaker, says, formulas, words))
-    has_parts = any(len(f) > 1 for _, _, f, _ in parsed)
+        parsed.append((speaker, says, formulas, words, private))
+    has_parts = any(len(f) > 1 for _, _, f, _, _ in parsed)
     default = data.get("reading", "split" if has_parts else "together")
     if default not in READINGS:
         raise InputError(f"{path}:{_line_of(lines, _key('reading'))}: reading must be "
                          f"{' or '.join(READINGS)}, got {default!r}")
     stories = {}
     for reading in READINGS:
+        move = _mover(parsed, reading)
         statements: list[Statement] = []
-        for speaker, says, formulas, words in parsed:
+        for speaker, says, formulas, words, private in parsed:
             note = "" if words == "now" else f" [judged {words}]"
-            if reading == "together" or len(formulas) == 1:
+            formulas = [move(f) for f in formulas]
+            if isinstance(private, tuple) and len(private) == 2 and isinstance(private[1], Projection):
+                statements.append(observes(speaker, says, private[0], private[1]))
+            elif private is not None:
+                statements.append(learns_whether(speaker, says + note, private, formulas[0]))
+            elif reading == "together" or len(formulas) == 1:
                 statements.append(Statement(speaker, says + note, And(tuple(formulas)) if len(formulas) > 1
                                             else formulas[0]))
             else:
                 pieces = _pieces(says, len(formulas))
                 statements += [Statement(speaker, piece + note, f) for piece, f in zip(pieces, formulas)]
-        stories[reading] = _shifted(Story(name, tuple(worlds), agents, tuple(statements), show,
-                                          data.get("question", "the world"), answer), parsed, reading)
+        stories[reading] = Story(name, tuple(worlds), agents, tuple(statements), show,
+                                 data.get("question", "the world"), answer)
     return StoryFile(path, stories, default, has_parts)
 
 
 def _seen(parts: list[_Expression], world: tuple) -> tuple:
     return tuple(p(world) for p in parts)
+
+
+def _shown_value(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
 
 
 def _shown(value: tuple) -> str:
@@ -429,14 +465,14 @@ def _pieces(sentence: str, count: int) -> list[str]:
     return [f"{sentence} (part {k} of {count})" for k in range(1, count + 1)]
 
 
-def _shifted(story: Story, parsed: list, reading: str) -> Story:
+def _mover(parsed: list, reading: str) -> Callable[[Formula], Formula]:
     """In the split reading, `at(k, …)` and `after statement k` count the file's statements:
-    moved to the moment after statement k's last part."""
-    if reading == "together" or not any(len(f) > 1 for _, _, f, _ in parsed):
-        return story
+    each is moved to the moment after statement k's last part (the identity otherwise)."""
+    if reading == "together" or not any(len(f) > 1 for _, _, f, _, _ in parsed):
+        return lambda f: f
     ends = [0]
-    for _, _, formulas, _ in parsed:
-        ends.append(ends[-1] + len(formulas))
+    for _, _, formulas, _, _ in parsed:
+        ends.append(ends[-1] + max(1, len(formulas)))
 
     def move(f: Formula) -> Formula:
         if isinstance(f, At):
@@ -450,9 +486,7 @@ def _shifted(story: Story, parsed: list, reading: str) -> Story:
             return replace(f, formula=move(inner))  # type: ignore[type-var]
         return f
 
-    return Story(story.name, story.worlds, story.agents,
-                 tuple(Statement(s.speaker, s.sentence, move(s.formula)) for s in story.statements),
-                 story.show, story.question, story.answer)
+    return move
 
 
 def read_story(path: str) -> StoryFile:

@@ -102,3 +102,15 @@ def test_a_malformed_file_exits_2_on_the_command_line(tmp_path, capsys):
     assert main(["cheryl", "--story-file", str(tmp_path / "missing.toml")]) == 2
     assert main(["cheryl", "--story-file", "cheryl", "--story", "eve"]) == 2
     assert "--story does not apply with --story-file" in capsys.readouterr().err
+
+
+def test_private_looks_in_a_file_match_the_built_in_hats():
+    from logicpy.puzzles.epistemic.dynamic import HATS
+    hats = read_story("hats").stories["together"]
+    result = solve(hats)
+    assert [hats.show(s) for s in result.solutions] == ["Anne red, Bill red, Cath white", "Anne white, Bill red, Cath white"]
+    assert counts(hats) == counts(HATS) and result.story.statements[1].action.group == ("Anne",)
+    with pytest.raises(InputError, match="t.toml:12: observes needs `to`"):
+        parse_story(GOOD.replace('means = "not knows(A)"', 'observes = "x"'), "t.toml")
+    with pytest.raises(InputError, match="t.toml:12: 'Z' is not an agent"):
+        parse_story(GOOD.replace('means = "not knows(A)"', 'to = ["Z"]\nmeans = "not knows(A)"'), "t.toml")
