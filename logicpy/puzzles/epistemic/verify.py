@@ -44,6 +44,7 @@ class _Telling:
         self.others: dict[tuple[str, int], _Telling] = {}
         self.keep: list[Any] = []
         self.events_memo: dict[tuple[int, int], Any] = {}
+        self.actions: dict[str, list[int]] = {}
         self.common_memo: dict[tuple[int, tuple[str, ...], int], set[int]] = {}
 
     def alive(self, w: int, k: int) -> bool:
@@ -75,9 +76,18 @@ class _Telling:
         """The worlds possible at moment k that `agent` cannot tell from w: same view of the secret,
         and the same event at every earlier action of a group `agent` is in."""
         seen, groups = self._looks(agent)
-        actions = [j for j, s in enumerate(self.story.statements[:k]) if s.action and agent in s.action.group]
+        actions = [j for j in self._actions_of(agent) if j < k]
+        if not actions:
+            return [v for v in groups[seen[w]] if self.alive(v, k)]
         return [v for v in groups[seen[w]] if self.alive(v, k)
                 and all(self.event(v, j) == self.event(w, j) for j in actions)]
+
+    def _actions_of(self, agent: str) -> list[int]:
+        """The statements whose action `agent` takes part in."""
+        if agent not in self.actions:
+            self.actions[agent] = [j for j, s in enumerate(self.story.statements)
+                                   if s.action and agent in s.action.group]
+        return self.actions[agent]
 
     def event(self, w: int, j: int) -> Any:
         """Which event of statement j's action happens in world w: the value observed, or the

@@ -60,3 +60,15 @@ def test_mistakes_name_the_argument():
         storyo(CLASSIC, date, worlds, pool=DATE_POOL, size=1)
     with pytest.raises(InputError, match="give pool="):
         run(1, worlds, storyo(CLASSIC, date, worlds))
+
+
+def test_generates_from_a_pool_of_number_pairs():
+    from logicpy.puzzles.epistemic import sam_pat
+    pat_knows = sam_pat(1, top=6)  # "Pat: now I know the numbers" (told their product)
+    pairs = [(x, y) for x in range(1, 7) for y in range(x + 1, 7)]
+    worlds, pair = var(), var()
+    found = run(3, (worlds, pair), storyo(pat_knows, pair, worlds, pool=pairs, size=4))
+    assert len(found) == 3
+    for chosen, answer in found:
+        products = [x * y for x, y in chosen]
+        assert [p for p in chosen if products.count(p[0] * p[1]) == 1] == [answer]
