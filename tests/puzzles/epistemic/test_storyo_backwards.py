@@ -67,7 +67,7 @@ def test_generates_from_a_pool_of_number_pairs():
     pat_knows = sam_pat(1, top=6)  # "Pat: now I know the numbers" (told their product)
     pairs = [(x, y) for x in range(1, 7) for y in range(x + 1, 7)]
     worlds, pair = var(), var()
-    found = run(3, (worlds, pair), storyo(pat_knows, pair, worlds, pool=pairs, size=4))
+    found = run(3, (worlds, pair), storyo(pat_knows, pair, worlds, pool=pairs, size=5))
     assert len(found) == 3
     for chosen, answer in found:
         products = [x * y for x, y in chosen]
