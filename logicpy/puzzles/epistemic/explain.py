@@ -70,12 +70,12 @@ class _Explainer:
             nxt = []
             for w in frontier:
                 if not truth[w]:
-                    path = []
+                    found, path = w, []
                     while came[w] is not None:
                         agent, before = came[w]  # type: ignore[misc]
                         path.append((agent, w))
                         w = before
-                    return path[::-1], frontier[0] if not path else path[-1][1]
+                    return path[::-1], found
                 for agent in f.group:
                     for v in self.cell(run, agent, w, k):
                         if int(v) not in came:

@@ -217,3 +217,58 @@ def test_builders_of_the_puzzles_name_the_argument():
     with pytest.raises(InputError, match="why_not: statement 2 does not remove world 0 \\(May 15\\)"):
         why_not(result, 2, 0)
     assert why_not(result, 0, result.steps[0].removed[0]).startswith("Albert, told May")
+
+
+def _random_formula(rng, moment, depth):
+    """Formulas from every operator, common and distributed knowledge among them."""
+    from logicpy.puzzles.epistemic import At, NOTHING, knows_whether, seeing
+    from test_engine_properties import AGENTS, COARSER, FACTS
+
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(FACTS) if rng.random() < 0.6 else knows_which(rng.choice(list(AGENTS)))
+    inner = _random_formula(rng, moment, depth - 1)
+    group = tuple(rng.sample(list(AGENTS), rng.randint(1, 3)))
+    kind = rng.randrange(8)
+    if kind == 0:
+        return ~inner
+    if kind == 1:
+        return inner & _random_formula(rng, moment, depth - 1)
+    if kind == 2:
+        return common(group, inner)
+    if kind == 3:
+        return distributed(group, inner)
+    if kind == 4:
+        return knows(group[0], inner)
+    if kind == 5:
+        return knows_whether(group[0], inner)
+    if kind == 6:
+        return At(rng.randint(0, moment), inner)
+    return seeing(group[0], rng.choice([NOTHING, COARSER]), inner)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_engine_and_verifier_agree_on_random_stories_with_private_actions(seed):
+    import random
+
+    from logicpy.puzzles.epistemic import replay
+    from logicpy.puzzles.epistemic.explain import explain
+    from test_engine_properties import AGENTS
+
+    rng = random.Random(seed)
+    for _ in range(60):
+        worlds = tuple(sorted(rng.sample(range(21), rng.randint(1, 16))))
+        said = []
+        for k in range(rng.randint(1, 5)):
+            group = rng.sample(list(AGENTS), rng.randint(1, 2))
+            roll = rng.random()
+            if roll < 0.2:
+                said.append(learns_whether("host", f"{k + 1}", group, _random_formula(rng, k, 2)))
+            elif roll < 0.35:
+                said.append(observes("host", f"{k + 1}", group, rng.choice([lambda s: s % 5, lambda s: s > 12])))
+            else:
+                said.append(Statement(group[0], f"{k + 1}", _random_formula(rng, k, 3)))
+        story = Story("random", worlds, AGENTS, tuple(said))
+        result = solve(story)
+        assert [set(step.kept.tolist()) for step in result.steps] == replay(story)[1:], said
+        for step, removals in zip(result.steps, explain(result, None)):
+            assert len(removals) == len(step.removed) and all(r.reason for r in removals)
