@@ -273,6 +273,10 @@ def run_story_file(args: argparse.Namespace) -> int:
         results[reading] = solve(told.stories[reading])
         print(f"{reading}: solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
     found = any(r.solutions for r in results.values())
+    if getattr(args, "svg", None):
+        if len(results) > 1:
+            raise InputError("--svg draws one reading: add --reading split or --reading together")
+        _write_svg(args, next(iter(results.values())))
     if getattr(args, "json", False):
         return emit(args, "ok" if found else "none", {"file": args.story_file, "readings": [
             {"reading": reading, "meaning": READINGS[reading], **_outcome(result_to_data(result, check(result)))}
@@ -292,13 +296,8 @@ def _outcome(data: dict) -> dict:
     return data
 
 
-def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
-    """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
-    from .checks import check
-    from .render import render_text, result_to_data
-
-    story = result.story
-    checked = check(result)
+def _write_svg(args: argparse.Namespace, result) -> None:
+    """With --svg FILE, write the result's survival chart there."""
     if getattr(args, "svg", None):
         from .svg import render_svg
 
@@ -308,6 +307,16 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         except OSError as exc:
             raise InputError(f"{args.svg}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}", file=sys.stderr)
+
+
+def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
+    """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
+    from .checks import check
+    from .render import render_text, result_to_data
+
+    story = result.story
+    checked = check(result)
+    _write_svg(args, result)
     status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
         data = {**(extra or {}), **result_to_data(result, checked)}

@@ -114,3 +114,11 @@ def test_private_looks_in_a_file_match_the_built_in_hats():
         parse_story(GOOD.replace('means = "not knows(A)"', 'observes = "x"'), "t.toml")
     with pytest.raises(InputError, match="t.toml:12: 'Z' is not an agent"):
         parse_story(GOOD.replace('means = "not knows(A)"', 'to = ["Z"]\nmeans = "not knows(A)"'), "t.toml")
+
+
+def test_svg_of_a_story_file_needs_one_reading(tmp_path, capsys):
+    chart = tmp_path / "chart.svg"
+    assert main(["cheryl", "--story-file", "denise", "--svg", str(chart)]) == 2
+    assert "--svg draws one reading" in capsys.readouterr().err and not chart.exists()
+    assert main(["cheryl", "--story-file", "denise", "--reading", "split", "--svg", str(chart)]) == 0
+    assert chart.read_text().startswith("<svg")
