@@ -18,7 +18,8 @@ from ...errors import InputError
 __all__ = [
     "Projection", "Formula", "Fact", "TRUE", "Knows", "KnowsWhich", "KnowsWhether", "Not", "And", "Or",
     "At", "Seeing", "Common", "Distributed", "Action", "Statement", "knows", "knows_which", "knows_whether",
-    "fact", "initially", "seeing", "common", "distributed", "learns_whether", "observes", "agents_named", "NOTHING",
+    "fact", "initially", "seeing", "common", "distributed", "learns_whether", "observes",
+    "learns_privately", "agents_named", "NOTHING",
 ]
 
 
@@ -210,11 +211,16 @@ class Action:
     a projection (one event per value). The group tells the events apart; every other agent
     knows that it happened but not which event it was: it learns that the group learned
     whether, not what.
+
+    With `unnoticed`, the one event (`events[0]`, "the group is told it") may also not have
+    happened at all, and the others cannot tell: every world is copied, once where the
+    group was told (if it is true there) and once where nothing happened (`actions.py`).
     """
 
     group: tuple[str, ...]
     events: tuple[Formula, ...] = ()
     observes: Projection | None = None
+    unnoticed: bool = False
 
     def children(self) -> tuple[Formula, ...]:
         return self.events
@@ -327,6 +333,13 @@ def observes(speaker: str, sentence: str, group: str | Iterable[str], view: Proj
     the other agents learn only that the group saw it."""
     return Statement(speaker, sentence, TRUE, Action(_group("observes", group),
                                                      observes=_view("observes", view, "view")))
+
+
+def learns_privately(speaker: str, sentence: str, group: str | Iterable[str], formula: Formula) -> Statement:
+    """A private announcement: `group` is told `formula`, and the others do not notice (for all
+    they know, nothing happened). The worlds are copied (`actions.expanded`)."""
+    formula = _formula("learns_privately", formula)
+    return Statement(speaker, sentence, TRUE, Action(_group("learns_privately", group), (formula,), unnoticed=True))
 
 
 def agents_named(formula: Formula) -> set[str]:

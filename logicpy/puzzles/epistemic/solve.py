@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError
+from .actions import expanded
 from .formulas import (
     NOTHING, Action, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
     Projection, Seeing, Statement, Story, agents_named,
@@ -177,6 +178,8 @@ class Run:
         if hit is None:
             action = self.statements[j].action
             assert action is not None
+            if action.unnoticed:
+                raise InputError(f"statement {j + 1} copies worlds (learns_privately): tell the story with solve()")
             if action.observes is not None:
                 hit = classes_of(action.observes, self.model.secrets, f"what statement {j + 1} observes")
             else:
@@ -374,6 +377,7 @@ def solve(story: Story) -> Result:
     """Tell the story on its worlds; every statement keeps the worlds where it is true."""
     if not isinstance(story, Story):
         raise InputError(f"solve: story must be a Story, got {type(story).__name__}")
+    story = expanded(story)  # worlds copied by the private announcements nobody else notices
     run = Run(Model.of(story), story.statements)
     steps = []
     for k, statement in enumerate(story.statements):

@@ -32,7 +32,8 @@ Expressions are Python's arithmetic, comparisons, `and`/`or`/`not`, `in`, `abs`,
 (knows the value of expr), `knows(A, φ)`, `knows_whether(A, φ)`, `common([A, B], φ)`,
 `distributed([A, B], φ)`, `initially(φ)`, `at(k, φ)`; an agent is its bare name or a
 string. With `to = [group]` a statement is private: the group learns whether it holds,
-the others only that they did; with `to` and `observes = expr`, the group sees expr.
+the others only that they did (with `unnoticed = true`: the group is told it, and the
+others do not notice); with `to` and `observes = expr`, the group sees expr.
 A statement's `means` may be a list of parts ("I still don't know, but I know that
 …"): they are read together (one statement) or split (each part announced in turn, the
 next judged after it); `reading` chooses, and `stories(...)` gives every reading asked for.
@@ -53,7 +54,7 @@ from typing import Any, Callable
 from ...errors import InputError, read_input_file
 from .formulas import (
     NOTHING, And, At, Formula, Not, Or, Projection, Statement, Story, common, distributed, fact, knows, knows_whether,
-    knows_which, learns_whether, observes,
+    knows_which, learns_privately, learns_whether, observes,
 )
 
 __all__ = ["StoryFile", "read_story", "parse_story", "READINGS"]
@@ -384,10 +385,10 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
             return f"{path}:{_line_of(lines, _key(key, False), section='[[statements]]', nth=number - 1)}"
 
         at = line_of("")
-        unknown = sorted(set(entry) - {"speaker", "says", "means", "when", "to", "observes"})
+        unknown = sorted(set(entry) - {"speaker", "says", "means", "when", "to", "observes", "unnoticed"})
         if unknown:
             raise InputError(f"{line_of(unknown[0])}: unknown key {unknown[0]!r} in statement {number}; a "
-                             "statement has speaker, says, means or observes, when, to")
+                             "statement has speaker, says, means or observes, when, to, unnoticed")
         speaker = _need(entry, "speaker", str, at, "who says it")
         says = _need(entry, "says", str, at, "the sentence")
         private = None
@@ -397,6 +398,10 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
                 if member not in agents:
                     raise InputError(f"{line_of('to')}: {member!r} is not an agent; the agents are {', '.join(agents)}")
             private = tuple(group)
+        unnoticed = entry.get("unnoticed", False)
+        if not isinstance(unnoticed, bool) or unnoticed and (private is None or "observes" in entry):
+            raise InputError(f"{line_of('unnoticed')}: unnoticed = true needs `to` and `means` (a private "
+                             "announcement the others do not notice)")
         if "observes" in entry:
             if private is None or "means" in entry:
                 raise InputError(f"{line_of('observes')}: observes needs `to` (who looks) and no `means`")
@@ -416,7 +421,7 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
         formulas = [_Formulas(fields, list(agents), where).parse(t) for t in texts]
         if moment is not None:
             formulas = [At(moment, f) for f in formulas]
-        parsed.append((speaker, says, formulas, words, private))
+        parsed.append((speaker, says, formulas, words, ("unnoticed", private) if unnoticed else private))
     has_parts = any(len(f) > 1 for _, _, f, _, _ in parsed)
     default = data.get("reading", "split" if has_parts else "together")
     if default not in READINGS:
@@ -431,6 +436,8 @@ def parse_story(text: str, path: str = "<story>") -> StoryFile:
             formulas = [move(f) for f in formulas]
             if isinstance(private, tuple) and len(private) == 2 and isinstance(private[1], Projection):
                 statements.append(observes(speaker, says, private[0], private[1]))
+            elif isinstance(private, tuple) and private[0] == "unnoticed":
+                statements.append(learns_privately(speaker, says + note, private[1], formulas[0]))
             elif private is not None:
                 statements.append(learns_whether(speaker, says + note, private, formulas[0]))
             elif reading == "together" or len(formulas) == 1:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import InputError
+from .actions import expanded
 from .formulas import And, At, Common, Distributed, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
 
 __all__ = ["replay", "survivors", "verify", "NAIVE_LIMIT"]
@@ -166,13 +167,16 @@ class _Telling:
 
 
 def replay(story: Story) -> list[set[int]]:
-    """Indices of the worlds possible before the story and after each statement."""
+    """Indices of the worlds possible before the story and after each statement (of the story's
+    copied worlds, `actions.expanded`, when a private announcement copies them)."""
+    story = expanded(story)
     telling = _Telling(story, dict(story.agents))
     return [telling.worlds_at(k) for k in range(len(story.statements) + 1)]
 
 
 def survivors(story: Story) -> set[int]:
     """Indices of the worlds possible after the whole story (intermediate moments only where needed)."""
+    story = expanded(story)
     return _Telling(story, dict(story.agents)).worlds_at(len(story.statements))
 
 

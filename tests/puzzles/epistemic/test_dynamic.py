@@ -17,14 +17,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from logicpy.errors import InputError
-from logicpy.puzzles.epistemic import NOTHING, Projection, Statement, Story, fact, knows, knows_which, solve, verify
+from logicpy.puzzles.epistemic import NOTHING, At, Projection, Statement, Story, fact, knows, knows_which, solve, verify
 from logicpy.puzzles.epistemic.dynamic import (
     CARDS, HATS, consecutive_numbers, coordinated_attack, dining_cryptographers, mutual_depth, russian_cards,
     safe_announcements,
 )
 from logicpy.puzzles.epistemic.explain import why_not
 from logicpy.puzzles.epistemic.formulas import (
-    Common, common, distributed, learns_whether, observes,
+    Common, common, distributed, learns_privately, learns_whether, observes,
 )
 from logicpy.puzzles.epistemic.solve import Model, Run
 from logicpy.puzzles.epistemic.verify import _Telling
@@ -261,7 +261,9 @@ def test_engine_and_verifier_agree_on_random_stories_with_private_actions(seed):
         for k in range(rng.randint(1, 5)):
             group = rng.sample(list(AGENTS), rng.randint(1, 2))
             roll = rng.random()
-            if roll < 0.2:
+            if roll < 0.1 and len(worlds) <= 8:
+                said.append(learns_privately("host", f"{k + 1}", group, _random_formula(rng, k, 2)))
+            elif roll < 0.2:
                 said.append(learns_whether("host", f"{k + 1}", group, _random_formula(rng, k, 2)))
             elif roll < 0.35:
                 said.append(observes("host", f"{k + 1}", group, rng.choice([lambda s: s % 5, lambda s: s > 12])))
@@ -272,3 +274,29 @@ def test_engine_and_verifier_agree_on_random_stories_with_private_actions(seed):
         assert [set(step.kept.tolist()) for step in result.steps] == replay(story)[1:], said
         for step, removals in zip(result.steps, explain(result, None)):
             assert len(removals) == len(step.removed) and all(r.reason for r in removals)
+
+
+def test_an_unnoticed_private_announcement_copies_the_worlds():
+    """Anne is told the coin shows heads. Seen by Bill (learns_whether), Bill knows that Anne
+    knows whether; unnoticed (learns_privately), Bill still thinks nothing may have happened."""
+    from logicpy.puzzles.epistemic import knows_whether
+    heads = fact(lambda c: c == "H", "the coin shows heads")
+    bill_unsure = ~knows_whether("Bill", knows_whether("Anne", heads))
+    anne_knows = knows("Anne", heads)
+
+    def story(build):
+        return Story("coin", ("H", "T"), {"Anne": NOTHING, "Bill": NOTHING}, (
+            build("host", "Anne is told that the coin shows heads.", "Anne", heads),
+            Statement("host", "Anne knows it is heads; Bill does not know whether she knows whether.",
+                      anne_knows & bill_unsure)))
+
+    seen = solve(story(learns_whether))
+    assert seen.status == "none" and verify(seen.story, seen)
+    unnoticed = solve(story(learns_privately))
+    assert [unnoticed.story.show(w) for w in unnoticed.solutions] == ["H (Anne told)"]
+    assert [s.count for s in unnoticed.steps] == [3, 1] and verify(story(learns_privately), unnoticed)
+    # before the announcement the copies change nobody's knowledge: Anne does not know which it is
+    before = Story("coin", ("H", "T"), {"Anne": NOTHING}, (
+        learns_privately("host", "Bill is told it is heads.", "Anne", heads),
+        Statement("Anne", "I knew which it was.", At(0, knows_which("Anne")))))
+    assert solve(before).status == "none"

@@ -122,3 +122,29 @@ def test_svg_of_a_story_file_needs_one_reading(tmp_path, capsys):
     assert "--svg draws one reading" in capsys.readouterr().err and not chart.exists()
     assert main(["cheryl", "--story-file", "denise", "--reading", "split", "--svg", str(chart)]) == 0
     assert chart.read_text().startswith("<svg")
+
+
+def test_an_unnoticed_private_announcement_in_a_file():
+    coin = '''name = "coin"
+[worlds]
+fields = ["coin"]
+values = { coin = ["H", "T"] }
+[agents]
+Anne = ""
+Bill = ""
+[[statements]]
+speaker = "host"
+says = "Anne is told the coin shows heads."
+to = "Anne"
+unnoticed = true
+means = "coin == 'H'"
+[[statements]]
+speaker = "host"
+says = "Anne knows it; Bill does not know whether she knows."
+means = "knows(Anne, coin == 'H') and not knows_whether(Bill, knows_whether(Anne, coin == 'H'))"
+'''
+    result = solve(parse_story(coin, "coin.toml").stories["together"])
+    assert [result.story.show(w) for w in result.solutions] == ["H (Anne told)"]
+    assert solve(parse_story(coin.replace("unnoticed = true\n", ""), "coin.toml").stories["together"]).status == "none"
+    with pytest.raises(InputError, match="coin.toml:11: unnoticed = true needs `to` and `means`"):
+        parse_story(coin.replace('to = "Anne"\n', ""), "coin.toml")
