@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from . import render
-    from .verify import problems
+    from .verify import verify
 
     if args.verify:
         return _verify_file(args, args.verify)
@@ -128,9 +128,9 @@ def _run(args: argparse.Namespace) -> int:
         return _none(args, design, f"no such design: {design.describe()}{pinned}; the search over every "
                      f"{'completion of day 1' if symmetry is not Symmetry.NONE else 'arrangement'} found none "
                      "(exhaustive)")
-    wrong = problems(design, arrangement.days, symmetry)
-    if wrong:  # never print an arrangement the verifier rejects
-        raise AssertionError(f"internal error: the verifier rejects the arrangement: {wrong}")
+    check = verify(design, arrangement.days, symmetry)
+    if not check.ok:  # never print an arrangement the verifier rejects
+        raise AssertionError(f"internal error: the verifier rejects the arrangement: {check.problems}")
     if args.svg:
         try:
             Path(args.svg).write_text(render.svg(arrangement, design), encoding="utf-8")
@@ -197,11 +197,11 @@ def _count(args: argparse.Namespace, design: Design, symmetry: Symmetry, fixed: 
 
 def _verify_file(args: argparse.Namespace, path: str) -> int:
     from .render import from_json
-    from .verify import problems
+    from .verify import verify
 
     data = read_json_file(path)
     design, symmetry, days = from_json(data)
-    wrong = problems(design, days, symmetry)
+    wrong = verify(design, days, symmetry).problems
     if args.json:
         return emit(args, "none" if wrong else "ok", {"file": path, "design": _design_json(design),
                                                       "symmetry": symmetry.value, "problems": list(wrong)})
