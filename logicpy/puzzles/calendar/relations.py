@@ -29,7 +29,7 @@ from kanren.core import GoalType
 
 from ...core import exact_covero, reify, unify, var
 from ...core.streams import PAUSE
-from ...core.terms import is_var
+from ...core.terms import variables_in
 from ...errors import InputError, shown
 from .model import orientations
 from .solve import Puzzle, _problem, _tiling
@@ -51,14 +51,7 @@ def _puzzle(puzzle: Puzzle | None) -> Puzzle:
 
 def _ground(term: Any) -> bool:
     """True iff `term` (reified) holds no variable."""
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if is_var(t):
-            return False
-        if isinstance(t, (list, tuple)):
-            stack.extend(t)
-    return True
+    return next(variables_in(term), None) is None
 
 
 def _open_markers(puzzle: Puzzle, labels: Any) -> dict | None:

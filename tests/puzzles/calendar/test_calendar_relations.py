@@ -10,7 +10,7 @@ import io
 
 import pytest
 
-from logicpy.core import conj, membero, run, var
+from logicpy.core import conj, cons, membero, run, var
 from logicpy.errors import InputError
 from logicpy.puzzles.calendar import STANDARD, WEEKDAY, count, solve, verify
 from logicpy.puzzles.calendar.relations import tilingo
@@ -58,6 +58,13 @@ def test_nothing_given_enumerates_tilings_with_their_open_labels():
     answers = run(20, (d, g), tilingo(d, g))
     assert len({tuple(grid) for _, grid in answers}) == 20
     assert all(verify(STANDARD, grid, labels).ok for labels, grid in answers)
+
+
+def test_a_partial_list_of_open_labels_is_completed():
+    rest, g = var(), var()
+    answers = run(5, (rest, g), tilingo(cons("Oct", rest), g))
+    assert len(answers) == 5
+    assert all(verify(STANDARD, grid, ("Oct", *tail)).ok for tail, grid in answers)
 
 
 def test_composes_with_goals_that_bind_the_date_first():
