@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"day {k}: {args.neighbours} is {how} {', '.join(map(str, near))}")
         return 0
     print(render.text(arrangement, design))
-    print(render.check_line(arrangement, design))
+    print(check)
     return 0
 
 
@@ -201,12 +201,12 @@ def _verify_file(args: argparse.Namespace, path: str) -> int:
 
     data = read_json_file(path)
     design, symmetry, days = from_json(data)
-    wrong = verify(design, days, symmetry).problems
+    check = verify(design, days, symmetry)
     if args.json:
-        return emit(args, "none" if wrong else "ok", {"file": path, "design": _design_json(design),
-                                                      "symmetry": symmetry.value, "problems": list(wrong)})
-    for line in wrong:
+        return emit(args, "ok" if check.ok else "none", {"file": path, "design": _design_json(design),
+                                                         "symmetry": symmetry.value, "problems": list(check.problems)})
+    for line in check.problems:
         print(f"{path}: {line}")
-    if not wrong:
-        print(f"{path}: valid: {design.describe()} ({symmetry.value} model)")
-    return 1 if wrong else 0
+    if check.ok:
+        print(f"{path}: {check}")
+    return 0 if check.ok else 1

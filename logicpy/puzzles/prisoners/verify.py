@@ -35,10 +35,16 @@ def verify(design: Design, days: Any, symmetry: Symmetry | str = Symmetry.NONE) 
     'pair 1-2 meets 6 times'
     """
     symmetry = Symmetry(symmetry)
-    meets = "exactly once" if design.complete else "at most once"
-    checked = (f"{design.day_count} days of {design.people} in rows of {design.row}, every pair's meetings "
-               f"recounted ({meets}; {symmetry.value} model)")
-    return Verification.of(_problems(design, days, symmetry), checked)
+    problems = _problems(design, days, symmetry)
+    if problems:
+        return Verification.of(problems, f"the days and every pair's meetings recounted ({symmetry.value} model)")
+    how = "cuffed together" if design.pairs == "cuffed" else "in a row together"
+    if design.complete:
+        return Verification.of([], f"all {design.all_pairs} pairs of the {design.people} are {how} exactly once "
+                                   f"({symmetry.value} model)")
+    once = sum(1 for times in pair_meetings(days, design.pairs).values() if times == 1)
+    return Verification.of([], f"{once} of the {design.all_pairs} pairs are {how} once, none twice "
+                               f"({design.day_count} days of {design.pairs_per_day}; {symmetry.value} model)")
 
 
 def _problems(design: Design, days: Any, symmetry: Symmetry) -> list[str]:

@@ -23,7 +23,7 @@ def test_default_prints_six_days_and_the_check(capsys):
     lines = out.splitlines()
     assert code == 0 and lines[0] == "day 1: 1-2-3  4-5-6  7-8-9"
     assert [line.split(":")[0] for line in lines[:6]] == [f"day {k}" for k in range(1, 7)]
-    assert lines[6] == "check: all 36 pairs of the 9 are cuffed together exactly once"
+    assert lines[6] == "verified: all 36 pairs of the 9 are cuffed together exactly once (canonical model)"
     days = [[[int(p) for p in row.split("-")] for row in line.split(": ")[1].split()] for line in lines[:6]]
     assert verify(PRISONERS, days, "canonical").ok
 
