@@ -77,6 +77,14 @@ def test_every_puzzle_fills_every_role(puzzle, role):
         assert public, f"logicpy/puzzles/{puzzle}/{name}.py defines nothing to call"
 
 
+@pytest.mark.parametrize("puzzle", [pytest.param(p, marks=_missing(p, "relations")) for p in PUZZLES])
+def test_the_relations_load_in_the_toplevel(puzzle):
+    from logicpy.repl.goals import Relations
+
+    names = Relations().load(f"logicpy.puzzles.{puzzle}.relations")
+    assert names and all(name.endswith("o") for name in names)
+
+
 def test_argparse_only_in_cli_modules():
     offenders = []
     for path in PUZZLES_DIR.rglob("*.py"):
