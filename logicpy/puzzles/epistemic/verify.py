@@ -144,8 +144,8 @@ def verify(story: Story, result: "Result", limit: int = NAIVE_LIMIT) -> Verifica
     if len(kept) != len(story.statements):
         return Verification.of([f"{len(kept)} steps for a story of {len(story.statements)} statements"])
     if len(story.worlds) <= limit:
-        problems = [problem for k, (mine, theirs) in enumerate(zip(replay(story)[1:], kept))
-                    for problem in _differences(story, k, mine, theirs)]
+        problems = [problem for k, (told, given) in enumerate(zip(replay(story)[1:], kept))
+                    for problem in _differences(story, k, told, given)]
         return Verification.of(problems, "the naive evaluator re-told the story statement by statement and left "
                                          f"the same candidates after each ({', '.join(map(str, counts))})")
     if story.expected_counts is not None:
