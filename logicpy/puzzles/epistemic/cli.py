@@ -256,7 +256,6 @@ def _extra(args: argparse.Namespace) -> dict | None:
 
 def run_story_file(args: argparse.Namespace) -> int:
     """Handle `logicpy cheryl --story-file FILE`: tell the story in each reading asked for."""
-    from .checks import check
     from .render import render_text, result_to_data
     from .solve import solve
     from .storyfile import READINGS, read_story
@@ -279,7 +278,7 @@ def run_story_file(args: argparse.Namespace) -> int:
         _write_svg(args, next(iter(results.values())))
     if getattr(args, "json", False):
         return emit(args, "ok" if found else "none", {"file": args.story_file, "readings": [
-            {"reading": reading, "meaning": READINGS[reading], **_outcome(result_to_data(result, check(result)))}
+            {"reading": reading, "meaning": READINGS[reading], **_outcome(result_to_data(result, str(_verified(result))))}
             for reading, result in results.items()]})
     for n, (reading, result) in enumerate(results.items()):
         if n:
@@ -287,13 +286,25 @@ def run_story_file(args: argparse.Namespace) -> int:
         if told.has_parts:
             print(f"reading: {reading} ({READINGS[reading]})")
         print(render_text(result, why=getattr(args, "why", False)))
-        print(check(result))
+        print(_verified(result))
     return EXIT["ok" if found else "none"]
 
 
 def _outcome(data: dict) -> dict:
     data["outcome"] = data.pop("status")
     return data
+
+
+def _verified(result):
+    """The verifier's check of `result` (never print an answer it rejects)."""
+    from ...errors import LogicpyError
+    from .verify import verify
+
+    checked = verify(result.story, result)
+    if not checked.ok:
+        raise LogicpyError(f"internal error: the naive evaluator disagrees with the engine: {checked.problems[0]}; "
+                           "please report it")
+    return checked
 
 
 def _write_svg(args: argparse.Namespace, result) -> None:
@@ -311,15 +322,14 @@ def _write_svg(args: argparse.Namespace, result) -> None:
 
 def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
     """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
-    from .checks import check
     from .render import render_text, result_to_data
 
     story = result.story
-    checked = check(result)
+    checked = _verified(result)
     _write_svg(args, result)
     status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
-        data = {**(extra or {}), **result_to_data(result, checked)}
+        data = {**(extra or {}), **result_to_data(result, str(checked))}
         data["outcome"] = data.pop("status")
         if knowers is not None:
             data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}
