@@ -22,7 +22,7 @@ import numpy as np
 
 from ...errors import InputError
 from .formulas import (
-    NOTHING, And, Formula, Or, Projection, Statement, Story, common, fact, knows, knows_which, observes,
+    NOTHING, And, Formula, Projection, Statement, Story, common, fact, knows, knows_which, observes,
 )
 
 __all__ = [

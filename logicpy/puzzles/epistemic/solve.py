@@ -25,7 +25,7 @@ import numpy as np
 from ...errors import InputError
 from .actions import expanded
 from .formulas import (
-    NOTHING, Action, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
+    NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
     Projection, Seeing, Statement, Story, agents_named,
 )
 
@@ -164,11 +164,11 @@ class Run:
         key = (agent, actions[-1])
         hit = self._views.get(key)
         if hit is None:
-            for j in actions:
+            for j in actions:  # refined one action at a time, ids kept below the number of worlds
                 events, kinds = self.events(j)
-                ids = ids.astype(np.int64) * (kinds + 1) + (events + 1)
-            _, ids = np.unique(ids, return_inverse=True)
-            hit = self._views[key] = (ids.reshape(-1), int(ids.max()) + 1 if len(ids) else 0)
+                _, ids = np.unique(ids.astype(np.int64) * (kinds + 1) + (events + 1), return_inverse=True)
+                ids = ids.reshape(-1)
+            hit = self._views[key] = (ids, int(ids.max()) + 1 if len(ids) else 0)
         return hit
 
     def events(self, j: int) -> tuple[np.ndarray, int]:
