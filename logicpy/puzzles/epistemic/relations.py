@@ -46,6 +46,12 @@ _TABLES: "WeakKeyDictionary[Story, Table]" = WeakKeyDictionary()
 _KNOWERS: "WeakKeyDictionary[Story, Table]" = WeakKeyDictionary()
 
 
+def _story(who: str, story: Any) -> Story:
+    if not isinstance(story, Story):
+        raise InputError(f"{who}: story must be a Story, got {type(story).__name__}")
+    return story
+
+
 def _table(story: Story) -> Table:
     """(moment, secret) for every secret possible after `moment` statements, computed once."""
     table = _TABLES.get(story)
@@ -71,8 +77,7 @@ def storyo(story: Story, secret: Any, worlds: Any = _NO_WORLDS, pool: Sequence[A
     of secrets) has exactly one answer, `secret`. With `worlds` unbound, every `size`-subset of
     `pool` is tried (in an order shuffled by `seed`, holding `secret` when it is bound), lazily.
     """
-    if not isinstance(story, Story):
-        raise InputError(f"storyo: story must be a Story, got {type(story).__name__}")
+    _story("storyo", story)
     if worlds is _NO_WORLDS:
         return _table(story)(len(story.statements), secret)
     if pool is not None and (isinstance(pool, (str, bytes)) or not hasattr(pool, "__len__")):
@@ -146,7 +151,7 @@ def _unique_lists(story: Story, pool: list, size: int, seed: int, holding: Any) 
 
 def survivo(story: Story, moment: Any, secret: Any) -> GoalType:
     """survivo(+story, ?moment, ?secret): True iff `secret` is still possible after `moment` statements."""
-    return _table(story)(moment, secret)
+    return _table(_story("survivo", story))(moment, secret)
 
 
 def _knowers(story: Story) -> Table:
@@ -167,4 +172,4 @@ def _knowers(story: Story) -> Table:
 def knowso(story: Story, moment: Any, agent: Any, secret: Any) -> GoalType:
     """knowso(+story, ?moment, ?agent, ?secret): True iff after `moment` statements, in the world
     `secret` (still possible then), `agent` knows the secret."""
-    return _knowers(story)(moment, agent, secret)
+    return _knowers(_story("knowso", story))(moment, agent, secret)

@@ -72,3 +72,11 @@ def test_generates_from_a_pool_of_number_pairs():
     for chosen, answer in found:
         products = [x * y for x, y in chosen]
         assert [p for p in chosen if products.count(p[0] * p[1]) == 1] == [answer]
+
+
+def test_every_relation_names_a_story_that_is_not_one():
+    from logicpy.puzzles.epistemic.relations import knowso, survivo
+    with pytest.raises(InputError, match="survivo: story must be a Story, got str"):
+        survivo("classic", 0, var())
+    with pytest.raises(InputError, match="knowso: story must be a Story, got list"):
+        knowso([], 0, var(), var())
