@@ -44,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "cheryl", help="Cheryl's Birthday and other who-knows-what puzzles (public announcements)",
         description="Tell an epistemic puzzle statement by statement: each public announcement keeps the "
-                    "worlds where it is true. Without a puzzle name: Cheryl's Birthday.",
+                    "worlds where it is true, a private one refines what its group can tell apart. Without a "
+                    "puzzle name: Cheryl's Birthday (or the story of --story-file).",
     )
     dates = parser.add_argument_group("Cheryl's birthday")
     which = dates.add_mutually_exclusive_group()
@@ -52,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(default: the original ten, or Norvig's ten for --story complex)")
     which.add_argument("--dates-file", metavar="FILE", help="the candidate dates, one a line (or the JSON that "
                        "`generate --json` writes)")
-    dates.add_argument("--story", dest="tale", default=None,
+    dates.add_argument("--story", dest="tale", default=None, metavar="STORY",
                        help="classic (default), eve or complex (Norvig 2015)")
     files = parser.add_argument_group("a story of your own")
     files.add_argument("--story-file", metavar="FILE", help="a story written in TOML (or a shipped story's name, "
