@@ -39,7 +39,6 @@ OTHER_NAMES = {
 #: Roles a puzzle does not fill yet: their tests are expected to fail while the module is missing.
 MISSING = {
     ("einstein", "verify"): "einstein's verifier still lives in solve.py (returning a bool)",
-    ("einstein", "relations"): "einstein has no relations module yet",
 }
 #: Modules of each puzzle's search that its verifier must not import.
 ENGINES = {
