@@ -36,7 +36,7 @@ import numpy as np
 from ...errors import InputError, LogicpyError
 from ...extras import install_hint
 from .formulas import (
-    NOTHING, And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
+    NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
     Statement, Story,
 )
 from .propositional import AtomCount, AtomsFact, HiddenAtoms, Valuations
@@ -502,6 +502,21 @@ class SymbolicRun:
                 observed = {**self.observed, f.agent: self.structure.view(f.agent, f.view)}
                 other = self._counterfactuals[key] = SymbolicRun(self.structure, self.statements, observed)
             return other.meaning(f.formula, k)
+        if isinstance(f, Distributed):  # pooled observations: hidden only what no member observes
+            for agent in f.group:
+                self._hidden(agent)
+            seen = frozenset().union(*(self.observed[agent] for agent in f.group))
+            return self._knows(self.all_vars - seen, self.alive_at(k), self.meaning(f.formula, k))
+        if isinstance(f, Common):  # the greatest X with X = everybody in the group knows (φ and X)
+            alive, phi = self.alive_at(k), self.meaning(f.formula, k)
+            hiddens = [self._hidden(agent) for agent in f.group]
+            x = bdd.true
+            while True:
+                target = phi & x
+                new = reduce(lambda a, b: a & b, (self._knows(h, alive, target) for h in hiddens), bdd.true)
+                if new == x:
+                    return x
+                x = new
         if not isinstance(f, (Knows, KnowsWhich, KnowsWhether)):
             raise Unsupported(f"the symbolic engine does not evaluate {type(f).__name__} formulas")
         hidden = self._hidden(f.agent)
