@@ -18,7 +18,10 @@ from ...errors import InputError, NoSolution, read_json_file
 from ...progress import terminal_progress
 from .model import Design, Symmetry
 
-__all__ = ["register", "design_from_args", "parse_day"]
+__all__ = ["register", "design_from_args", "parse_day", "MAX_TIMEOUT"]
+
+#: The longest --timeout (seconds, 30 days); nan, infinities and negatives are refused.
+MAX_TIMEOUT = 30 * 24 * 3600
 
 SYMMETRY_HELP = """how arrangements that differ only by symmetry are told apart:
 canonical (default): day 1 is 1-2-3 / 4-5-6 / 7-8-9, each row reads first < last, the rows of
@@ -89,8 +92,9 @@ def run(args: argparse.Namespace) -> int:
     """The command, under the --timeout alarm (exit 4 when it rings)."""
     from ...alarm import TimeUp, time_limit
 
-    if args.timeout < 0:
-        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
+    if not 0 <= args.timeout <= MAX_TIMEOUT:
+        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or a number of seconds up to "
+                         f"{MAX_TIMEOUT:,}")
     try:
         with time_limit(args.timeout):
             return _run(args)

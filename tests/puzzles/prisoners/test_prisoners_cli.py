@@ -80,7 +80,7 @@ def test_no_such_design_exit_1(capsys):
     (["--fix", "2:1-2"], "fixed day 2"),
     (["--fix", "x"], "--fix 'x'"),
     (["--verify", "/nonexistent.json"], "/nonexistent.json: cannot read"),
-    (["--days", "5", "--count"], "at most 3"),
+    (["--days", "5", "--count", "--symmetry", "prob"], "at most 3"),
     (["--kirkman", "--count"], "1,401,400 possible days"),
     (["--people", "12", "--row", "2", "--count"], "66 pairs; the counter keeps a day's pairs in 64 bits"),
 ])
