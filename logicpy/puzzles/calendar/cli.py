@@ -75,7 +75,7 @@ def _date(args: argparse.Namespace, weekday_board: bool):
         names = [w.lower() for w in WEEKDAYS]
         if day not in names:
             raise InputError(f"--weekday {args.weekday!r}: not a weekday (Mon ... Sun)")
-        date = Date(date.month, date.day, names.index(day))
+        date = Date(date.month, date.day, names.index(day), date.year)
     return date, date.labels(weekday=weekday_board)
 
 
@@ -134,7 +134,11 @@ def _run_one(args, puzzle, date, labels) -> int:
     else:
         print(f"{what}: no solution (exhaustive search of board {puzzle.board.name})")
     if not_real:
-        print(f"note: {date} is on the board but not a real date")
+        if date.year is not None:
+            plain = type(date)(date.month, date.day)
+            print(f"note: {date.year} has no {plain}: solved as the board's {date}, not a real date")
+        else:
+            print(f"note: {date} is on the board but not a real date")
     if grids:
         print(f"verified: {'each' if len(grids) > 1 else 'the'} tiling checked cell by cell")
     if args.svg and grids:
@@ -153,22 +157,46 @@ def _run_verify(args, puzzle) -> int:
             raise TypeError("a solution is not a list of row strings")
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{args.verify}: not a `logicpy calendar --json` result: {exc}") from None
+    claimed = doc.get("count") if isinstance(doc, dict) else None
+    if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int) or claimed < 0):
+        raise InputError(f"{args.verify}: \"count\" is {claimed!r}, not a number of solutions")
     bad = 0
-    failures = []
+    failures: list[dict[str, Any]] = []
+
+    def fail(number: int | None, problems: list[str]) -> None:
+        nonlocal bad
+        bad += 1
+        failures.append({"solution": number, "problems": problems})
+        if not args.json:
+            print(f"{f'solution {number}' if number else args.verify}: NOT verified: {'; '.join(problems)}")
+
+    first_seen: dict[tuple[str, ...], int] = {}
     for number, grid in enumerate(grids, 1):
         check = verify_grid(puzzle.board, puzzle.pieces, grid, labels)
         if not check.ok:
-            bad += 1
-            failures.append({"solution": number, "problems": list(check.problems)})
-            if not args.json:
-                print(f"solution {number}: NOT verified: {'; '.join(check.problems)}")
+            fail(number, list(check.problems))
+        elif tuple(grid) in first_seen:
+            fail(number, [f"the same grid as solution {first_seen[tuple(grid)]}"])
+        else:
+            first_seen[tuple(grid)] = number
+    if claimed is not None:
+        from .solve import count
+
+        if len(grids) > claimed:
+            fail(None, [f"{len(grids)} solutions listed, but \"count\" says {claimed}"])
+        else:
+            actual = count(puzzle, labels)
+            if actual != claimed:
+                fail(None, [f"\"count\" says {claimed}, but leaving {', '.join(labels)} open has {actual} "
+                            "(counted again)"])
     if args.json:
         return emit(args, "none" if bad else "ok", {"file": args.verify, "open": list(labels),
                                                      "solutions": len(grids), "failed": failures})
     if bad:
         return 1
-    print(f"verified: {len(grids)} solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} open, "
-          "checked cell by cell")
+    counted = f"; the count {claimed} checked" if claimed is not None else ""
+    print(f"verified: {len(grids)} distinct solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} "
+          f"open, checked cell by cell{counted}")
     return 0
 
 
