@@ -23,7 +23,10 @@ from ...cli_contract import emit
 from ...errors import InputError
 from ...progress import terminal_progress
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "LIST_LIMIT"]
+
+#: The most solutions a command lists (more: use --count or --first).
+LIST_LIMIT = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -101,14 +104,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_one(args, puzzle, date, labels) -> int:
     from .render import render_grids, render_svg
-    from .solve import count, solve
+    from .solve import colouring_obstruction, count, solve
     from .verify import verify_grid
 
     what = str(date) if date else ", ".join(labels)
     start = time.process_time()
+    with terminal_progress() as bar:
+        progress = None
+        if bar is not None:
+            task = bar.add_task("counting", total=1.0)
+            progress = lambda done: bar.update(task, completed=done)  # noqa: E731
+        total = count(puzzle, labels, progress) if args.count or not args.first else None
+    if total is not None and total > LIST_LIMIT and not args.count:
+        raise InputError(f"{what}: {total:,} solutions, more than the {LIST_LIMIT:,} a listing prints; "
+                         "use --count or --first")
     if args.count:
         result = None
-        n = count(puzzle, labels)
+        n = total or 0
     else:
         result = solve(puzzle, labels, limit=1 if args.first else None)
         n = result.count
@@ -132,7 +144,8 @@ def _run_one(args, puzzle, date, labels) -> int:
     if n:
         print(f"{what}: {n} solution{'s' if n != 1 else ''}{shown}")
     else:
-        print(f"{what}: no solution (exhaustive search of board {puzzle.board.name})")
+        why = colouring_obstruction(puzzle, [puzzle.board.cell(label) for label in labels])
+        print(f"{what}: no solution ({why or f'exhaustive search of board {puzzle.board.name}'})")
     if not_real:
         if date.year is not None:
             plain = type(date)(date.month, date.day)
