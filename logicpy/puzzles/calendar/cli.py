@@ -166,6 +166,10 @@ def _run_verify(args, puzzle) -> int:
     doc = read_json_file(args.verify)
     try:
         labels, grids = tuple(doc["open"]), doc["solutions"]
+        if not isinstance(doc["open"], list) or not all(isinstance(label, str) for label in labels):
+            raise TypeError('"open" is not a list of labels')
+        if not isinstance(grids, list):
+            raise TypeError('"solutions" is not a list of grids')
         if not all(isinstance(g, list) and all(isinstance(row, str) for row in g) for g in grids):
             raise TypeError("a solution is not a list of row strings")
     except (ValueError, KeyError, TypeError) as exc:

@@ -135,3 +135,17 @@ def test_verify_checks_distinct_grids_and_the_count(capsys, tmp_path):
     first.write_text(capsys.readouterr().out)  # one grid of 216: a --first result verifies
     assert main(["calendar", "--verify", str(first)]) == 0
     assert "the count 216 checked" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"open": "Oct", "count": 0, "solutions": []}, '"open" is not a list of labels'),
+    ({"open": ["Oct", "6"], "count": 0, "solutions": {"a": 1}}, '"solutions" is not a list of grids'),
+    ({"open": ["Oct", "6"], "count": float("inf"), "solutions": []}, '"count" is inf'),
+    ({"open": ["Oct", "6"], "count": True, "solutions": []}, '"count" is True'),
+])
+def test_verify_refuses_a_file_of_the_wrong_shape(capsys, tmp_path, doc, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    assert main(["calendar", "--verify", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
