@@ -80,11 +80,12 @@ def _day(word: str) -> int:
 def parse_date(text: str, today: _dt.date | None = None) -> Date:
     """A date from `10 6`, `Oct 6`, `october 6`, `6 Oct`, `2026-10-06` or `today`.
 
-    Dates the board shows but no calendar has (February 30) are accepted (`real` is False);
-    anything else that is not a date is an InputError naming the culprit.
+    Dates the board shows but no calendar has (February 30), and full dates their year lacks
+    (2023-02-29), are accepted (`real` is False); anything else that is not a date is an
+    InputError naming the culprit.
 
     >>> parse_date("october 6"), parse_date("Feb 30").real
-    (Date(month=10, day=6, weekday=None), False)
+    (Date(month=10, day=6, weekday=None, year=None), False)
     >>> str(parse_date("2026-10-06")), parse_date("2023-02-29").real
     ('Tue October 6', False)
     """

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from typing import Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from ...core.cover import ExactCover
 from ...errors import InputError
@@ -132,13 +132,13 @@ def rotational_days(design: Design) -> list[Day] | None:
         return ("across", g, h, (y - x) % q)
 
     every = {orbit(a, b) for a, b in itertools.combinations(people, 2)}
-    triples = [t for t in itertools.combinations(people, 3)]
+    triples = list(itertools.combinations(people, 3))
     for choice in itertools.combinations([(b, c) for b in range(q) for c in range(q)], (q - 1) // 2):
         taken = [o for b, c in choice for o in (("across", 0, 1, b), ("across", 0, 2, c), ("across", 1, 2, (c - b) % q))]
         if len(set(taken)) != len(taken):
             continue
         rest = every - set(taken)
-        options = {}
+        options: dict[Any, list[Any]] = {}
         for t in triples:
             meets = [orbit(a, b) for a, b in itertools.combinations(t, 2)]
             if len(set(meets)) == 3 and rest.issuperset(meets):
