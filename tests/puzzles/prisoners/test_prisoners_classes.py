@@ -10,7 +10,7 @@ import math
 import pytest
 
 from logicpy.cli import main
-from logicpy.puzzles.prisoners import KIRKMAN, PRISONERS, Design, Symmetry, completions, distinct, problems, solve
+from logicpy.puzzles.prisoners import KIRKMAN, PRISONERS, Design, Symmetry, completions, distinct, solve, verify
 from logicpy.puzzles.prisoners.classes import completions_from_classes, labelled_designs
 from logicpy.puzzles.prisoners.solve import rotational_days
 
@@ -30,7 +30,7 @@ def test_known_small_designs_and_their_counts(design, classes, automorphisms, la
     # the completions of day 1, from the classes, equal the day-level counter's
     assert completions_from_classes(design, found) == completions(design)
     for c in found:
-        assert problems(design, c.days) == []
+        assert verify(design, c.days).ok
 
 
 @pytest.mark.slow
@@ -45,7 +45,7 @@ def test_kirkman_schoolgirls_seven_classes(capsys):
     """The literature: 7 non-isomorphic solutions, 404,756,352,000 on 15 labelled girls."""
     found = distinct(KIRKMAN)
     assert sorted(c.automorphisms for c in found) == [12, 12, 21, 24, 24, 168, 168]
-    assert all(problems(KIRKMAN, c.days) == [] for c in found)
+    assert all(verify(KIRKMAN, c.days).ok for c in found)
     assert labelled_designs(KIRKMAN, found) == 404_756_352_000
     assert completions_from_classes(KIRKMAN, found) == 404_756_352_000 * 7 // 1_401_400 == 2_021_760
     assert main(["prisoners", "--kirkman", "--count", "--distinct", "--json"]) == 0
@@ -57,17 +57,17 @@ def test_kirkman_schoolgirls_seven_classes(capsys):
 def test_larger_kirkman_designs_by_rotation(people, symmetry):
     design = Design(people, 3, None, "row")
     found = solve(design, symmetry)
-    assert found is not None and problems(design, found.days, symmetry) == []
+    assert found is not None and verify(design, found.days, symmetry).ok
     assert found.days[0] == design.first_day() or symmetry is Symmetry.NONE
 
 
 def test_rotational_days_form_a_design_before_relabelling():
     design = Design(21, 3, None, "row")
     days = rotational_days(design)
-    assert days is not None and problems(design, days, Symmetry.NONE) == []
+    assert days is not None and verify(design, days, Symmetry.NONE).ok
     assert rotational_days(Design(18, 3, None, "row")) is None  # 6 groups of 3: q even, no such form
 
 
 def test_twenty_one_schoolgirls_with_no_time_limit_finish(capsys):
     assert main(["prisoners", "--people", "21", "--pairs", "row", "--timeout", "0"]) == 0
-    assert "all 210 pairs of the 21 are in a row together exactly once" in capsys.readouterr().out
+    assert "verified: all 210 pairs of the 21 are in a row together exactly once" in capsys.readouterr().out
