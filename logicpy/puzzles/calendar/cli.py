@@ -212,8 +212,8 @@ def _run_verify(args, puzzle) -> int:
     if bad:
         return 1
     counted = f"; the count {claimed} checked" if claimed is not None else ""
-    print(f"verified: {len(grids)} distinct solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} "
-          f"open, checked cell by cell{counted}")
+    print(f"verified: {len(grids)} solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} open, "
+          f"checked cell by cell, none repeated{counted}")
     return 0
 
 
