@@ -13,10 +13,9 @@ from ...cli_contract import EXIT, emit
 from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
 from ...progress import terminal_progress
+from .files import load_game, save_game
 
-__all__ = ["register", "load_game", "save_game"]
-
-FORMATS = {".json": "JSON (einstein-solver's format)", ".txt": "text notation"}
+__all__ = ["register"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,33 +59,6 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"clue types to draw from (default all): {', '.join(CLUE_TYPES)}")
     group.add_argument("-o", "--output", metavar="GAME", help="write the game (.json or .txt, by extension)")
     group.add_argument("--answer", metavar="FILE", help="write the solution (.json result, or a .txt table)")
-
-
-def load_game(path: str | Path):
-    """Read a game by its extension (.json or .txt); a bare name is a shipped game (`zebra`)."""
-    from ...data import einstein_game
-    from .jsonfmt import load_json
-    from .notation import load_text
-
-    path = einstein_game(path)
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        raise InputError(f"{path}: unknown game format {suffix!r}; use one of {', '.join(FORMATS)}")
-    return load_json(path) if suffix == ".json" else load_text(path)
-
-
-def save_game(game, path: str | Path) -> None:
-    """Write a game in the format its extension names."""
-    from .jsonfmt import dump_json
-    from .notation import dump_text
-
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        raise InputError(f"{path}: unknown game format {suffix!r}; use one of {', '.join(FORMATS)}")
-    try:
-        Path(path).write_text(dump_json(game) if suffix == ".json" else dump_text(game), encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:

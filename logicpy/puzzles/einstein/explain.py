@@ -646,7 +646,7 @@ class _Trials:
     solution is never tried: propagation is sound, so assuming it cannot fail."""
 
     def __init__(self, grid: _Grid, solution: Grid | None):
-        from .solve import verify
+        from .verify import verify
 
         self.grid = grid
         self.removed: list[tuple[int, int]] = []

@@ -2,7 +2,7 @@
 
     g = generate(kinds=4, things=5, seed=7)        # reproducible with the same seed
     g.game, g.solution, g.difficulty, g.measures   # the game (clues worded in English), its answer
-    verify(g.game, g.solution)                     # True; the game has no other solution
+    verify(g.game, g.solution).ok                  # True; the game has no other solution
 
 Clues are drawn true of the hidden grid from every clue type the format has (`CLUE_TYPES`):
 link, !link, same, orderings, adjacency, xor / or / nand of two facts, and arithmetic.

@@ -1,4 +1,4 @@
-"""Solve a game (FD propagation and search), verify a grid independently, and the Result type."""
+"""Solve a game (FD propagation and search), each solution checked by `verify`, and the Result type."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
 from .compile import iter_grids, sort_key
 from .model import Game, Grid
-from .semantics import GridView, holds
+from .verify import check, verify
 
-__all__ = ["Result", "solve", "count", "check", "verify", "DEFAULT_MAX"]
+__all__ = ["Result", "solve", "count", "DEFAULT_MAX"]
 
 #: Solutions `solve` keeps unless told otherwise: enough to show, few enough to stay quick.
 DEFAULT_MAX = 1000
@@ -122,30 +122,3 @@ def count(game: Game, strategy: str = "wdeg", progress: Callable[[int], None] | 
         if progress is not None and n % PROGRESS_EVERY == 0:
             progress(n)
     return n
-
-
-def check(game: Game, grid: Grid) -> list[str]:
-    """What is wrong with a solution grid: its shape, then every clue it breaks ([] if none)."""
-    n, kinds = game.size, game.kinds
-    if len(grid) != n or any(len(row) != len(kinds) for row in grid):
-        return [f"the grid must have {n} rows of {len(kinds)} things"]
-    problems = []
-    for j, kind in enumerate(kinds):
-        column = [row[j] for row in grid]
-        if sorted(column) != sorted(kind.things):
-            problems.append(f"column {kind.name!r} must hold each of its things once, got {column}")
-    if [row[0] for row in grid] != list(kinds[0].things):
-        problems.append(f"rows must follow the order of kind {kinds[0].name!r}")
-    if problems:
-        return problems
-    view = GridView(game, grid)
-    return [
-        f"clue {clue.number} fails"
-        for clue in game.clues
-        if not all(holds(game, rule, view) for rule in clue.rules)
-    ]
-
-
-def verify(game: Game, grid: Grid) -> bool:
-    """True iff the grid is well formed and satisfies every clue (read directly, not via FD)."""
-    return not check(game, grid)
