@@ -723,6 +723,7 @@ def _chain(trial: _Grid, why: _Contradiction) -> tuple[Step, ...]:
     need.discard(0)  # the first step states the assumption itself
     game = trial.game
     items = [trial.steps[0]] + [_chain_item(game, trial.steps[i]) for i in sorted(need)]
+    basis: tuple[str, ...]
     if why.cell is not None:
         rule, basis = "empty", why.cell
     elif why.clue is not None:
