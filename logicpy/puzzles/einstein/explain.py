@@ -789,6 +789,9 @@ def _chain_item(game: Game, step: Step) -> Step:
 def explain(game: Game, solution: Grid | None = None, grids: bool = False) -> Explanation:
     """The deduction trace of a game; `solution` (from `solve`) supplies any needed guesses;
     with `grids`, each step keeps the candidate grid it leaves (for `render_explanation`)."""
+    from .compile import check_size
+
+    check_size(game)
     plan = _Plan(game)
     grid, guesses = _Grid(plan, {c.number: _quote(c) for c in game.clues}, grids), 0
     trials = _Trials(grid, solution)  # before the first look: it marks the main grid

@@ -7,9 +7,11 @@ from pathlib import Path
 from ...errors import InputError
 from .model import Game
 
-__all__ = ["FORMATS", "load_game", "save_game"]
+__all__ = ["FORMATS", "MAX_BYTES", "load_game", "save_game"]
 
 FORMATS = {".json": "JSON (einstein-solver's format)", ".txt": "text notation"}
+#: The largest game file read (far above any game small enough to solve: see `compile.MAX_CELLS`).
+MAX_BYTES = 16 * 2**20
 
 
 def _suffix(path: str | Path) -> str:
@@ -26,7 +28,14 @@ def load_game(path: str | Path) -> Game:
     from .notation import load_text
 
     path = einstein_game(path)
-    return load_json(path) if _suffix(path) == ".json" else load_text(path)
+    suffix = _suffix(path)
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0  # the reader names the problem
+    if size > MAX_BYTES:
+        raise InputError(f"{path}: {size:,} bytes; the largest game file read is {MAX_BYTES:,} bytes")
+    return load_json(path) if suffix == ".json" else load_text(path)
 
 
 def save_game(game: Game, path: str | Path) -> None:
