@@ -135,8 +135,8 @@ class Checker:
         try:
             if tie is not None:
                 a, b = tie
-                if (a, b) not in self._pairs_allowed(dom, apart, a, b):
-                    return False
+                if not dom[a] & dom[b] or b in apart.get(a, ()) or a in apart.get(b, ()):
+                    return False  # they can no longer share a row
                 if not (dom[a] == dom[b] and dom[a] & (dom[a] - 1) == 0):
                     raise _Need(("tie", a, b))
             if clue is not None and not all(holds(self.game, rule, _View(self, dom)) for rule in clue.rules):
@@ -150,12 +150,6 @@ class Checker:
                 if self._search(trial, apart, friends, full, clue, tie):
                     return True
             return False
-
-    def _pairs_allowed(self, dom, apart, a, b):
-        """{(a, b)} if a and b may still share a row, else nothing."""
-        if not dom[a] & dom[b] or b in apart.get(a, ()) or a in apart.get(b, ()):
-            return set()
-        return {(a, b)}
 
     def _choices(self, dom, what):
         if what[0] == "row":
