@@ -18,6 +18,9 @@ from .files import load_game, save_game
 
 __all__ = ["register"]
 
+#: Seconds `generate` may take unless told otherwise (a large grid of a rare difficulty takes many seeds).
+GENERATE_TIMEOUT = 600.0
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `einstein` subcommand."""
@@ -43,8 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     search.add_argument("--max", type=int, default=1000, metavar="N",
                         help="stop after N solutions and say there are at least N (default 1000)")
     search.add_argument("--count", action="store_true", help="count every solution without keeping them")
-    parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
-                        help="stop after S seconds with exit status 4, saying how far it got (default 120; 0: no limit)")
+    parser.add_argument("--timeout", type=float, metavar="S",
+                        help="stop after S seconds with exit status 4, saying how far it got (default 120, "
+                             f"{GENERATE_TIMEOUT:g} for generate; 0: no limit)")
     _add_generate_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -68,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     """Handle `logicpy einstein …` under the --timeout alarm (exit 4, saying how far it got, when it rings)."""
     from ...alarm import TimeUp, time_limit
 
+    if args.timeout is None:
+        args.timeout = GENERATE_TIMEOUT if args.files[0] == "generate" else 120.0
     if not math.isfinite(args.timeout) or args.timeout < 0:
         raise InputError(f"--timeout {args.timeout}: must be 0 (no limit) or a number of seconds")
     args.reached = ""  # how far the work got, for the message when time runs out
