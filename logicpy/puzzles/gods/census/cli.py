@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator
 from ....cli_contract import EXIT, emit
 from ....errors import InputError
 from ....progress import terminal_progress
-from .solve import PROOF_KINDS, TIMEOUT, puzzle_of_row, puzzle_space, run_census, tasks_for
+from .solve import PROOF_KINDS, TIMEOUT, Spec, puzzle_of_row, puzzle_space, run_census, tasks_for
 from .cluster import Engine
 from ..model import TYPES, Semantics
 from .storage import Store, to_csv
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             interrupted = True
         if stats is not None:
             store.record_run(started, engine.workers, engine.name, stats.tasks, stats.done, stats.wall)
-        rows = store.rows(keys)
+        rows = _described(store.rows(keys), specs)
     if interrupted:
         message = (f"interrupted: {len(rows)} of {len(tasks)} rows are stored in {args.store}; "
                    f"run the same command again to resume")
@@ -232,6 +232,13 @@ def _write(path: str, option: str, text: str) -> None:
         raise InputError(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
 
 
+def _described(rows: list[dict[str, Any]], specs: list[Spec]) -> list[dict[str, Any]]:
+    """`rows` with each description taken from its puzzle's spec, so that a row stored by an
+    older logicpy (whose description could name a position-renamed form) names its own puzzle."""
+    names = {s.key: s.description for s in specs}
+    return [{**r, "description": names.get(r["puzzle"], r["description"])} for r in rows]
+
+
 def _cell(row: dict[str, Any]) -> str:
     """A row's class: "q3 c1", "none: counting", or "timeout"."""
     if row["status"] == "solvable":
@@ -314,7 +321,7 @@ def hardest(rows: list[dict[str, Any]], top: int) -> list[tuple[dict[str, Any], 
 def _hardest_json(row: dict[str, Any], check: Any) -> dict[str, Any]:
     return {**{k: row[k] for k in ("key", "description", "semantics", "least_questions", "least_complexity",
                                    "trees", "tree")},
-            "verified": {"ok": check.ok, "worlds": check.worlds, "paths": check.arrivals}}
+            "verified": check.to_json()}
 
 
 def heat_map_svg(rows: list[dict[str, Any]]) -> str:
