@@ -65,6 +65,7 @@ FILE_COMMANDS = {
                             "--store", "{}"],
     "cheryl --dates-file": ["cheryl", "--dates-file", "{}"],
     "cheryl generate --pool": ["cheryl", "generate", "--pool", "{}", "--seed", "1"],
+    "cheryl --story-file": ["cheryl", "--story-file", "{}"],
     "calendar --verify": ["calendar", "--verify", "{}"],
     "calendar --board": ["calendar", "--board", "{}", "10", "6"],
     "calendar --pieces": ["calendar", "--pieces", "{}", "10", "6"],

@@ -51,7 +51,8 @@ from functools import partial
 from itertools import product
 from typing import Any, Callable
 
-from ...errors import InputError, read_input_file
+from ...errors import InputError
+from ...inputs import read_text
 from .formulas import (
     NOTHING, And, At, Formula, Not, Or, Projection, Statement, Story, common, distributed, fact, knows, knows_whether,
     knows_which, learns_privately, learns_whether, observes,
@@ -501,4 +502,4 @@ def read_story(path: str) -> StoryFile:
     from ...data import story_file
 
     found = story_file(path)
-    return parse_story(read_input_file(str(found)), str(path))
+    return parse_story(read_text(str(found)), str(path))
