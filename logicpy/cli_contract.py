@@ -70,6 +70,13 @@ def number(kind: type = int, minimum: float = 0, maximum: float = LARGEST) -> Ca
     `number(float)`: no option of a logicpy command takes a negative or an unbounded number."""
 
     def read(text: str) -> Any:
+        try:
+            return convert(text)
+        except argparse.ArgumentTypeError as exc:
+            _REFUSED.add(str(exc))
+            raise
+
+    def convert(text: str) -> Any:
         word = text.strip().replace("_", "")
         try:
             if kind is int:
@@ -87,6 +94,10 @@ def number(kind: type = int, minimum: float = 0, maximum: float = LARGEST) -> Ca
 
     read.__name__ = kind.__name__
     return read
+
+
+#: The messages `number` refused values with (so that `Parser.error` shows them without the usage).
+_REFUSED: set[str] = set()
 
 
 def _cut(text: str) -> str:
@@ -128,7 +139,9 @@ class Parser(argparse.ArgumentParser):
         return super().format_usage()
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message, self.prog, self.format_usage())
+        # A refused number is about its value, not the command's shape: one line, no usage.
+        usage = "" if message.endswith(tuple(_REFUSED)) else self.format_usage()
+        raise UsageError(message, self.prog, usage)
 
 
 def json_requested(argv: list[str]) -> bool:
