@@ -140,7 +140,7 @@ def test_verify_checks_distinct_grids_and_the_count(capsys, tmp_path):
 @pytest.mark.parametrize("doc, message", [
     ({"open": "Oct", "count": 0, "solutions": []}, '"open" is not a list of labels'),
     ({"open": ["Oct", "6"], "count": 0, "solutions": {"a": 1}}, '"solutions" is not a list of grids'),
-    ({"open": ["Oct", "6"], "count": float("inf"), "solutions": []}, '"count" is inf'),
+    ({"open": ["Oct", "6"], "count": float("inf"), "solutions": []}, 'Infinity is not a JSON number'),
     ({"open": ["Oct", "6"], "count": True, "solutions": []}, '"count" is True'),
 ])
 def test_verify_refuses_a_file_of_the_wrong_shape(capsys, tmp_path, doc, message):
