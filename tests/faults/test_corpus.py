@@ -93,7 +93,7 @@ CONFLICTS = {
     "gods --gods 12": ["gods", "--gods", "12"],
     "gods census --engine processes --cluster": ["gods", "census", "--engine", "processes", "--cluster", "tcp://x:1"],
     "cheryl --dates with --dates-file": ["cheryl", "--dates", "May 15, May 16", "--dates-file", "{corpus}/blank.txt"],
-    "cheryl muddy -n 40": ["cheryl", "muddy", "-n", "40"],
+    "cheryl muddy -m past -n": ["cheryl", "muddy", "-n", "3", "-m", "5"],
     "calendar 13 40": ["calendar", "13", "40"],
     "prisoners --people 9 --row 4": ["prisoners", "--people", "9", "--row", "4"],
     "repl --limit 0": ["repl", "--limit", "0", "-q", "true"],
