@@ -184,6 +184,12 @@ class _Leave:
         self.key = key
 
 
+#: Pairs a unification takes before it also remembers the pairs of containers met without
+#: a variable between them: only a Python list or tuple that contains itself (not a term,
+#: but easily made) can repeat one, and the unification then ends as a cycle through a
+#: variable does.
+_PAIRS_UNWATCHED = 50_000
+
 #: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
 _FAST_ATOMIC = frozenset({str, int, float, bool, String, Fraction})
 _FALL_BACK = object()
@@ -202,16 +208,18 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
     `_FALL_BACK` on any other type (the caller then uses `_unify_general` from the original `s`)."""
     out = None  # the copy of s, made at the first binding
     d = s
-    through_vars: set = set()
+    through_vars: dict = {}  # (id, id) -> the pair itself, kept so no id is reused meanwhile
     stack = [(u, v)]
     pop = stack.pop
     push = stack.append
     get = d.get
+    budget = _PAIRS_UNWATCHED
     while stack:
         a, b = pop()
         if a is b:
             continue
         via_var = False
+        budget -= 1
         ka = a.__class__
         if ka is Variable:  # walk, hashing each variable once (transitive_get hashes twice)
             nxt = get(a, _UNBOUND)
@@ -244,11 +252,11 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
         if ka is kb and ka is tuple:
             if len(a) != len(b):
                 return False
-            if via_var:
+            if via_var or budget < 0:
                 pair = (id(a), id(b))
                 if pair in through_vars:
                     continue
-                through_vars.add(pair)
+                through_vars[pair] = (a, b)
             for i in range(len(a) - 1, -1, -1):
                 push((a[i], b[i]))
             continue
@@ -260,11 +268,11 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                 return False
             if a_items is b_items and a_start == b_start:
                 continue
-            if via_var:
+            if via_var or budget < 0:
                 pair = (id(a), id(b))
                 if pair in through_vars:
                     continue
-                through_vars.add(pair)
+                through_vars[pair] = (a, b)
             for i in range(n - 1, -1, -1):
                 push((a_items[a_start + i], b_items[b_start + i]))
             continue
@@ -274,7 +282,7 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                     pair = (id(a), id(b))
                     if pair in through_vars:
                         continue
-                    through_vars.add(pair)
+                    through_vars[pair] = (a, b)
                 push((a.cdr, b.cdr))
                 push((a.car, b.car))
                 continue
@@ -327,13 +335,15 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
     dispatch, whose `==` decides the leaves inside. No Python recursion: an explicit stack.
     """
     d = s
-    through_vars: set = set()
+    through_vars: dict = {}  # (id, id) -> the pair itself, kept so no id is reused meanwhile
     stack = [(u, v)]
+    budget = _PAIRS_UNWATCHED
     while stack:
         a, b = stack.pop()
         if a is b:
             continue
         via_var = False
+        budget -= 1
         if _is_var(a):
             a = walk(a, d)
             via_var = True
@@ -360,10 +370,10 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
         if ka is kb and (ka is tuple or ka is list):
             if len(a) != len(b):
                 return False
-            if via_var:
+            if via_var or budget < 0:
                 if (id(a), id(b)) in through_vars:
                     continue
-                through_vars.add((id(a), id(b)))
+                through_vars[id(a), id(b)] = (a, b)
             stack.extend(zip(reversed(a), reversed(b)))
             continue
         if ka is ConsPair or kb is ConsPair:
@@ -373,7 +383,7 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
                 if via_var:
                     if (id(a), id(b)) in through_vars:
                         continue
-                    through_vars.add((id(a), id(b)))
+                    through_vars[id(a), id(b)] = (a, b)
                 stack.append((a.cdr if ka is ConsPair else a[1:], b.cdr if kb is ConsPair else b[1:]))
                 stack.append((a.car if ka is ConsPair else a[0], b.car if kb is ConsPair else b[0]))
                 continue
