@@ -52,7 +52,7 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell, rest_of
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
-           "Name", "term_template", "unify_template", "value_key"]
+           "Name", "term_template", "unify_template", "index_key"]
 
 
 class NotCompiled(Exception):
@@ -128,40 +128,34 @@ _LIST_KEY = ("[|]", 2)
 def _key(t: Any) -> Any:
     """The index key of a head pattern (None: matches any first argument)."""
     if isinstance(t, _Const):
-        v = t.value
-        if type(v) is list or type(v) is ConsPair:
-            return _LIST_KEY if v else "[]"
-        return atomic_key(v) if type(v) in (str, int, bool) else None
-    if isinstance(t, _Seq) and t.kind is list:
-        return _LIST_KEY if t.items else "[]"
+        return index_key(t.value)
+    if isinstance(t, _Seq):
+        if t.kind is list:
+            return _LIST_KEY if t.items else "[]"
+        head = t.items[0] if t.items else None
+        return (head.value, len(t.items) - 1) if isinstance(head, _Const) and type(head.value) is str else None
     if isinstance(t, _Cons):
         return _LIST_KEY
     return None
 
 
-def value_key(w: Any) -> Any:
-    """The index key of a walked first argument; `ANY` (every clause is a candidate) for a
-    variable, a tuple or a term of another kind."""
-    k = w.__class__
+def index_key(term: Any) -> Any:
+    """The first-argument index key of a walked term: its principal functor, hashable (a
+    compound's (name, arity), `[]` or the list cell, `atomic_key` for atomic terms); None for
+    a variable or a term of another kind. Terms with different keys never unify, so the
+    clauses with another key than the call's can be passed over (None: every clause)."""
+    k = term.__class__
     if k is str or k is int:
-        return w
+        return term
     if k is list:
-        return _LIST_KEY if w else "[]"
+        return _LIST_KEY if term else "[]"
     if k is ConsPair or k is Suffix:
         return _LIST_KEY
-    if k is bool:
-        return "true" if w else "false"
-    return ANY
-
-
-class _Any:
-    """The type of `ANY`."""
-
-    __slots__ = ()
-
-
-#: The index key of a first argument that every clause may match (never a clause's key).
-ANY = _Any()
+    if k is tuple:
+        return (term[0], len(term) - 1) if term and term[0].__class__ is str else None
+    if k is float or k is bool or k is Fraction:
+        return atomic_key(term)
+    return None
 
 
 # ---------------------------------------------------------------- reading the function
@@ -654,7 +648,7 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
 
 class CompiledRelation:
     """A relation's clause functions (see the module) and the index on their first argument:
-    `index.get(value_key(first), clauses)` are the candidates for a walked first argument."""
+    `index[index_key(first)]` are the candidates for a walked first argument."""
 
     __slots__ = ("clauses", "index", "source")
 
@@ -669,16 +663,16 @@ class CompiledRelation:
 
 
 class _Index(dict):
-    """A first argument's index key -> the clauses whose head may match it, in order: those
-    with that key and those that match any first argument. A key no clause has (and not
-    `ANY`) gets the latter alone."""
+    """A first argument's `index_key` -> the clauses whose head may match it, in order: those
+    with that key and those that match any first argument. None (a variable) gets every
+    clause; a key no clause has, the latter alone."""
 
     def __init__(self, clauses: list, keys: list):
         super().__init__()
         for key in set(keys) - {None}:
             self[key] = [c for c, k in zip(clauses, keys) if k is None or k == key]
         self.open = [c for c, k in zip(clauses, keys) if k is None]
-        self[ANY] = list(clauses)
+        self[None] = list(clauses)
 
     def __missing__(self, key: Any) -> list:
         return self.open

@@ -68,7 +68,7 @@ from unification import Var
 from ..errors import InputError, LogicpyError, shown
 from . import equality
 from .equality import State, unify_subst, reify, unify
-from .terms import String, Variable, check_term
+from .terms import String, Suffix, Variable, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
@@ -486,7 +486,7 @@ class Relation:
                 self.compiled = compile_relation(self.fn, self.name)
             except NotCompiled as exc:
                 self.compiled, self.why = None, str(exc)
-        self.expand = _expander(self.fn, self.compiled)
+        self.expand = _expander(self.fn, self.compiled, self)
         return self.compiled
 
     def _first_expand(self, S: Any, K: Any, args: tuple, search: "Search") -> tuple[Any, Any] | None:
@@ -494,7 +494,12 @@ class Relation:
         return self.expand(S, K, args, search)
 
 
-def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any, Any] | None]:
+#: Calls of a compiled relation made by one expansion when each is deterministic and ends in
+#: a call of the same relation (last-call optimisation, bounded so a turn stays short).
+TAIL_CALLS = 32
+
+
+def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Callable[..., tuple[Any, Any] | None]:
     """`expand` for a relation: from a call `fn(*args)` in state S with continuation K, the
     (state, continuation) of the first clause whose head unifies, the others left to
     `search` as alternatives; None if none does. Run as written when not compiled, and in a
@@ -510,19 +515,32 @@ def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any,
     def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         if S.__class__ is not Map:
             return as_written(S, K, args, search)
-        if index is None:
-            candidates = clauses
-        else:  # the clauses whose head can match the first argument's principal functor
-            first = args[0]
-            while first.__class__ is Variable:
-                bound = S.get(first, _FREE)
-                if bound is _FREE:
-                    break
-                first = bound
-            candidates = index[value_key(first)]
-        if len(candidates) == 1:
-            return candidates[0](S, K, *args)
-        return first_of(S, K, args, search, candidates)
+        for _ in range(TAIL_CALLS):
+            if index is None:
+                candidates = clauses
+            else:  # the clauses whose head can match the first argument's principal functor
+                first = args[0]
+                while first.__class__ is Variable:
+                    bound = S.get(first, _FREE)
+                    if bound is _FREE:
+                        break
+                    first = bound
+                kind = first.__class__
+                candidates = index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
+                                   else first if kind is str or kind is int else index_key(first)]
+            if len(candidates) != 1:
+                return first_of(S, K, args, search, candidates)
+            went_on = candidates[0](S, K, *args)
+            if went_on is None:
+                return None
+            S, K_on = went_on
+            if K_on is K:
+                return went_on
+            g, rest = K_on
+            if rest is not K or g.__class__ is not Apply or g.rel is not owner:
+                return went_on
+            args = g.args  # a deterministic call ending in a call of the same relation: go on here
+        return S, K_on
 
     return expand
 
@@ -1009,4 +1027,4 @@ def _reify_answer(x: Any, S: Any) -> Any:
     return reify(x, S)
 
 
-from .clauses import NotCompiled, compile_relation, value_key  # noqa: E402  (it reads this module's goals)
+from .clauses import _LIST_KEY, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)

@@ -100,6 +100,8 @@ def test_naive_reverse_of_a_hundred():
     (Fraction(1, 1), ["one", "any"]), ("a", ["atom", "any"]), (0.0, ["any"]), (-0.0, ["minus zero", "any"]),
     (("f", 1, 2), [("f", 2, 1), "any"]), ([7, 8], ["pair", ("two", 7), "any"]), ([], ["nil", "any"]),
     (cons(7, [8]), ["pair", ("two", 7), "any"]), (("g", 1), ["any"]), ([1, 2, 3], ["any"]),
+    ((var(), 1, 2), [("f", 2, 1), "any"]),  # a tuple whose functor is unbound is indexed as a variable
+    ((1, 2, 3), ["any"]), (("f", 1), ["any"]),  # another first element, another arity
 ])
 def test_term_identity_in_heads(value, kinds):
     """1, 1.0 and true are three terms, -0.0 is not 0.0, a list matches a fixed-length list."""
