@@ -391,8 +391,9 @@ class _Writer:
     """Python source of one clause's function; `consts` and `relations` (each relation called
     in a body, with its function) are shared by the clauses of one compilation."""
 
-    def __init__(self, reader: Any, consts: list[Any], relations: list[tuple[Any, Any]]):
+    def __init__(self, reader: Any, consts: list[Any], relations: list[tuple[Any, Any]], mutating: bool = False):
         self.reader = reader
+        self.mutating = mutating  # the substitution is a `MapMutation`, written in place
         self.lines: list[str] = []
         self.bound: set[str] = set(reader.params) | set(reader.extra)
         self.consts = consts
@@ -443,8 +444,12 @@ class _Writer:
             return f"_lp_cons({', '.join(parts)})"
         raise AssertionError(t)
 
+    def bind(self, depth: int, w: str, value: str) -> None:
+        """Bind the unbound variable `w` to `value` in the substitution."""
+        self.emit(depth, f"_lp_s[{w}] = {value}" if self.mutating else f"_lp_s = _lp_s.set({w}, {value})")
+
     def fail_unless(self, depth: int, x: str, y: str) -> None:
-        self.emit(depth, f"_lp_s = _lp_unify({x}, {y}, _lp_s)")
+        self.emit(depth, f"_lp_s = {'_lp_unify_m' if self.mutating else '_lp_unify'}({x}, {y}, _lp_s)")
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
 
@@ -471,7 +476,7 @@ class _Writer:
         if isinstance(t, _Const):
             value = t.value
             self.emit(depth, f"if {w}.__class__ is _lp_V:")
-            self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {self.const(value)})")
+            self.bind(depth + 1, w, self.const(value))
             if type(value) in (int, str):
                 self.emit(depth, f"elif {w}.__class__ is not {type(value).__name__} or {w} != {self.const(value)}:")
             else:
@@ -481,7 +486,7 @@ class _Writer:
         if isinstance(t, _Seq) and not t.items:
             empty = "[]" if t.kind is list else "()"
             self.emit(depth, f"if {w}.__class__ is _lp_V:")
-            self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {empty})")
+            self.bind(depth + 1, w, empty)
             self.emit(depth, f"elif {w}.__class__ is not {t.kind.__name__} or {w}:")
             self.fail_unless(depth + 1, w, empty)
             return
@@ -489,7 +494,7 @@ class _Writer:
         before = set(self.bound)
         self.emit(depth, f"if {w}.__class__ is _lp_V:")
         built = self.build(t, depth + 1)
-        self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {built})")
+        self.bind(depth + 1, w, built)
         after_write = self.bound
         self.bound = before
         self.emit(depth, "else:")
@@ -585,7 +590,8 @@ class _CellNames(ast.NodeTransformer):
 def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     """(source of the clause's function, its first argument's index key)."""
     params = w.reader.params
-    w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
+    name = f"_lp_mclause{index}" if w.mutating else f"_lp_clause{index}"
+    w.emit(1, f"def {name}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
     head = 0
     while head < len(goals) and isinstance(goals[head], _Eq):
         head += 1
@@ -613,15 +619,17 @@ def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
     construction (see the module)."""
     reader = _Reader(fn)
-    return compile_clauses(name, reader, reader.read(), fn.__globals__)
+    return compile_clauses(name, reader, reader.read(), fn.__globals__, mutating=True)
 
 
-def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: dict) -> "CompiledRelation":
+def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: dict,
+                    mutating: bool = False) -> "CompiledRelation":
     """`clauses` (each a list of goal templates: `_Eq`, `Build`, `_Expr`) compiled to one
     function each, taking (s, K, *scope.extra, *scope.params); `namespace` is the globals
     the clauses' expressions are read in. `scope` says what names mean: `params`, `extra`
     (more parameters, bound), `locals`, `prefixes`, `cells` (closure cells by name),
-    `resolve(node)`."""
+    `resolve(node)`. With `mutating`, each function has a twin (its `mutating` attribute)
+    taking a `MapMutation` for s, written in place (`CompiledRelation`'s deterministic loop)."""
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
     sources, keys = [], []
@@ -629,20 +637,27 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         src, key = _clause_source(_Writer(scope, consts, called), i, goals)
         sources.append(src)
         keys.append(key)
+        if mutating:
+            sources.append(_clause_source(_Writer(scope, consts, called, mutating=True), i, goals)[0])
     helpers = {
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
+        "_lp_unify_m": equality.unify_mutation,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_rel{i}": r for i, r in enumerate(called)},
         **{f"_lp_cell_{n}": c for n, c in scope.cells.items()},
     }
+    made = ", ".join(f"_lp_clause{i}" for i in range(len(clauses)))
+    twins = ", ".join(f"_lp_mclause{i}" for i in range(len(clauses))) if mutating else ""
     factory = (f"def _lp_make({', '.join(helpers)}):\n" + "\n".join(sources)
-               + f"\n    return [{', '.join(f'_lp_clause{i}' for i in range(len(sources)))}]\n")
+               + f"\n    return [{made}], [{twins}]\n")
     namespace_: dict[str, Any] = {}
     code = compile(factory, f"<logicpy: clauses of {name}>", "exec")
     exec(code, namespace_)  # noqa: S102  source generated above from the clauses' own terms
     make = types.FunctionType(namespace_["_lp_make"].__code__, namespace, "_lp_make")
-    functions = make(*helpers.values())
+    functions, twins_made = make(*helpers.values())
+    for f, twin in zip(functions, twins_made):
+        f.mutating = twin
     return CompiledRelation(functions, keys, factory)
 
 

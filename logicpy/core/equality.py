@@ -51,6 +51,8 @@ from typing import Any
 
 from cons.core import ConsPair, cons
 from immutables import Map
+
+MapMutation = type(Map().mutate())
 from kanren.constraints import ConstrainedState
 from unification.core import _reify, _unify, assoc, stream_eval
 from unification.core import reify as _reify_dispatch
@@ -59,7 +61,8 @@ from unification.variable import Var, _glv, isvar
 
 from .terms import String, Suffix, Variable, _opened, is_var, rest_of
 
-__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict", "unify_subst"]
+__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict", "unify_subst",
+           "unify_mutation"]
 
 
 def atomic_key(x: Any) -> Any:
@@ -245,7 +248,7 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
             if occurs_on and kb is not Variable and occurs(a, b, d):
                 return False
             if out is None:
-                out = d = s.mutate() if s.__class__ is Map else dict(s)
+                out = d = s.mutate() if s.__class__ is Map else s if s.__class__ is MapMutation else dict(s)
                 get = d.get
             out[a] = b
             continue
@@ -313,6 +316,18 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
     if out is None:
         return s
     return out.finish() if s.__class__ is Map else out
+
+
+def unify_mutation(u: Any, v: Any, m: Any) -> Any:
+    """`unify` in a `MapMutation` `m`, written in place: `m`, a new mutation, or False (then `m`
+    may hold some of the bindings: the caller drops it)."""
+    if u is v:
+        return m
+    result = _unify_dict_fast(u, v, m)
+    if result is _FALL_BACK:
+        s = _unify_general(u, v, m.finish())
+        return False if s is False else s.mutate()
+    return result
 
 
 def unify_subst(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:

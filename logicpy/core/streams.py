@@ -496,7 +496,7 @@ class Relation:
 
 #: Calls of a compiled relation made by one expansion when each is deterministic and ends in
 #: a call of the same relation (last-call optimisation, bounded so a turn stays short).
-TAIL_CALLS = 32
+TAIL_CALLS = 128
 
 
 def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Callable[..., tuple[Any, Any] | None]:
@@ -515,13 +515,14 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
     def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         if S.__class__ is not Map:
             return as_written(S, K, args, search)
+        m = None  # past the first call: the bindings as a `MapMutation`, written in place
         for _ in range(TAIL_CALLS):
             if index is None:
                 candidates = clauses
             else:  # the clauses whose head can match the first argument's principal functor
                 first = args[0]
                 while first.__class__ is Variable:
-                    bound = S.get(first, _FREE)
+                    bound = (S if m is None else m).get(first, _FREE)
                     if bound is _FREE:
                         break
                     first = bound
@@ -529,18 +530,25 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
                 candidates = index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
                                    else first if kind is str or kind is int else index_key(first)]
             if len(candidates) != 1:
+                if m is not None:
+                    S = m.finish()
                 return first_of(S, K, args, search, candidates)
-            went_on = candidates[0](S, K, *args)
+            if m is None:
+                went_on = candidates[0](S, K, *args)
+            else:  # deterministic: a failure fails the whole call, so the mutation is simply dropped
+                went_on = candidates[0].mutating(m, K, *args)
             if went_on is None:
                 return None
-            S, K_on = went_on
-            if K_on is K:
-                return went_on
-            g, rest = K_on
-            if rest is not K or g.__class__ is not Apply or g.rel is not owner:
-                return went_on
-            args = g.args  # a deterministic call ending in a call of the same relation: go on here
-        return S, K_on
+            S_on, K_on = went_on
+            if K_on is not K:
+                g, rest = K_on
+                if rest is K and g.__class__ is Apply and g.rel is owner:
+                    # a deterministic call ending in a call of the same relation: go on here
+                    args = g.args
+                    m = S_on.mutate() if m is None else S_on
+                    continue
+            return (S_on, K_on) if m is None else (S_on.finish(), K_on)
+        return S_on.finish(), K_on
 
     return expand
 
