@@ -399,6 +399,7 @@ class _Writer:
         self.consts = consts
         self.relations = relations
         self.n = 0
+        self.last_call: tuple[Any, str, str, str] | None = None  # the last relation call written: see `goal`
 
     def fresh_name(self) -> str:
         self.n += 1
@@ -570,6 +571,7 @@ class _Writer:
             self.relations.append((rel, rel.relation))  # type: ignore[union-attr]
             i = len(self.relations) - 1
             arguments = ", ".join(ast.unparse(a) for a in node.args) + ("," if len(node.args) == 1 else "")
+            self.last_call = (rel.relation, f"{ast.unparse(node.func)} is _lp_rel{i}[0]", f"({arguments})", text)
             return f"(_lp_Apply(_lp_rel{i}[1], ({arguments})) if {ast.unparse(node.func)} is _lp_rel{i}[0] else {text})"
         return text
 
@@ -604,14 +606,26 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     for g in goals[:head]:
         w.eq(g, 2)
     body = goals[head:]
+    if w.mutating:  # (s, K, None), or (s, None, args) for a body that is one call of this relation itself
+        if len(body) == 1:
+            w.last_call = None
+            expr = w.goal(body[0], 2)
+            own = w.last_call
+            if own is not None and own[0].fn is getattr(w.reader, "fn", None):
+                w.emit(2, f"if {own[1]}:")
+                w.emit(3, f"return _lp_s, None, {own[2]}")
+                w.emit(2, f"return _lp_s, ({own[3]}, _lp_K), None")
+            else:
+                w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
+            return "\n".join(w.lines), key
     if not body:
-        w.emit(2, "return _lp_s, _lp_K")
+        w.emit(2, "return _lp_s, _lp_K" + (", None" if w.mutating else ""))
     else:
         exprs = [w.goal(g, 2) for g in body]
         cont = "_lp_K"
         for e in reversed(exprs):
             cont = f"({e}, {cont})"
-        w.emit(2, f"return _lp_s, {cont}")
+        w.emit(2, f"return _lp_s, {cont}" + (", None" if w.mutating else ""))
     return "\n".join(w.lines), key
 
 
@@ -629,7 +643,9 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
     the clauses' expressions are read in. `scope` says what names mean: `params`, `extra`
     (more parameters, bound), `locals`, `prefixes`, `cells` (closure cells by name),
     `resolve(node)`. With `mutating`, each function has a twin (its `mutating` attribute)
-    taking a `MapMutation` for s, written in place (`CompiledRelation`'s deterministic loop)."""
+    taking a `MapMutation` for s, written in place, and returning (s', K', None), or (s',
+    None, args) when the clause's body is one call of the relation itself (the
+    deterministic loop of `streams.Relation`'s expansion goes on with args)."""
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
     sources, keys = [], []

@@ -533,22 +533,28 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
                 if m is not None:
                     S = m.finish()
                 return first_of(S, K, args, search, candidates)
-            if m is None:
-                went_on = candidates[0](S, K, *args)
-            else:  # deterministic: a failure fails the whole call, so the mutation is simply dropped
+            if m is not None:  # deterministic: a failure fails the whole call, so the mutation is simply dropped
                 went_on = candidates[0].mutating(m, K, *args)
+                if went_on is None:
+                    return None
+                m, K_on, tail = went_on
+                if tail is None:
+                    return m.finish(), K_on
+                args = tail
+                continue
+            went_on = candidates[0](S, K, *args)
             if went_on is None:
                 return None
             S_on, K_on = went_on
-            if K_on is not K:
-                g, rest = K_on
-                if rest is K and g.__class__ is Apply and g.rel is owner:
-                    # a deterministic call ending in a call of the same relation: go on here
-                    args = g.args
-                    m = S_on.mutate() if m is None else S_on
-                    continue
-            return (S_on, K_on) if m is None else (S_on.finish(), K_on)
-        return S_on.finish(), K_on
+            if K_on is K:
+                return went_on
+            g, rest = K_on
+            if rest is not K or g.__class__ is not Apply or g.rel is not owner:
+                return went_on
+            # a deterministic call ending in a call of the same relation: go on here
+            args = g.args
+            m = S_on.mutate()
+        return m.finish(), (Apply(owner, args), K)  # type: ignore[union-attr]
 
     return expand
 
