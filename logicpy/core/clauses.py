@@ -590,10 +590,11 @@ class _CellNames(ast.NodeTransformer):
 
 
 def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
-    """(source of the clause's function, its first argument's index key)."""
+    """(source of the clause's function, its first argument's index key); in a loop writer
+    (`w.mutating`), the clause's code as a branch of `_loop_source`'s loop."""
     params = w.reader.params
-    name = f"_lp_mclause{index}" if w.mutating else f"_lp_clause{index}"
-    w.emit(1, f"def {name}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
+    if not w.mutating:
+        w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
     head = 0
     while head < len(goals) and isinstance(goals[head], _Eq):
         head += 1
@@ -606,46 +607,83 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     for g in goals[:head]:
         w.eq(g, 2)
     body = goals[head:]
-    if w.mutating:  # (s, K, None), or (s, None, args) for a body that is one call of this relation itself
-        if len(body) == 1:
-            w.last_call = None
-            expr = w.goal(body[0], 2)
-            own = w.last_call
-            if own is not None and own[0].fn is getattr(w.reader, "fn", None):
-                w.emit(2, f"if {own[1]}:")
-                w.emit(3, f"return _lp_s, None, {own[2]}")
-                w.emit(2, f"return _lp_s, ({own[3]}, _lp_K), None")
-            else:
-                w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
-            return "\n".join(w.lines), key
-    if not body:
-        w.emit(2, "return _lp_s, _lp_K" + (", None" if w.mutating else ""))
+    end = ", None" if w.mutating else ""
+    if w.mutating and len(body) == 1:
+        w.last_call = None
+        expr = w.goal(body[0], 2)
+        own = w.last_call
+        if own is not None and own[0].fn is getattr(w.reader, "fn", None):  # a call of this relation: loop
+            w.emit(2, f"if {own[1]}:")
+            w.emit(3, f"{', '.join(params)}, = {own[2]}")
+            w.emit(3, "continue")
+            expr = own[3]
+        w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
+    elif not body:
+        w.emit(2, f"return _lp_s, _lp_K{end}")
     else:
         exprs = [w.goal(g, 2) for g in body]
         cont = "_lp_K"
         for e in reversed(exprs):
             cont = f"({e}, {cont})"
-        w.emit(2, f"return _lp_s, {cont}" + (", None" if w.mutating else ""))
+        w.emit(2, f"return _lp_s, {cont}{end}")
     return "\n".join(w.lines), key
+
+
+def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any]]) -> str:
+    """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
+    the other, on the bindings as a `MapMutation` m written in place. While the first argument
+    selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
+    body is one call of the relation itself goes round again with that call's arguments.
+    Returns None (a clause failed: the whole call fails), (m, K', None) when a clause goes on
+    with other goals, or (m, `AGAIN`, args) when no single clause is selected or after
+    `TAIL_CALLS` rounds (the caller then calls the relation on args as usual)."""
+    params = scope.params
+    args = ", ".join(params) + ("," if len(params) == 1 else "")
+    lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
+             "        for _lp_i in _lp_rounds:",
+             f"            _lp_f = {params[0]}",
+             "            while _lp_f.__class__ is _lp_V:",
+             "                _lp_n = _lp_s.get(_lp_f, _lp_U)",
+             "                if _lp_n is _lp_U:",
+             "                    break",
+             "                _lp_f = _lp_n",
+             "            _lp_kind = _lp_f.__class__",
+             "            _lp_c = _lp_one[_lp_LIST if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
+             "_lp_kind is list and _lp_f else _lp_f if _lp_kind is str or _lp_kind is int else _lp_ikey(_lp_f)]"]
+    for i, goals in enumerate(clauses):
+        w = _Writer(scope, consts, called, mutating=True)
+        _clause_source(w, i, goals)
+        lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
+        lines.extend("        " + line for line in w.lines)
+    lines += ["            else:",
+              f"                return _lp_s, _lp_AGAIN, ({args})",
+              f"        return _lp_s, _lp_AGAIN, ({args})"]
+    return "\n".join(lines)
 
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
     construction (see the module)."""
     reader = _Reader(fn)
-    return compile_clauses(name, reader, reader.read(), fn.__globals__, mutating=True)
+    return compile_clauses(name, reader, reader.read(), fn.__globals__, loop=True)
+
+
+#: What a deterministic loop gives for the continuation when it hands the call back.
+AGAIN = object()
+
+#: Rounds of a compiled relation's deterministic loop (`_loop_source`) before it hands back
+#: to the search: a bound on one step's work, so turns stay short.
+TAIL_CALLS = 128
 
 
 def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: dict,
-                    mutating: bool = False) -> "CompiledRelation":
+                    loop: bool = False) -> "CompiledRelation":
     """`clauses` (each a list of goal templates: `_Eq`, `Build`, `_Expr`) compiled to one
     function each, taking (s, K, *scope.extra, *scope.params); `namespace` is the globals
     the clauses' expressions are read in. `scope` says what names mean: `params`, `extra`
     (more parameters, bound), `locals`, `prefixes`, `cells` (closure cells by name),
-    `resolve(node)`. With `mutating`, each function has a twin (its `mutating` attribute)
-    taking a `MapMutation` for s, written in place, and returning (s', K', None), or (s',
-    None, args) when the clause's body is one call of the relation itself (the
-    deterministic loop of `streams.Relation`'s expansion goes on with args)."""
+    `resolve(node)`. With `loop` (and no `extra`), also the relation's deterministic loop
+    (`_loop_source`), when its first argument can select a single clause."""
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
     sources, keys = [], []
@@ -653,44 +691,69 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         src, key = _clause_source(_Writer(scope, consts, called), i, goals)
         sources.append(src)
         keys.append(key)
-        if mutating:
-            sources.append(_clause_source(_Writer(scope, consts, called, mutating=True), i, goals)[0])
+    one = _single_clauses(keys) if loop and not scope.extra and scope.params else None
+    if one is not None:
+        sources.append(_loop_source(scope, consts, called, clauses))
     helpers = {
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
-        "_lp_unify_m": equality.unify_mutation,
+        "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_LIST": _LIST_KEY, "_lp_ikey": index_key,
+        "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_rel{i}": r for i, r in enumerate(called)},
         **{f"_lp_cell_{n}": c for n, c in scope.cells.items()},
     }
     made = ", ".join(f"_lp_clause{i}" for i in range(len(clauses)))
-    twins = ", ".join(f"_lp_mclause{i}" for i in range(len(clauses))) if mutating else ""
     factory = (f"def _lp_make({', '.join(helpers)}):\n" + "\n".join(sources)
-               + f"\n    return [{made}], [{twins}]\n")
+               + f"\n    return [{made}], {'_lp_loop' if one is not None else 'None'}\n")
     namespace_: dict[str, Any] = {}
     code = compile(factory, f"<logicpy: clauses of {name}>", "exec")
     exec(code, namespace_)  # noqa: S102  source generated above from the clauses' own terms
     make = types.FunctionType(namespace_["_lp_make"].__code__, namespace, "_lp_make")
-    functions, twins_made = make(*helpers.values())
-    for f, twin in zip(functions, twins_made):
-        f.mutating = twin
-    return CompiledRelation(functions, keys, factory)
+    functions, loop_made = make(*helpers.values())
+    return CompiledRelation(functions, keys, factory, loop_made)
+
+
+class _Single(dict):
+    """A first argument's `index_key` -> the number of the one clause whose head may match
+    it, or -1 (none, or several)."""
+
+    def __init__(self, by_key: dict, open_one: int):
+        super().__init__(by_key)
+        self.open_one = open_one
+
+    def __missing__(self, key: Any) -> int:
+        return self.open_one
+
+
+def _single_clauses(keys: list) -> _Single | None:
+    """`_lp_one` of the loop for clauses with these first-argument keys; None when no first
+    argument selects a single clause (no loop then)."""
+    numbers = range(len(keys))
+    by_key = {}
+    for key in set(keys) - {None}:
+        chosen = [i for i in numbers if keys[i] is None or keys[i] == key]
+        by_key[key] = chosen[0] if len(chosen) == 1 else -1
+    open_ = [i for i in numbers if keys[i] is None]
+    by_key[None] = 0 if len(keys) == 1 else -1
+    single = _Single(by_key, open_[0] if len(open_) == 1 else -1)
+    return single if any(v >= 0 for v in by_key.values()) or single.open_one >= 0 else None
 
 
 class CompiledRelation:
-    """A relation's clause functions (see the module) and the index on their first argument:
-    `index[index_key(first)]` are the candidates for a walked first argument."""
+    """A relation's clause functions (see the module), the index on their first argument
+    (`index[index_key(first)]` are the candidates for a walked first argument) and its
+    deterministic loop (`_loop_source`; None: none)."""
 
-    __slots__ = ("clauses", "index", "source")
+    __slots__ = ("clauses", "index", "source", "loop")
 
-    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str):
+    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str, loop: Any = None):
         self.clauses = clauses
         self.source = source
+        self.loop = loop
         self.index: _Index | None = None
         if len(clauses) > 1 and any(k is not None for k in keys):
             self.index = _Index(clauses, keys)
-
-
 
 
 class _Index(dict):

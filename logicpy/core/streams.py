@@ -494,11 +494,6 @@ class Relation:
         return self.expand(S, K, args, search)
 
 
-#: Calls of a compiled relation made by one expansion when each is deterministic and ends in
-#: a call of the same relation (last-call optimisation, bounded so a turn stays short).
-TAIL_CALLS = 128
-
-
 def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Callable[..., tuple[Any, Any] | None]:
     """`expand` for a relation: from a call `fn(*args)` in state S with continuation K, the
     (state, continuation) of the first clause whose head unifies, the others left to
@@ -510,51 +505,40 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
 
     if compiled is None:
         return as_written
-    clauses, index = compiled.clauses, compiled.index
+    clauses, index, loop = compiled.clauses, compiled.index, compiled.loop
 
     def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         if S.__class__ is not Map:
             return as_written(S, K, args, search)
-        m = None  # past the first call: the bindings as a `MapMutation`, written in place
-        for _ in range(TAIL_CALLS):
-            if index is None:
-                candidates = clauses
-            else:  # the clauses whose head can match the first argument's principal functor
-                first = args[0]
-                while first.__class__ is Variable:
-                    bound = (S if m is None else m).get(first, _FREE)
-                    if bound is _FREE:
-                        break
-                    first = bound
-                kind = first.__class__
-                candidates = index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
-                                   else first if kind is str or kind is int else index_key(first)]
-            if len(candidates) != 1:
-                if m is not None:
-                    S = m.finish()
-                return first_of(S, K, args, search, candidates)
-            if m is not None:  # deterministic: a failure fails the whole call, so the mutation is simply dropped
-                went_on = candidates[0].mutating(m, K, *args)
-                if went_on is None:
-                    return None
-                m, K_on, tail = went_on
-                if tail is None:
-                    return m.finish(), K_on
-                args = tail
-                continue
-            went_on = candidates[0](S, K, *args)
-            if went_on is None:
-                return None
-            S_on, K_on = went_on
-            if K_on is K:
-                return went_on
-            g, rest = K_on
-            if rest is not K or g.__class__ is not Apply or g.rel is not owner:
-                return went_on
-            # a deterministic call ending in a call of the same relation: go on here
-            args = g.args
-            m = S_on.mutate()
-        return m.finish(), (Apply(owner, args), K)  # type: ignore[union-attr]
+        if index is None:
+            candidates = clauses
+        else:  # the clauses whose head can match the first argument's principal functor
+            first = args[0]
+            while first.__class__ is Variable:
+                bound = S.get(first, _FREE)
+                if bound is _FREE:
+                    break
+                first = bound
+            kind = first.__class__
+            candidates = index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
+                               else first if kind is str or kind is int else index_key(first)]
+        if len(candidates) != 1:
+            return first_of(S, K, args, search, candidates)
+        went_on = candidates[0](S, K, *args)
+        if loop is None or went_on is None:
+            return went_on
+        K_on = went_on[1]
+        if K_on is K:
+            return went_on
+        g, rest = K_on
+        if rest is not K or g.__class__ is not Apply or g.rel is not owner:
+            return went_on
+        # a deterministic call ending in a call of the same relation: the loop goes on from here
+        went_on = loop(went_on[0].mutate(), K, *g.args)
+        if went_on is None:
+            return None
+        m, K_on, tail = went_on
+        return m.finish(), ((Apply(owner, tail), K) if K_on is AGAIN else K_on)
 
     return expand
 
@@ -1041,4 +1025,4 @@ def _reify_answer(x: Any, S: Any) -> Any:
     return reify(x, S)
 
 
-from .clauses import _LIST_KEY, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)
+from .clauses import _LIST_KEY, AGAIN, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)
