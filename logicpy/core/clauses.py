@@ -400,6 +400,7 @@ class _Writer:
         self.relations = relations
         self.n = 0
         self.last_call: tuple[Any, str, str, str] | None = None  # the last relation call written: see `goal`
+        self.changed = False  # whether the code written so far may bind a variable
 
     def fresh_name(self) -> str:
         self.n += 1
@@ -447,15 +448,20 @@ class _Writer:
 
     def bind(self, depth: int, w: str, value: str) -> None:
         """Bind the unbound variable `w` to `value` in the substitution."""
+        self.changed = True
         self.emit(depth, f"_lp_s[{w}] = {value}" if self.mutating else f"_lp_s = _lp_s.set({w}, {value})")
 
     def fail_unless(self, depth: int, x: str, y: str) -> None:
+        self.changed = True
         self.emit(depth, f"_lp_s = {'_lp_unify_m' if self.mutating else '_lp_unify'}({x}, {y}, _lp_s)")
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
 
     def walk(self, depth: int, x: str) -> str:
         w = self.fresh_name()
+        if self.mutating and x == self.reader.params[0] and not self.changed:
+            self.emit(depth, f"{w} = _lp_f")  # the loop has walked the first argument, and nothing is bound since
+            return w
         self.emit(depth, f"{w} = {x}")
         self.emit(depth, f"while {w}.__class__ is _lp_V:")
         self.emit(depth + 1, f"_lp_n = _lp_s.get({w}, _lp_U)")
