@@ -52,7 +52,7 @@ from typing import Any
 from cons.core import ConsPair, cons
 from immutables import Map
 
-MapMutation = type(Map().mutate())
+MapMutation: type = type(Map().mutate())
 from kanren.constraints import ConstrainedState
 from unification.core import _reify, _unify, assoc, stream_eval
 from unification.core import reify as _reify_dispatch
