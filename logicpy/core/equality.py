@@ -51,8 +51,6 @@ from typing import Any
 
 from cons.core import ConsPair, cons
 from immutables import Map
-
-MapMutation: type = type(Map().mutate())
 from kanren.constraints import ConstrainedState
 from unification.core import _reify, _unify, assoc, stream_eval
 from unification.core import reify as _reify_dispatch
@@ -60,6 +58,9 @@ from unification.core import unify as _unify_dispatch
 from unification.variable import Var, _glv, isvar
 
 from .terms import String, Suffix, Variable, _opened, is_var, rest_of
+
+#: The type of `Map.mutate()`'s result: a substitution written in place (see `unify_mutation`).
+MapMutation: type = type(Map().mutate())
 
 __all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict", "unify_subst",
            "unify_mutation"]
