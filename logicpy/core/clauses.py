@@ -577,8 +577,8 @@ class _Writer:
             self.relations.append((rel, rel.relation))  # type: ignore[union-attr]
             i = len(self.relations) - 1
             arguments = ", ".join(ast.unparse(a) for a in node.args) + ("," if len(node.args) == 1 else "")
-            self.last_call = (rel.relation, f"{ast.unparse(node.func)} is _lp_rel{i}[0]", f"({arguments})", text)
-            return f"(_lp_Apply(_lp_rel{i}[1], ({arguments})) if {ast.unparse(node.func)} is _lp_rel{i}[0] else {text})"
+            self.last_call = (rel.relation, f"{ast.unparse(node.func)} is _lp_fn{i}", f"({arguments})", text)
+            return f"(_lp_Apply(_lp_rel{i}, ({arguments})) if {ast.unparse(node.func)} is _lp_fn{i} else {text})"
         return text
 
 
@@ -706,7 +706,8 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
-        **{f"_lp_rel{i}": r for i, r in enumerate(called)},
+        **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
+        **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
         **{f"_lp_cell_{n}": c for n, c in scope.cells.items()},
     }
     made = ", ".join(f"_lp_clause{i}" for i in range(len(clauses)))
