@@ -961,7 +961,7 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
     logicpy.errors.InputError: run: the number of answers must be None (lazy), 0 (all) or a positive integer, got -1
     """
     states = query_states("run", n, goals, timeout, occurs_check, order)
-    results = (_reify_answer(x, s) for s in states)
+    results: Iterator[Any] = map(_answer_reifier(x), states)
     if results_filter is not None:
         results = results_filter(results)
     return take_answers("run", n, results, timeout)
@@ -1011,6 +1011,21 @@ def answers_within(who: str, n: int | None, results: Iterator[Any], timeout: flo
 
 def _no_more(who: str, timeout: float | None, found: int) -> str:
     return f"{who}: no more answers within {timeout} s ({found} found); exc.answers holds them"
+
+
+def _answer_reifier(x: Any) -> Callable[[Any], Any]:
+    """`_reify_answer` for `x`, with the commonest case (plain bindings) first."""
+    fast, not_fast = equality._reify_fast, equality._NotFast
+
+    def reified(S: Any) -> Any:
+        if S.__class__ is Map:
+            try:
+                return fast(x, S, 0)
+            except not_fast:
+                pass
+        return _reify_answer(x, S)
+
+    return reified
 
 
 def _reify_answer(x: Any, S: Any) -> Any:
