@@ -1015,7 +1015,8 @@ def _no_more(who: str, timeout: float | None, found: int) -> str:
 
 def _answer_reifier(x: Any) -> Callable[[Any], Any]:
     """`_reify_answer` for `x`, with the commonest case (plain bindings) first."""
-    fast, not_fast = equality._reify_fast, equality._NotFast
+    fast: Callable[[Any, Any, int], Any] = equality._reify_fast
+    not_fast = equality._NotFast
 
     def reified(S: Any) -> Any:
         if S.__class__ is Map:
