@@ -654,8 +654,9 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any]
              "                    break",
              "                _lp_f = _lp_n",
              "            _lp_kind = _lp_f.__class__",
-             "            _lp_c = _lp_one[_lp_LIST if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
-             "_lp_kind is list and _lp_f else _lp_f if _lp_kind is str or _lp_kind is int else _lp_ikey(_lp_f)]"]
+             "            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
+             "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
+             "else _lp_ikey(_lp_f)]"]
     for i, goals in enumerate(clauses):
         w = _Writer(scope, consts, called, mutating=True)
         _clause_source(w, i, goals)
@@ -702,7 +703,8 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         sources.append(_loop_source(scope, consts, called, clauses))
     helpers = {
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
-        "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_LIST": _LIST_KEY, "_lp_ikey": index_key,
+        "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
+        "_lp_one_list": None if one is None else one[_LIST_KEY],  # the list cell's, looked up once
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
