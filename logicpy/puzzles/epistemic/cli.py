@@ -2,6 +2,8 @@
 
     logicpy cheryl [--story classic|eve|complex] [--dates 'April 17, …' | --dates-file F]
     logicpy cheryl sum-product | sam-pat | age | children | muddy -n N -m M | what-sum | bus | pads
+    logicpy cheryl russian-cards | consecutive | dining | attack | hats
+    logicpy cheryl --story-file FILE [--reading together|split|both]   (a story in TOML)
     logicpy cheryl generate --story eve --seed 3       (a new date list with a unique answer)
     logicpy cheryl distribution --story classic        (solution counts over random samples)
 
@@ -42,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "cheryl", help="Cheryl's Birthday and other who-knows-what puzzles (public announcements)",
         description="Tell an epistemic puzzle statement by statement: each public announcement keeps the "
-                    "worlds where it is true. Without a puzzle name: Cheryl's Birthday.",
+                    "worlds where it is true, a private one refines what its group can tell apart. Without a "
+                    "puzzle name: Cheryl's Birthday (or the story of --story-file).",
     )
     dates = parser.add_argument_group("Cheryl's birthday")
     which = dates.add_mutually_exclusive_group()
@@ -50,7 +53,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(default: the original ten, or Norvig's ten for --story complex)")
     which.add_argument("--dates-file", metavar="FILE", help="the candidate dates, one a line (or the JSON that "
                        "`generate --json` writes)")
-    dates.add_argument("--story", default="classic", help="classic (default), eve or complex (Norvig 2015)")
+    dates.add_argument("--story", dest="tale", default=None, metavar="STORY",
+                       help="classic (default), eve or complex (Norvig 2015)")
+    files = parser.add_argument_group("a story of your own")
+    files.add_argument("--story-file", metavar="FILE", help="a story written in TOML (or a shipped story's name, "
+                       "e.g. denise; `logicpy files` lists them)")
+    files.add_argument("--reading", choices=("together", "split", "both"), default=None,
+                       help="how a statement in several parts is read: together (one statement), split "
+                            "(each part in turn), or both (default for such stories: the file's choice and the other)")
     _output_flags(parser, suppress=False)
     parser.set_defaults(func=run_birthday)
     puzzles = parser.add_subparsers(dest="puzzle", metavar="PUZZLE")
@@ -84,6 +94,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ws = add("what-sum", "what sum: three see each other's numbers, one is the sum of the other two", run_story)
     ws.add_argument("--anne", type=int, default=50, help="the number Anne finally knows (default 50)")
     ws.set_defaults(build=lambda a: _stories().what_sum(_at_least(a.anne, 2, "--anne")))
+    cards = add("russian-cards", "the Russian cards: Anne (holding 012) announces five hands; afterwards Bill "
+                                 "knows the deal and Cath knows no card of Anne's or Bill's", run_story)
+    cards.add_argument("--hands", default="012 034 056 135 246", metavar="'012 034 …'",
+                       help="Anne's announcement: hands of three cards 0-6, one of them 012 (default: the "
+                            "classic five hands)")
+    cards.add_argument("--count", action="store_true",
+                       help="also count every safe announcement, by number of hands")
+    cards.set_defaults(build=_russian_cards)
+    cons = add("consecutive", "the consecutive numbers: Anne and Bill are told numbers one apart", run_story)
+    cons.add_argument("--reach", type=int, default=6, help="largest number judged (default 6; the model is cut at "
+                                                             "REACH + 4, where that is exact)")
+    cons.set_defaults(build=lambda a: _dynamic().consecutive_numbers(_at_least(a.reach, 3, "--reach")))
+    dine = add("dining", "the dining cryptographers: who paid, told by three coin tosses", run_story)
+    dine.add_argument("--payer", type=int, default=1, help="who paid: 1-3, or 0 for the employer (default 1)")
+    dine.add_argument("--coins", default="000", help="the three coins, e.g. 010 (default 000)")
+    dine.set_defaults(build=_dining)
+    attack = add("attack", "the coordinated attack: common knowledge is never reached by messengers", run_story)
+    attack.add_argument("--messages", type=int, default=6, help="messages tried (default 6; every number from 1 "
+                                                                 "to it is told)")
+    attack.set_defaults(build=lambda a: _dynamic().coordinated_attack(_at_least(a.messages, 1, "--messages")))
+    add("hats", "hats with private looks: Anne and then Bill look at hats in private", run_story).set_defaults(
+        build=lambda a: _dynamic().HATS)
     for name, text in (("generate", "pick random dates for which a story has a unique answer"),
                        ("distribution", "count how many solutions random date lists have")):
         gen = add(name, text, run_generate, story=name == "generate")
@@ -100,6 +132,52 @@ def _stories():
     from . import stories
 
     return stories
+
+
+def _dynamic():
+    from . import dynamic
+
+    return dynamic
+
+
+def _russian_cards(args: argparse.Namespace):
+    hands = []
+    for word in args.hands.replace(",", " ").split():
+        if not (word.isdigit() and len(word) == 3 and len(set(word)) == 3 and all(c in "0123456" for c in word)):
+            raise InputError(f"--hands: {word!r} is not a hand of three different cards 0-6 (like 034)")
+        hands.append(tuple(sorted(int(c) for c in word)))
+    if (0, 1, 2) not in hands:
+        raise InputError("--hands must include 012, Anne's hand")
+    return _dynamic().russian_cards(hands)
+
+
+def _dining(args: argparse.Namespace):
+    if args.payer not in (0, 1, 2, 3):
+        raise InputError(f"--payer must be 0 (the employer) or 1-3, got {args.payer}")
+    if len(args.coins) != 3 or set(args.coins) - {"0", "1"}:
+        raise InputError(f"--coins must be three 0/1 digits like 010, got {args.coins!r}")
+    return _dynamic().dining_cryptographers(args.payer, tuple(int(c) for c in args.coins))
+
+
+#: The options of `logicpy cheryl` itself (the birthday and story files), which no puzzle takes.
+_OWN = (("tale", "--story"), ("dates", "--dates"), ("dates_file", "--dates-file"),
+        ("story_file", "--story-file"), ("reading", "--reading"))
+
+
+def _reject_foreign_options(args: argparse.Namespace) -> None:
+    """A puzzle given an option of `logicpy cheryl` itself (written before the puzzle's name), or an
+    output option it has no use for: an error naming it, never ignored."""
+    puzzle = getattr(args, "puzzle", None)
+    if puzzle is None:
+        return
+    for dest, flag in _OWN:
+        if getattr(args, dest, None) is not None:
+            hint = " (generate and distribution take their own --story after the name)" if dest == "tale" else ""
+            raise InputError(f"{flag} does not apply to `logicpy cheryl {puzzle}`{hint}")
+    if puzzle == "distribution":
+        for dest, flag in (("why", "--why"), ("svg", "--svg")):
+            if getattr(args, dest, None):
+                raise InputError(f"{flag} does not apply to `logicpy cheryl distribution`")
 
 
 def _at_least(value: int, low: int, flag: str) -> int:
@@ -134,9 +212,13 @@ def _dates(args: argparse.Namespace, default):
 
 
 def run_birthday(args: argparse.Namespace) -> int:
-    """Handle `logicpy cheryl [--story] [--dates|--dates-file]`."""
+    """Handle `logicpy cheryl [--story] [--dates|--dates-file]` and `--story-file`."""
+    if args.story_file is not None:
+        return run_story_file(args)
+    if args.reading is not None:
+        raise InputError("--reading applies to --story-file only")
     stories = _stories()
-    kind = _story_kind(args.story)
+    kind = _story_kind(args.tale or "classic")
     default = stories.COMPLEX_DATES if kind == "complex" else stories.CLASSIC_DATES
     args.build = lambda a: stories.birthday(kind, _dates(a, default))
     return run_story(args)
@@ -146,24 +228,88 @@ def run_story(args: argparse.Namespace) -> int:
     """Build the story, solve it, check it, print it; exit 0 with solutions, 1 with none."""
     from .solve import solve
 
+    _reject_foreign_options(args)
     story = args.build(args)
     start = time.perf_counter()
     result = solve(story)
     print(f"solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
-    return _print_result(args, result, _muddy_knowers(args, result))
+    return _print_result(args, result, _muddy_knowers(args, result), _extra(args))
 
 
-def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
-    """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
-    from ...errors import LogicpyError
+def _extra(args: argparse.Namespace) -> dict | None:
+    """Lines a puzzle adds to its result: safe announcements counted, the attack for each length."""
+    puzzle = getattr(args, "puzzle", None)
+    if puzzle == "russian-cards" and args.count:
+        safe = _dynamic().safe_announcements()
+        return {"safe_announcements": [f"{size} hands: {len(found)}" for size, found in safe.items()]
+                + [f"in all: {sum(len(found) for found in safe.values())} (holding 012)"]}
+    if puzzle == "attack":
+        from .solve import solve
+
+        dynamic = _dynamic()
+        never = all(not solve(dynamic.coordinated_attack(n)).solutions for n in range(1, args.messages + 1))
+        return {"common_knowledge": f"{'never' if never else 'reached'}, for every number of messages from 1 "
+                                    f"to {args.messages}",
+                "everybody_knows_when_all_arrived": [
+                    f"{n} message{'s' if n > 1 else ''}: {dynamic.mutual_depth(n)} level{'s' if dynamic.mutual_depth(n) != 1 else ''}" for n in range(1, args.messages + 1)]}
+    return None
+
+
+def run_story_file(args: argparse.Namespace) -> int:
+    """Handle `logicpy cheryl --story-file FILE`: tell the story in each reading asked for."""
     from .render import render_text, result_to_data
+    from .solve import solve
+    from .storyfile import READINGS, read_story
+
+    for dest, flag in (("tale", "--story"), ("dates", "--dates"), ("dates_file", "--dates-file")):
+        if getattr(args, dest, None) is not None:
+            raise InputError(f"{flag} does not apply with --story-file (the file holds the worlds and statements)")
+    told = read_story(args.story_file)
+    asked = args.reading or ("both" if told.has_parts else told.default)
+    readings = [told.default, *(r for r in READINGS if r != told.default)] if asked == "both" else [asked]
+    results = {}
+    for reading in readings:
+        start = time.perf_counter()
+        results[reading] = solve(told.stories[reading])
+        print(f"{reading}: solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
+    found = any(r.solutions for r in results.values())
+    if getattr(args, "svg", None):
+        if len(results) > 1:
+            raise InputError("--svg draws one reading: add --reading split or --reading together")
+        _write_svg(args, next(iter(results.values())))
+    if getattr(args, "json", False):
+        return emit(args, "ok" if found else "none", {"file": args.story_file, "readings": [
+            {"reading": reading, "meaning": READINGS[reading], **_outcome(result_to_data(result, str(_verified(result))))}
+            for reading, result in results.items()]})
+    for n, (reading, result) in enumerate(results.items()):
+        if n:
+            print()
+        if told.has_parts:
+            print(f"reading: {reading} ({READINGS[reading]})")
+        print(render_text(result, why=getattr(args, "why", False)))
+        print(_verified(result))
+    return EXIT["ok" if found else "none"]
+
+
+def _outcome(data: dict) -> dict:
+    data["outcome"] = data.pop("status")
+    return data
+
+
+def _verified(result):
+    """The verifier's check of `result` (never print an answer it rejects)."""
+    from ...errors import LogicpyError
     from .verify import verify
 
-    story = result.story
-    checked = verify(story, result)
-    if not checked.ok:  # never print an answer the verifier rejects
+    checked = verify(result.story, result)
+    if not checked.ok:
         raise LogicpyError(f"internal error: the naive evaluator disagrees with the engine: {checked.problems[0]}; "
                            "please report it")
+    return checked
+
+
+def _write_svg(args: argparse.Namespace, result) -> None:
+    """With --svg FILE, write the result's survival chart there."""
     if getattr(args, "svg", None):
         from .svg import render_svg
 
@@ -173,6 +319,15 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         except OSError as exc:
             raise InputError(f"{args.svg}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.svg}", file=sys.stderr)
+
+
+def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
+    """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
+    from .render import render_text, result_to_data
+
+    story = result.story
+    checked = _verified(result)
+    _write_svg(args, result)
     status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
         data = {**(extra or {}), **result_to_data(result, str(checked))}
@@ -183,7 +338,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
     else:
         if extra:
             for key, value in extra.items():
-                print(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
+                print(f"{key.replace('_', ' ')}: {', '.join(value) if isinstance(value, list) else value}")
         print(render_text(result, why=getattr(args, "why", False)))
         if knowers is not None:
             print(f"in the world {story.show((1 << args.muddy) - 1)} (children 1-{args.muddy} muddy), who knows "
@@ -206,6 +361,7 @@ def run_generate(args: argparse.Namespace) -> int:
     from .solve import solve
     from .generate import distribution, pick
 
+    _reject_foreign_options(args)
     stories = _stories()
     story = stories.birthday(_story_kind(args.story))
     pool = read_dates(args.pool) if args.pool else stories.DATE_POOL

@@ -23,9 +23,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError
+from .actions import expanded
 from .formulas import (
-    NOTHING, And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
-    Statement, Story, agents_named,
+    NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
+    Projection, Seeing, Statement, Story, agents_named,
 )
 
 __all__ = ["Model", "Run", "Step", "Result", "solve", "check_story", "classes_of", "secret_at"]
@@ -81,7 +82,8 @@ def check_story(story: Story) -> None:
                 raise InputError(f"{story.name}: the world {story.show(secret)!r} is listed twice")
             seen.add(secret)
     for number, statement in enumerate(story.statements, 1):
-        for agent in sorted(agents_named(statement.formula)):
+        named = agents_named(statement.formula) | set(statement.action.group if statement.action else ())
+        for agent in sorted(named):
             if agent not in story.agents:
                 raise InputError(
                     f"statement {number} ({statement.speaker}: {statement.sentence!r}): unknown agent "
@@ -148,6 +150,47 @@ class Run:
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._keep: list[Any] = []  # keeps cached formulas alive so their ids stay unique
         self._counterfactuals: dict[tuple[str, int], Run] = {}
+        self._views: dict[tuple[str, int], tuple[np.ndarray, int]] = {}
+        self._events: dict[int, tuple[np.ndarray, int]] = {}
+
+    def view(self, agent: str, moment: int) -> tuple[np.ndarray, int]:
+        """`agent`'s classes after `moment` statements: its view of the secret, refined by the
+        event of every earlier action whose group it is in (the product update, for actions whose
+        events exclude each other: one event per world, so no world is copied)."""
+        ids, count = self.model.views[agent]
+        actions = [j for j, s in enumerate(self.statements[:moment]) if s.action and agent in s.action.group]
+        if not actions:
+            return ids, count
+        key = (agent, actions[-1])
+        hit = self._views.get(key)
+        if hit is None:
+            for j in actions:  # refined one action at a time, ids kept below the number of worlds
+                events, kinds = self.events(j)
+                _, ids = np.unique(ids.astype(np.int64) * (kinds + 1) + (events + 1), return_inverse=True)
+                ids = ids.reshape(-1)
+            hit = self._views[key] = (ids, int(ids.max()) + 1 if len(ids) else 0)
+        return hit
+
+    def events(self, j: int) -> tuple[np.ndarray, int]:
+        """The event of statement j's action in each world (-1 where none can happen), and how many
+        events there are; an InputError if two events can happen in one possible world."""
+        hit = self._events.get(j)
+        if hit is None:
+            action = self.statements[j].action
+            assert action is not None
+            if action.unnoticed:
+                raise InputError(f"statement {j + 1} copies worlds (learns_privately): tell the story with solve()")
+            if action.observes is not None:
+                hit = classes_of(action.observes, self.model.secrets, f"what statement {j + 1} observes")
+            else:
+                truths = np.stack([self.truth(e, j) for e in action.events]) & self.mask(j)
+                if (truths.sum(axis=0) > 1).any():
+                    w = int(np.flatnonzero(truths.sum(axis=0) > 1)[0])
+                    raise InputError(f"statement {j + 1}: two of its events can happen in the world "
+                                     f"{secret_at(self.model.secrets, w)!r}; an action's events must exclude each other")
+                hit = (np.where(truths.any(axis=0), truths.argmax(axis=0), -1), len(action.events))
+            self._events[j] = hit
+        return hit
 
     def mask(self, moment: int) -> np.ndarray:
         """Worlds still possible after the first `moment` statements."""
@@ -203,8 +246,12 @@ class Run:
             if other is None:
                 other = self._counterfactuals[key] = Run(model.with_view(f.agent, f.view), self.statements)
             return other.truth(f.formula, k)
+        if isinstance(f, Common):
+            return self._common(f, k)
+        if isinstance(f, Distributed):
+            return self._distributed(f, k)
         assert isinstance(f, (Knows, KnowsWhich, KnowsWhether)), f"unknown formula {f!r}"
-        ids, classes = model.views[f.agent]
+        ids, classes = self.view(f.agent, k)
         alive = self.mask(k)
         if isinstance(f, KnowsWhich):
             if f.question is None:  # the agent knows the secret: one alive world in its class
@@ -224,6 +271,43 @@ class Run:
             some_false[ids[alive & ~phi]] = True
             return ~(some_true & some_false)[ids]
         raise TypeError(f"not a formula: {f!r}")
+
+    def components(self, group: tuple[str, ...], k: int) -> np.ndarray:
+        """For each world, the lowest-numbered possible world it reaches through the group's
+        views at moment k (chains of "cannot tell apart", through possible worlds only); -1 for
+        worlds no longer possible. Labels spread class by class, with pointer jumping."""
+        alive = np.flatnonzero(self.mask(k))
+        label = np.arange(len(alive))
+        views = [self.view(a, k)[0][alive] for a in group]
+        while True:
+            before = label
+            for ids in views:
+                low = np.full(int(ids.max()) + 1 if len(ids) else 0, len(alive))
+                np.minimum.at(low, ids, label)
+                label = low[ids]
+            while not np.array_equal(label[label], label):
+                label = label[label]
+            if np.array_equal(label, before):
+                break
+        out = np.full(self.model.n, -1, dtype=np.int64)
+        out[alive] = alive[label]
+        return out
+
+    def _common(self, f: Common, k: int) -> np.ndarray:
+        """C_G φ: no possible world reachable through the group falsifies φ."""
+        reach = self.components(f.group, k)
+        failing = np.zeros(self.model.n, dtype=bool)
+        failing[reach[(reach >= 0) & ~self.truth(f.formula, k)]] = True
+        return ~failing[np.maximum(reach, 0)]
+
+    def _distributed(self, f: Distributed, k: int) -> np.ndarray:
+        """D_G φ: φ holds in every possible world that looks the same to every member."""
+        ids = np.stack([self.view(a, k)[0] for a in f.group], axis=1)
+        _, pooled = np.unique(ids, axis=0, return_inverse=True)
+        pooled = pooled.reshape(-1)
+        flagged = np.zeros(int(pooled.max()) + 1, dtype=bool)
+        flagged[pooled[self.mask(k) & ~self.truth(f.formula, k)]] = True
+        return ~flagged[pooled]
 
 
 @dataclass(frozen=True)
@@ -285,12 +369,15 @@ class Result:
             raise InputError(f"{secret!r} is not one of the story's worlds")
         if agent not in self.run.model.views:
             raise InputError(f"unknown agent {agent!r}; the agents are {', '.join(self.run.model.views)}")
-        ids, _ = self.run.model.views[agent]
+        ids, _ = self.run.view(agent, moment)
         return [secret_at(worlds, int(i)) for i in np.flatnonzero(self.run.mask(moment) & (ids == ids[index]))]
 
 
 def solve(story: Story) -> Result:
     """Tell the story on its worlds; every statement keeps the worlds where it is true."""
+    if not isinstance(story, Story):
+        raise InputError(f"solve: story must be a Story, got {type(story).__name__}")
+    story = expanded(story)  # worlds copied by the private announcements nobody else notices
     run = Run(Model.of(story), story.statements)
     steps = []
     for k, statement in enumerate(story.statements):

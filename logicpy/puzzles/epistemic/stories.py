@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from ...errors import InputError
 from .dates import MONTHS, MonthDay
 from .formulas import (
     NOTHING, And, Or, Projection, Statement, Story, fact, initially, knows, knows_whether,
@@ -26,6 +27,13 @@ __all__ = [
     "SUM_PRODUCT", "sum_product", "sam_pat", "CHERYL_AGE", "THREE_CHILDREN", "muddy_children", "muddy_knowers",
     "what_sum",
 ]
+
+
+def _whole(who: str, argument: str, value: Any, low: int) -> int:
+    """`value` if it is an integer of at least `low`; else an InputError naming the argument."""
+    if type(value) is not int or value < low:
+        raise InputError(f"{who}: {argument} must be an integer of at least {low}, got {value!r}")
+    return value
 
 
 def _dates(text: str) -> tuple[MonthDay, ...]:
@@ -91,7 +99,7 @@ def birthday(kind: str = "classic", worlds: Iterable[Any] = CLASSIC_DATES, first
         said += [Statement(a, "I still don't know.", ~knows_which(a)), _eve(e, what),
                  Statement(a, "OK, now I know.", knows_which(a))]
     else:
-        raise ValueError(f"unknown story kind {kind!r}")
+        raise InputError(f"birthday: kind must be classic, eve or complex, got {kind!r}")
     return Story(f"{name} ({kind})", tuple(worlds), agents, tuple(said), show, question)
 
 
@@ -108,6 +116,7 @@ LANDING = birthday("classic", LANDING_PADS, Projection(lambda p: p[0], "the lett
 
 def sum_product(limit: int = 100) -> Story:
     """Freudenthal (1969): 1 < x < y, x + y <= limit; S is told the sum, P the product."""
+    _whole("sum_product", "limit", limit, 5)
     worlds = tuple((x, y) for x in range(2, limit) for y in range(x + 1, limit - x + 1))
     said = (
         Statement("S", "P does not know the numbers (and I knew it).", knows("S", ~knows_which("P"))),
@@ -175,8 +184,10 @@ def muddy_children(n: int, m: int) -> Story:
     The father: "at least one of you is muddy"; then m-1 rounds of "nobody knows whether
     they are muddy"; then the muddy children, and only they, know.
     """
-    if not 1 <= m <= n:
-        raise ValueError("need 1 <= m <= n")
+    _whole("muddy_children", "n", n, 1)
+    _whole("muddy_children", "m", m, 1)
+    if m > n:
+        raise InputError(f"muddy_children: m (the muddy ones) must be at most n = {n}, got {m}")
     names = [f"child {i + 1}" for i in range(n)]
     muddy = [fact(_has_bit(i), f"{names[i]} is muddy", vectorized=True) for i in range(n)]
     agents = {names[i]: Projection(_without_bit(i), "every other forehead", vectorized=True,
@@ -232,7 +243,8 @@ def what_sum(anne: int = 50, reach: int | None = None) -> Story:
     whose numbers are all <= `reach` is judged exactly as in the unbounded puzzle; the last
     statement keeps only those worlds and says so.
     """
-    reach = anne if reach is None else reach
+    _whole("what_sum", "anne", anne, 2)
+    reach = anne if reach is None else _whole("what_sum", "reach", reach, 1)
     top = 16 * reach
     x, y = np.meshgrid(np.arange(1, top + 1), np.arange(1, top + 1), indexing="ij")
     keep = x + y <= top

@@ -17,8 +17,10 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ...errors import InputError
 from ..verification import Verification
-from .formulas import And, At, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
+from .actions import expanded
+from .formulas import And, At, Common, Distributed, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
 
 if TYPE_CHECKING:
     from .solve import Result
@@ -52,6 +54,9 @@ class _Telling:
         self.index: dict[str, tuple[list[Any], dict[Any, list[int]]]] = {}
         self.others: dict[tuple[str, int], _Telling] = {}
         self.keep: list[Any] = []
+        self.events_memo: dict[tuple[int, int], Any] = {}
+        self.actions: dict[str, list[int]] = {}
+        self.common_memo: dict[tuple[int, tuple[str, ...], int], set[int]] = {}
 
     def alive(self, w: int, k: int) -> bool:
         key = (w, k)
@@ -79,9 +84,55 @@ class _Telling:
         return self.index[agent]
 
     def cell(self, agent: str, w: int, k: int) -> list[int]:
-        """The worlds possible at moment k that `agent` cannot tell from w."""
+        """The worlds possible at moment k that `agent` cannot tell from w: same view of the secret,
+        and the same event at every earlier action of a group `agent` is in."""
         seen, groups = self._looks(agent)
-        return [v for v in groups[seen[w]] if self.alive(v, k)]
+        actions = [j for j in self._actions_of(agent) if j < k]
+        if not actions:
+            return [v for v in groups[seen[w]] if self.alive(v, k)]
+        return [v for v in groups[seen[w]] if self.alive(v, k)
+                and all(self.event(v, j) == self.event(w, j) for j in actions)]
+
+    def _actions_of(self, agent: str) -> list[int]:
+        """The statements whose action `agent` takes part in."""
+        if agent not in self.actions:
+            self.actions[agent] = [j for j, s in enumerate(self.story.statements)
+                                   if s.action and agent in s.action.group]
+        return self.actions[agent]
+
+    def event(self, w: int, j: int) -> Any:
+        """Which event of statement j's action happens in world w: the value observed, or the
+        position of the one event whose formula holds there (None if none does)."""
+        key = (w, j)
+        if key not in self.events_memo:
+            action = self.story.statements[j].action
+            assert action is not None
+            if action.observes is not None:
+                self.events_memo[key] = _plain(action.observes.fn(self.story.worlds[w]))
+            else:
+                happen = [e for e, f in enumerate(action.events) if self.holds(f, w, j)]
+                if len(happen) > 1 and self.alive(w, j):
+                    raise InputError(f"statement {j + 1}: two of its events can happen in one world")
+                self.events_memo[key] = happen[0] if happen else None
+        return self.events_memo[key]
+
+    def reachable_all(self, group: tuple[str, ...], formula: Any, k: int) -> set[int]:
+        """The worlds where `formula` is common knowledge in `group` at moment k, as the greatest
+        fixpoint of "everybody in the group knows φ and that it is so here": start from every
+        possible world and drop, round by round, those where some member sees a world that
+        fails φ or was dropped."""
+        key = (id(formula), tuple(group), k)
+        if key not in self.common_memo:
+            self.keep.append(formula)
+            kept = self.worlds_at(k)
+            while True:
+                smaller = {w for w in kept if all(v in kept and self.holds(formula, v, k)
+                                                 for a in group for v in self.cell(a, w, k))}
+                if smaller == kept:
+                    break
+                kept = smaller
+            self.common_memo[key] = kept
+        return self.common_memo[key]
 
     def holds(self, f: Any, w: int, k: int) -> bool:
         key = (id(f), w, k)
@@ -107,6 +158,11 @@ class _Telling:
             if key not in self.others:
                 self.others[key] = _Telling(self.story, {**self.views, f.agent: f.view})
             return self.others[key].holds(f.formula, w, k)
+        if isinstance(f, Common):
+            return w in self.reachable_all(f.group, f.formula, k)
+        if isinstance(f, Distributed):  # the worlds every member's cell shares
+            shared = set(self.cell(f.group[0], w, k)).intersection(*(self.cell(a, w, k) for a in f.group[1:]))
+            return all(self.holds(f.formula, v, k) for v in shared)
         cell = self.cell(f.agent, w, k)
         if isinstance(f, Knows):
             return all(self.holds(f.formula, v, k) for v in cell)
@@ -121,13 +177,16 @@ class _Telling:
 
 
 def replay(story: Story) -> list[set[int]]:
-    """Indices of the worlds possible before the story and after each statement."""
+    """Indices of the worlds possible before the story and after each statement (of the story's
+    copied worlds, `actions.expanded`, when a private announcement copies them)."""
+    story = expanded(story)
     telling = _Telling(story, dict(story.agents))
     return [telling.worlds_at(k) for k in range(len(story.statements) + 1)]
 
 
 def survivors(story: Story) -> set[int]:
     """Indices of the worlds possible after the whole story (intermediate moments only where needed)."""
+    story = expanded(story)
     return _Telling(story, dict(story.agents)).worlds_at(len(story.statements))
 
 
@@ -139,6 +198,7 @@ def verify(story: Story, result: "Result", limit: int = NAIVE_LIMIT) -> Verifica
     >>> verify(CLASSIC, solve(CLASSIC)).ok
     True
     """
+    story = expanded(story)  # the worlds the result is about, when a private announcement copies them
     kept = [{int(i) for i in step.kept} for step in result.steps]
     counts = [len(k) for k in kept]
     if len(kept) != len(story.statements):
