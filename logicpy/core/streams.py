@@ -884,6 +884,12 @@ def _explore(search: Search, pausing: bool) -> Generator[Any, None, None]:
         if tracked and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer
         if quiet:  # stopped by an error, not closed while suspended at an answer
+            # drop the search's states first: the collection the restored thresholds may start
+            # would otherwise walk all of them (0.5 s after a 2 s search that timed out)
+            if not finished:
+                tasks.clear()
+                search.stack = []
+            stack = frame = S = K = states = went_on = g = None
             _quiet_collector.leave()
         for hook in (search.on_finish if finished else search.on_abandon):
             hook()
