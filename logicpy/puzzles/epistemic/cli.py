@@ -8,7 +8,9 @@
     logicpy cheryl distribution --story classic        (solution counts over random samples)
 
 Each prints the statements with the candidates left after each, the verdict and the check
-that was run; `--json` prints the same as one JSON line; `--why` explains every removal.
+that was run; `--json` prints the same as one JSON line; `--why` explains every removal;
+`--engine explicit|symbolic` chooses the engine (default: by the model's size). A model whose
+estimated memory passes `MEMORY_LIMIT` is refused before it is built, with the estimate.
 """
 
 from __future__ import annotations
@@ -16,15 +18,21 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ...cli_contract import EXIT, emit
 from ...errors import InputError, NoSolution
 from ...progress import terminal_progress
+from .solve import ENGINES, MEMORY_LIMIT, size_text
 
 __all__ = ["register"]
 
 STORY_KINDS = ("classic", "eve", "complex")
+#: The most children `muddy` takes: the symbolic engine's valuations (the explicit engine stops near 21).
+MAX_CHILDREN = 62
+#: Bytes per world while a story is built and told: pairs as Python tuples (Sum and Product, Sam and
+#: Pat), rows of a numpy array (what sum); measured at 2.2 and 3.8 million worlds.
+PAIR_BYTES, WHAT_SUM_BYTES = 170, 110
 
 
 def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool = True) -> None:
@@ -37,6 +45,13 @@ def _output_flags(parser: argparse.ArgumentParser, suppress: bool, story: bool =
                            **default)
         group.add_argument("--svg", metavar="FILE", help="also write a survival chart (candidates x statements) "
                            "as SVG", **default)
+
+
+def _engine_flag(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    """--engine (SUPPRESS keeps the parent's value)."""
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
+    parser.add_argument("--engine", choices=ENGINES, help="explicit (numpy arrays over every world), symbolic "
+                        "(BDDs) or auto (default: by the model's size)", **default)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,22 +77,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="how a statement in several parts is read: together (one statement), split "
                             "(each part in turn), or both (default for such stories: the file's choice and the other)")
     _output_flags(parser, suppress=False)
+    _engine_flag(parser, suppress=False)
     parser.set_defaults(func=run_birthday)
     puzzles = parser.add_subparsers(dest="puzzle", metavar="PUZZLE")
 
     def add(name: str, help_text: str, func, story: bool = True) -> argparse.ArgumentParser:
         sub = puzzles.add_parser(name, help=help_text, description=help_text)
         _output_flags(sub, suppress=True, story=story)
+        if story and func is run_story:
+            _engine_flag(sub, suppress=True)
         sub.set_defaults(func=func)
         return sub
 
     sp = add("sum-product", "Freudenthal's Sum and Product: 1 < x < y, x + y <= LIMIT", run_story)
     sp.add_argument("--limit", type=int, default=100, help="largest sum (default 100)")
-    sp.set_defaults(build=lambda a: _stories().sum_product(_at_least(a.limit, 5, "--limit")))
+    sp.set_defaults(build=lambda a: _stories().sum_product(_fits(_at_least(a.limit, 5, "--limit"), "--limit",
+                                                                  lambda v: v * v // 4, PAIR_BYTES)))
     pat = add("sam-pat", "Norvig's iterated Sam and Pat: KEY-1 rounds of 'I don't know', then Pat knows", run_story)
     pat.add_argument("--key", type=int, default=2, help="rounds before Pat knows (default 2)")
     pat.add_argument("--top", type=int, default=99, help="largest number (default 99)")
-    pat.set_defaults(build=lambda a: _stories().sam_pat(_at_least(a.key, 1, "--key"), _at_least(a.top, 2, "--top")))
+    pat.set_defaults(build=lambda a: _stories().sam_pat(
+        _at_least(a.key, 1, "--key"), _fits(_at_least(a.top, 2, "--top"), "--top", lambda v: v * (v - 1) // 2, PAIR_BYTES)))
     add("age", "Cheryl's age: two younger brothers, product 144, the bus number is the sum", run_story).set_defaults(
         build=lambda a: _stories().CHERYL_AGE)
     add("children", "the census taker's three children: product 36, the sum is the number of rooms",
@@ -88,12 +108,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         build=lambda a: _stories().LANDING)
     muddy = add("muddy", "the muddy children: N children, M muddy; 'at least one', M-1 rounds of 'nobody "
                          "knows', then the muddy ones know", run_story)
-    muddy.add_argument("-n", "--children", type=int, default=3, help="number of children (1-20, default 3; 2**N worlds)")
+    muddy.add_argument("-n", "--children", type=int, default=3, help=f"number of children (1-{MAX_CHILDREN}, "
+                       "default 3; 2**N worlds)")
     muddy.add_argument("-m", "--muddy", type=int, default=2, help="number of muddy children (default 2)")
     muddy.set_defaults(build=_muddy)
     ws = add("what-sum", "what sum: three see each other's numbers, one is the sum of the other two", run_story)
     ws.add_argument("--anne", type=int, default=50, help="the number Anne finally knows (default 50)")
-    ws.set_defaults(build=lambda a: _stories().what_sum(_at_least(a.anne, 2, "--anne")))
+    ws.set_defaults(build=lambda a: _stories().what_sum(_fits(_at_least(a.anne, 2, "--anne"), "--anne",
+                                                              _what_sum_worlds, WHAT_SUM_BYTES)))
     cards = add("russian-cards", "the Russian cards: Anne (holding 012) announces five hands; afterwards Bill "
                                  "knows the deal and Cath knows no card of Anne's or Bill's", run_story)
     cards.add_argument("--hands", default="012 034 056 135 246", metavar="'012 034 …'",
@@ -174,6 +196,9 @@ def _reject_foreign_options(args: argparse.Namespace) -> None:
         if getattr(args, dest, None) is not None:
             hint = " (generate and distribution take their own --story after the name)" if dest == "tale" else ""
             raise InputError(f"{flag} does not apply to `logicpy cheryl {puzzle}`{hint}")
+    if puzzle in ("generate", "distribution") and getattr(args, "engine", None) is not None:
+        raise InputError(f"--engine does not apply to `logicpy cheryl {puzzle}` (samples are told as one batched "
+                         "model by the explicit engine)")
     if puzzle == "distribution":
         for dest, flag in (("why", "--why"), ("svg", "--svg")):
             if getattr(args, dest, None):
@@ -186,10 +211,30 @@ def _at_least(value: int, low: int, flag: str) -> int:
     return value
 
 
+def _what_sum_worlds(anne: int) -> int:
+    """Worlds of the what-sum model for Anne's number (cut at 16 x it): three arrangements of x + y <= top."""
+    top = 16 * anne
+    return 3 * top * (top - 1) // 2
+
+
+def _fits(value: int, flag: str, worlds: Callable[[int], int], per_world: int) -> int:
+    """`value` when its model (`worlds(value)` worlds of `per_world` bytes) fits in `MEMORY_LIMIT`;
+    else an `InputError` with the estimate and the largest value that fits."""
+    need = worlds(value) * per_world
+    if need <= MEMORY_LIMIT:
+        return value
+    low, high = 1, value  # the largest value that fits, by bisection
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if worlds(mid) * per_world <= MEMORY_LIMIT else (low, mid - 1)
+    raise InputError(f"{flag} {value}: {worlds(value):,} worlds, about {size_text(need)} in memory; the limit is "
+                     f"{size_text(MEMORY_LIMIT)} ({flag} {low:,} at most)")
+
+
 def _muddy(args: argparse.Namespace):
     n, m = args.children, args.muddy
-    if not 1 <= n <= 20:
-        raise InputError(f"--children must be between 1 and 20 (2**n worlds), got {n}")
+    if not 1 <= n <= MAX_CHILDREN:
+        raise InputError(f"--children must be between 1 and {MAX_CHILDREN} (2**n worlds), got {n}")
     if not 1 <= m <= n:
         raise InputError(f"--muddy must be between 1 and --children ({n}), got {m}")
     return _stories().muddy_children(n, m)
@@ -226,14 +271,22 @@ def run_birthday(args: argparse.Namespace) -> int:
 
 def run_story(args: argparse.Namespace) -> int:
     """Build the story, solve it, check it, print it; exit 0 with solutions, 1 with none."""
-    from .solve import solve
+    from .propositional import Valuations
+    from .solve import engine_for, solve
 
     _reject_foreign_options(args)
     story = args.build(args)
-    start = time.perf_counter()
-    result = solve(story)
-    print(f"solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
-    return _print_result(args, result, _muddy_knowers(args, result), _extra(args))
+    engine = engine_for(story, getattr(args, "engine", None) or "auto")
+    if engine == "symbolic" and (getattr(args, "why", False) or getattr(args, "svg", None)) \
+            and isinstance(story.worlds, Valuations):
+        raise InputError("--why and --svg look at every world: they need the explicit engine "
+                         f"(this story has 2**{story.worlds.n} worlds)")
+    start, cpu = time.perf_counter(), time.process_time()
+    result = solve(story, engine)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    used = "symbolic" if hasattr(result.run, "bdd") else "explicit"
+    print(f"solved in {seconds * 1e3:.1f} ms ({used} engine)", file=sys.stderr)
+    return _print_result(args, result, _muddy_knowers(args, result), _extra(args), seconds=cpu)
 
 
 def _extra(args: argparse.Namespace) -> dict | None:
@@ -270,7 +323,7 @@ def run_story_file(args: argparse.Namespace) -> int:
     results = {}
     for reading in readings:
         start = time.perf_counter()
-        results[reading] = solve(told.stories[reading])
+        results[reading] = solve(told.stories[reading], getattr(args, "engine", None) or "auto")
         print(f"{reading}: solved in {(time.perf_counter() - start) * 1e3:.1f} ms", file=sys.stderr)
     found = any(r.solutions for r in results.values())
     if getattr(args, "svg", None):
@@ -296,12 +349,13 @@ def _outcome(data: dict) -> dict:
     return data
 
 
-def _verified(result):
-    """The verifier's check of `result` (never print an answer it rejects)."""
+def _verified(result, seconds: float = 0.0):
+    """The verifier's check of `result` (never print an answer it rejects); a lazy re-telling gets
+    `BUDGET` CPU seconds or five times the solve's `seconds`."""
     from ...errors import LogicpyError
-    from .verify import verify
+    from .verify import BUDGET, verify
 
-    checked = verify(result.story, result)
+    checked = verify(result.story, result, budget=max(BUDGET, 5 * seconds))
     if not checked.ok:
         raise LogicpyError(f"internal error: the naive evaluator disagrees with the engine: {checked.problems[0]}; "
                            "please report it")
@@ -321,16 +375,21 @@ def _write_svg(args: argparse.Namespace, result) -> None:
         print(f"wrote {args.svg}", file=sys.stderr)
 
 
-def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
-    """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
+def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None,
+                  seconds: float = 0.0) -> int:
+    """Check a result (`_verified`), then print it (text or JSON) and write its SVG; exit 0 with
+    solutions, 1 without."""
     from .render import render_text, result_to_data
+    from .symbolic import SymbolicResult, symbolic_data, symbolic_text
 
     story = result.story
-    checked = _verified(result)
+    checked = _verified(result, seconds)
+    symbolic = isinstance(result, SymbolicResult)  # counted and listed in part, not world by world
     _write_svg(args, result)
     status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
-        data = {**(extra or {}), **result_to_data(result, str(checked))}
+        data = {**(extra or {}), **(symbolic_data(result, str(checked)) if symbolic
+                                     else result_to_data(result, str(checked)))}
         data["outcome"] = data.pop("status")
         if knowers is not None:
             data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}
@@ -339,7 +398,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         if extra:
             for key, value in extra.items():
                 print(f"{key.replace('_', ' ')}: {', '.join(value) if isinstance(value, list) else value}")
-        print(render_text(result, why=getattr(args, "why", False)))
+        print(symbolic_text(result) if symbolic else render_text(result, why=getattr(args, "why", False)))
         if knowers is not None:
             print(f"in the world {story.show((1 << args.muddy) - 1)} (children 1-{args.muddy} muddy), who knows "
                   "whether they are muddy, before each statement:")
@@ -369,10 +428,17 @@ def run_generate(args: argparse.Namespace) -> int:
         count = _at_least(args.samples, 1, "--samples")
         start = time.perf_counter()
         with terminal_progress() as bar:
-            progress = None
-            if bar is not None and count > 50_000:  # long sampling runs only
-                task = bar.add_task("samples", total=count)
-                progress = lambda done, _total: bar.update(task, completed=done)  # noqa: E731
+            task = None if bar is None or count <= 50_000 else bar.add_task("samples", total=count)
+
+            def progress(done: int, total: int) -> None:
+                if task is not None:
+                    bar.update(task, completed=done)
+                if done < total and done == min(total, 10_000):  # after the first batch: the time to expect
+                    expected = (time.perf_counter() - start) * total / done
+                    if expected > 10:
+                        when = f"{expected:.0f} s" if expected < 120 else f"{expected / 60:,.0f} minutes"
+                        print(f"{total:,} samples: about {when}, 10,000 at a time in flat memory", file=sys.stderr)
+
             counts = distribution(story, pool, count, args.size, args.seed, progress)
         print(f"{count:,} samples in {(time.perf_counter() - start) * 1e3:.0f} ms", file=sys.stderr)
         if getattr(args, "json", False):

@@ -24,12 +24,23 @@ import numpy as np
 
 from ...errors import InputError
 from .actions import expanded
+from .propositional import Valuations
 from .formulas import (
     NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
     Projection, Seeing, Statement, Story, agents_named,
 )
 
-__all__ = ["Model", "Run", "Step", "Result", "solve", "check_story", "classes_of", "secret_at"]
+__all__ = ["Model", "Run", "Step", "Result", "solve", "check_story", "classes_of", "secret_at", "ENGINES",
+           "engine_for", "explicit_bytes", "MEMORY_LIMIT", "size_text"]
+
+#: The engines `solve` can use: `auto` picks by the model's size (see `engine_for`).
+ENGINES = ("auto", "explicit", "symbolic")
+#: `auto` tells stories over valuations of more atoms than this symbolically (2**16 = 65,536 worlds).
+AUTO_ATOMS = 16
+#: The explicit engine's memory per world and per agent (class ids, truth arrays, masks), in bytes.
+BYTES_PER_WORLD, BYTES_PER_AGENT_WORLD = 40, 20
+#: The most memory a command lets a model take (an estimate above it is refused before building it).
+MEMORY_LIMIT = 1_000_000_000
 
 
 def classes_of(projection: Projection, secrets: Any, what: str) -> tuple[np.ndarray, int]:
@@ -75,7 +86,7 @@ def secret_at(worlds: Any, index: int) -> Any:
 
 def check_story(story: Story) -> None:
     """The worlds are distinct; statements name only the story's agents and refer only to earlier moments."""
-    if not isinstance(story.worlds, np.ndarray):
+    if not isinstance(story.worlds, (np.ndarray, Valuations)):
         seen: set[Any] = set()
         for secret in story.worlds:
             if secret in seen:
@@ -215,6 +226,39 @@ class Run:
             hit = self._cache[key] = self._evaluate(formula, moment)
             self._keep.append(formula)
         return hit
+
+    def holds_at(self, f: Formula, k: int, w: int) -> bool:
+        """Whether `f` holds at world `w` after `k` statements, looking only at the worlds it depends on
+        (one world's "who knows" costs its agents' classes, not a truth array over every world)."""
+        cached = self._cache.get((id(f), -1 if isinstance(f, Fact) else k))
+        if cached is not None:
+            return bool(cached[w])
+        model = self.model
+        if isinstance(f, Fact):
+            secret = model.secrets[w:w + 1] if f.vectorized else [model.secrets[w]]
+            try:
+                value = f.test(np.asarray(secret)) if f.vectorized else f.test(secret[0])
+                return bool(np.asarray(value).reshape(-1)[0])
+            except Exception as exc:  # noqa: BLE001
+                raise InputError(f"fact {f.text!r} fails on the worlds: {exc}") from None
+        if isinstance(f, Not):
+            return not self.holds_at(f.formula, k, w)
+        if isinstance(f, And):
+            return all(self.holds_at(p, k, w) for p in f.parts)
+        if isinstance(f, Or):
+            return any(self.holds_at(p, k, w) for p in f.parts)
+        if isinstance(f, At):
+            return self.holds_at(f.formula, f.moment, w)
+        if not isinstance(f, (Knows, KnowsWhich, KnowsWhether)):
+            return bool(self.truth(f, k)[w])
+        ids, _ = self.view(f.agent, k)
+        cell = np.flatnonzero(self.mask(k) & (ids == ids[w]))
+        if isinstance(f, KnowsWhich):
+            if f.question is None:
+                return len(cell) == 1
+            return len({_plain(f.question.fn(model.secrets[int(v)])) for v in cell}) == 1
+        truths = [self.holds_at(f.formula, k, int(v)) for v in cell]
+        return all(truths) if isinstance(f, Knows) else all(truths) or not any(truths)
 
     def _evaluate(self, f: Formula, k: int) -> np.ndarray:
         model = self.model
@@ -373,10 +417,56 @@ class Result:
         return [secret_at(worlds, int(i)) for i in np.flatnonzero(self.run.mask(moment) & (ids == ids[index]))]
 
 
-def solve(story: Story) -> Result:
-    """Tell the story on its worlds; every statement keeps the worlds where it is true."""
+def _plain(value: Any) -> Any:
+    """A projection's value as a hashable plain value (numpy scalars and rows unwrapped)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    return tuple(value) if isinstance(value, list) else value
+
+
+def explicit_bytes(story: Story) -> int:
+    """About how much memory the explicit engine needs for `story` (worlds x agents)."""
+    n = len(story.worlds)
+    return n * (BYTES_PER_WORLD + BYTES_PER_AGENT_WORLD * len(story.agents))
+
+
+def engine_for(story: Story, engine: str = "auto") -> str:
+    """The engine `solve` uses: `explicit` or `symbolic`. `auto` tells valuations of more than
+    `AUTO_ATOMS` atoms symbolically (when `dd` is installed) and every listed set of secrets explicitly."""
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine != "auto":
+        return engine
+    if isinstance(story.worlds, Valuations) and story.worlds.n > AUTO_ATOMS:
+        from importlib.util import find_spec
+
+        if find_spec("dd") is not None or explicit_bytes(story) > MEMORY_LIMIT:
+            return "symbolic"
+    return "explicit"
+
+
+def solve(story: Story, engine: str = "auto") -> Result:
+    """Tell the story on its worlds; every statement keeps the worlds where it is true.
+
+    `engine`: "explicit" (numpy arrays over every world), "symbolic" (BDDs, `symbolic.py`) or
+    "auto" (by the model's size, see `engine_for`; explicit where the symbolic engine cannot
+    evaluate a formula). Both give the same survivors after every statement.
+    """
     if not isinstance(story, Story):
         raise InputError(f"solve: story must be a Story, got {type(story).__name__}")
+    chosen = engine_for(story, engine)
+    if chosen == "symbolic":
+        from .symbolic import Unsupported, solve_symbolic
+
+        try:
+            return solve_symbolic(story)
+        except Unsupported as exc:
+            if engine == "symbolic" or isinstance(story.worlds, Valuations) and explicit_bytes(story) > MEMORY_LIMIT:
+                raise InputError(f"{exc}: the symbolic engine cannot tell this story; use the explicit engine") from None
+    if isinstance(story.worlds, Valuations) and explicit_bytes(story) > MEMORY_LIMIT:
+        raise InputError(f"the explicit engine lists every world: 2**{story.worlds.n} worlds would need about "
+                         f"{size_text(explicit_bytes(story))}, over the limit of {size_text(MEMORY_LIMIT)}; use the "
+                         "symbolic engine")
     story = expanded(story)  # worlds copied by the private announcements nobody else notices
     run = Run(Model.of(story), story.statements)
     steps = []
@@ -386,3 +476,11 @@ def solve(story: Story) -> Result:
     solutions = [secret_at(story.worlds, int(i)) for i in final]
     status = "none" if not solutions else "unique" if len(solutions) == 1 else "ambiguous"
     return Result(story, status, solutions, steps, run)
+
+
+def size_text(n: int) -> str:
+    """Bytes in words: 3.2 GB, 512 MB."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n / 1e3:,.0f} kB"
