@@ -6,12 +6,8 @@ CLI can print them as one line without a traceback.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
 
 __all__ = [
-    "read_input_file",
-    "read_json_file",
     "LogicpyError",
     "InputError",
     "TermError",
@@ -88,16 +84,3 @@ def shown(value: object) -> str:
         text = object.__repr__(value)
     return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH - 3] + "..."
 
-
-def read_input_file(path: str | Path) -> str:
-    """The text of a user's input file: `logicpy.inputs.read_text` (kept here for older callers)."""
-    from .inputs import read_text
-
-    return read_text(path, empty=True)
-
-
-def read_json_file(path: str | Path) -> Any:
-    """The JSON value in a user's input file: `logicpy.inputs.read_json` (kept here for older callers)."""
-    from .inputs import read_json
-
-    return read_json(path)
