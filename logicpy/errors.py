@@ -6,7 +6,6 @@ CLI can print them as one line without a traceback.
 
 from __future__ import annotations
 
-
 __all__ = [
     "LogicpyError",
     "InputError",
