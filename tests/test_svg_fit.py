@@ -282,3 +282,9 @@ def test_prisoner_walks_fit(make):
     arrangement = make()
     count = check_fits(arrangement._repr_svg_())
     assert count == len(arrangement.days) * (1 + sum(len(row) for row in arrangement.days[0]))
+
+
+@pytest.mark.parametrize("name", ["gods-census-3gods.svg", "gods-census-4gods.svg"])
+def test_the_documentation_census_pictures_fit(name):
+    svg = (Path(__file__).resolve().parent.parent / "docs" / name).read_text(encoding="utf-8")
+    assert check_fits(svg) > 50 and "?k = k puzzles that ran out of time" in words(svg)[-1]
