@@ -21,6 +21,10 @@ class Verification:
     checked: str = ""
     problems: tuple[str, ...] = field(default_factory=tuple)
 
+    def __post_init__(self) -> None:
+        if self.ok == bool(self.problems):
+            raise ValueError("a Verification is ok exactly when it lists no problem")
+
     @classmethod
     def of(cls, problems: "list[str] | tuple[str, ...]", checked: str = "") -> "Verification":
         """The verification whose problems are `problems` (ok iff there are none)."""
@@ -28,6 +32,10 @@ class Verification:
 
     def __bool__(self) -> bool:
         return self.ok
+
+    def to_json(self) -> dict:
+        """{"ok", "checked", "problems"}: the verification as JSON data."""
+        return {"ok": self.ok, "checked": self.checked, "problems": list(self.problems)}
 
     def __str__(self) -> str:
         if self.ok:

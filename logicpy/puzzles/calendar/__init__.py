@@ -13,19 +13,20 @@ Vocabulary (concept -> Python):
   (`parse_date`): the only place that knows about months.
 
 Use: `solve(puzzle, labels)` -> `Result`, `count(puzzle, labels)`, `count_all(puzzle)` (every
-set of open cells in one search), `verify_grid(...)` (the independent check). `STANDARD` is
+set of open cells in one search), `verify(puzzle, grid, labels)` (the independent check, cell
+by cell), `relations.tilingo` (tilings as a relation, for queries in every direction). `STANDARD` is
 the A-Puzzle-A-Day board and its eight pieces, `WEEKDAY` the board with weekdays and its ten pieces.
 """
 
 from .dates import Date, parse_date, real_dates
 from .model import DATA, Board, Piece, load_board, load_pieces, orientations, parse_board, parse_pieces
 from .solve import Puzzle, Result, Tiling, count, count_all, solve, tilings
-from .verify import Verification, verify_grid
+from .verify import verify
 
 __all__ = [
     "Board", "Piece", "orientations", "parse_board", "parse_pieces", "load_board", "load_pieces",
     "Puzzle", "Tiling", "Result", "solve", "tilings", "count", "count_all",
-    "Verification", "verify_grid", "Date", "parse_date", "real_dates", "load_puzzle",
+    "verify", "Date", "parse_date", "real_dates", "load_puzzle",
     "STANDARD", "WEEKDAY", "BOARDS",
 ]
 

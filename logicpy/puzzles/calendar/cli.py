@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_one(args, puzzle, date, labels) -> int:
     from .render import render_grids, render_svg
     from .solve import count, solve
-    from .verify import verify_grid
+    from .verify import verify
 
     what = str(date) if date else ", ".join(labels)
     start = time.process_time()
@@ -115,7 +115,7 @@ def _run_one(args, puzzle, date, labels) -> int:
     print(f"solved in {(time.process_time() - start) * 1e3:.1f} ms (CPU)", file=sys.stderr)
     grids = [t.grid() for t in result.tilings] if result else []
     for grid in grids:
-        check = verify_grid(puzzle.board, puzzle.pieces, grid, labels)
+        check = verify(puzzle, grid, labels)
         if not check.ok:  # never print an unverified answer
             raise InputError(f"internal error: a solution failed verification: {'; '.join(check.problems)}")
     if args.svg and result and result.tilings:
@@ -144,7 +144,7 @@ def _run_one(args, puzzle, date, labels) -> int:
 
 def _run_verify(args, puzzle) -> int:
     from ...errors import read_json_file
-    from .verify import verify_grid
+    from .verify import verify
 
     doc = read_json_file(args.verify)
     try:
@@ -156,7 +156,7 @@ def _run_verify(args, puzzle) -> int:
     bad = 0
     failures = []
     for number, grid in enumerate(grids, 1):
-        check = verify_grid(puzzle.board, puzzle.pieces, grid, labels)
+        check = verify(puzzle, grid, labels)
         if not check.ok:
             bad += 1
             failures.append({"solution": number, "problems": list(check.problems)})

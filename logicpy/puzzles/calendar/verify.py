@@ -6,19 +6,14 @@ at the grid's characters, the board's cells and the labels that must stay open.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from .model import Board, Piece
+from ..verification import Verification
 
-__all__ = ["Verification", "verify_grid"]
+if TYPE_CHECKING:
+    from .solve import Puzzle
 
-
-@dataclass
-class Verification:
-    """Whether a grid is a solution, and every problem found."""
-
-    ok: bool
-    problems: list[str] = field(default_factory=list)
+__all__ = ["verify"]
 
 
 def _shape(cells) -> frozenset:
@@ -42,9 +37,17 @@ def _shapes(cells) -> set:
     return result
 
 
-def verify_grid(board: Board, pieces: tuple[Piece, ...], grid: list[str], open_labels: tuple[str, ...]) -> Verification:
-    """Check a letter grid: 'x' exactly off the board, ' ' exactly on the open labels' cells, and each
-    piece's letter on a set of cells that is one rotation or reflection of that piece."""
+def verify(puzzle: "Puzzle", grid: Sequence[str], open_labels: Iterable[str]) -> Verification:
+    """Check a letter grid (as `Tiling.grid()` and `--json` write it) against `puzzle` with
+    `open_labels` open: 'x' exactly off the board, ' ' exactly on the open labels' cells, and
+    each piece's letter on a set of cells that is one rotation or reflection of that piece.
+
+    >>> from logicpy.puzzles.calendar import STANDARD
+    >>> verify(STANDARD, ["x" * 7] * 6, ("Oct", "6")).problems
+    ('the grid is not 7 rows of 7 characters',)
+    """
+    board, pieces, open_labels = puzzle.board, puzzle.pieces, tuple(open_labels)
+    checked = f"the tiling checked cell by cell ({', '.join(open_labels)} open)"
     problems: list[str] = []
     cells = set(board.cells)
     open_cells = {cell for cell, label in zip(board.cells, board.labels) if label in open_labels}
@@ -52,8 +55,8 @@ def verify_grid(board: Board, pieces: tuple[Piece, ...], grid: list[str], open_l
         problems.append(f"labels {', '.join(open_labels)} are not all on the board")
     height = max(r for r, _ in cells) + 1
     width = max(c for _, c in cells) + 1
-    if len(grid) != height or any(len(row) != width for row in grid):
-        return Verification(False, [f"the grid is not {height} rows of {width} characters"])
+    if not all(isinstance(row, str) for row in grid) or len(grid) != height or any(len(row) != width for row in grid):
+        return Verification.of([*problems, f"the grid is not {height} rows of {width} characters"], checked)
     where: dict[str, set] = {}
     for r, row in enumerate(grid):
         for c, ch in enumerate(row):
@@ -77,4 +80,4 @@ def verify_grid(board: Board, pieces: tuple[Piece, ...], grid: list[str], open_l
             problems.append(f"piece {name} is not placed")
         elif _shape(placed) not in _shapes(piece.cells):
             problems.append(f"piece {name}'s cells are not the piece in any rotation or reflection")
-    return Verification(not problems, problems)
+    return Verification.of(problems, checked)

@@ -14,9 +14,8 @@ announcement keeps the worlds where it is true. Vocabulary (concept -> Python):
   statements. The puzzles are constants and builders in `stories`.
 
 Use: `solve(story)` -> `Result` (status, solutions, steps), fast (numpy partitions);
-`verify(story, result)` re-tells the story with the naive evaluator (`checks.check` is what
-the CLI runs: by size, the full re-telling, a closed form, or the final survivors);
-`explain.explain(result)`;
+`verify(story, result)` -> `Verification`, the story re-told by the naive evaluator (by size:
+in full, a closed form, or the final survivors); `explain.explain(result)`;
 relations `storyo(story, secret)`, `survivo(story, moment, secret)` and
 `knowso(story, moment, agent, secret)`.
 """
@@ -27,7 +26,7 @@ from .formulas import (
     NOTHING, And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
     Statement, Story, fact, initially, knows, knows_whether, knows_which, seeing,
 )
-from .verify import NAIVE_LIMIT, replay
+from .verify import NAIVE_LIMIT, replay, verify
 from .stories import (
     BUS, CHERYL_AGE, CLASSIC, CLASSIC_DATES, COMPLEX, COMPLEX_DATES, DATE_POOL, EVE, GABE, GABE_DATES,
     LANDING, SUM_PRODUCT, THREE_CHILDREN, birthday, muddy_children, sam_pat, sum_product, what_sum,
@@ -42,10 +41,3 @@ __all__ = [
     "muddy_children", "sam_pat", "sum_product", "what_sum",
 ]
 
-
-def verify(story: Story, result: Result) -> bool:
-    """True iff the naive evaluator, told the same story in full, leaves the same worlds after every
-    statement (slow past `NAIVE_LIMIT` worlds; `checks.check` picks the right check by size)."""
-    from .verify import verify as naive_verify
-
-    return naive_verify(story, [set(step.kept.tolist()) for step in result.steps])

@@ -155,11 +155,15 @@ def run_story(args: argparse.Namespace) -> int:
 
 def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | None = None) -> int:
     """Check a result, then print it (text or JSON) and write its SVG; exit 0 with solutions, 1 without."""
-    from .checks import check
+    from ...errors import LogicpyError
     from .render import render_text, result_to_data
+    from .verify import verify
 
     story = result.story
-    checked = check(result)
+    checked = verify(story, result)
+    if not checked.ok:  # never print an answer the verifier rejects
+        raise LogicpyError(f"internal error: the naive evaluator disagrees with the engine: {checked.problems[0]}; "
+                           "please report it")
     if getattr(args, "svg", None):
         from .svg import render_svg
 
@@ -171,7 +175,7 @@ def _print_result(args: argparse.Namespace, result, knowers=None, extra: dict | 
         print(f"wrote {args.svg}", file=sys.stderr)
     status = "ok" if result.solutions else "none"
     if getattr(args, "json", False):
-        data = {**(extra or {}), **result_to_data(result, checked)}
+        data = {**(extra or {}), **result_to_data(result, str(checked))}
         data["outcome"] = data.pop("status")
         if knowers is not None:
             data["actual_world"] = {"world": story.show((1 << args.muddy) - 1), "knowers_before_each_statement": knowers}

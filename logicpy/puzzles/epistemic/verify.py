@@ -5,13 +5,23 @@ same to it (grouped in a dict) and are still possible; every formula is evaluate
 world, lazily and memoised, by direct recursion on its definition. No class ids, no truth
 arrays, no batching: slow and plain on purpose. Only the story's data (`formulas.py`) is
 shared with the engine.
+
+`verify(story, result)` is the check behind every printed answer, by size: up to
+`NAIVE_LIMIT` worlds the whole story is re-told and must leave the same worlds after every
+statement; above it, a story that knows its counts in closed form (the muddy children) is
+checked against them, and any other is re-told lazily for its final survivors only.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
+from ..verification import Verification
 from .formulas import And, At, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
+
+if TYPE_CHECKING:
+    from .solve import Result
 
 __all__ = ["replay", "survivors", "verify", "NAIVE_LIMIT"]
 
@@ -121,6 +131,44 @@ def survivors(story: Story) -> set[int]:
     return _Telling(story, dict(story.agents)).worlds_at(len(story.statements))
 
 
-def verify(story: Story, survivors_after_each: list[set[int]]) -> bool:
-    """True iff the naive re-telling leaves exactly these world indices after each statement."""
-    return replay(story)[1:] == [set(s) for s in survivors_after_each]
+def verify(story: Story, result: "Result", limit: int = NAIVE_LIMIT) -> Verification:
+    """Check `result` (the worlds kept after each statement) against `story`, told by the naive
+    evaluator: in full up to `limit` worlds, else by the story's closed form or its final survivors.
+
+    >>> from logicpy.puzzles.epistemic import CLASSIC, solve
+    >>> verify(CLASSIC, solve(CLASSIC)).ok
+    True
+    """
+    kept = [{int(i) for i in step.kept} for step in result.steps]
+    counts = [len(k) for k in kept]
+    if len(kept) != len(story.statements):
+        return Verification.of([f"{len(kept)} steps for a story of {len(story.statements)} statements"])
+    if len(story.worlds) <= limit:
+        problems = [problem for k, (told, given) in enumerate(zip(replay(story)[1:], kept))
+                    for problem in _differences(story, k, told, given)]
+        return Verification.of(problems, "the naive evaluator re-told the story statement by statement and left "
+                                         f"the same candidates after each ({', '.join(map(str, counts))})")
+    if story.expected_counts is not None:
+        wrong = [] if tuple(counts) == story.expected_counts else [
+            f"the counts {counts} break the closed form {list(story.expected_counts)} ({story.expected_because})"]
+        return Verification.of(wrong, f"the counts follow the closed form ({story.expected_because}; the naive "
+                                      f"evaluator stops at {limit:,} worlds)")
+    print(f"re-telling {len(story.worlds):,} worlds with the naive evaluator (final survivors only)…", file=sys.stderr)
+    final = kept[-1] if kept else set(range(len(story.worlds)))
+    found = survivors(story)
+    return Verification.of(_differences(story, len(kept) - 1, found, final),
+                           f"the naive evaluator, told the story lazily world by world, leaves the same "
+                           f"{len(found):,} (intermediate sets not re-checked above {limit:,} worlds)")
+
+
+def _differences(story: Story, k: int, told: set[int], given: set[int]) -> list[str]:
+    """The worlds after statement k+1 on which the answer checked and the re-telling disagree."""
+    where = f"after statement {k + 1} ({story.statements[k].speaker})" if k >= 0 else "before the story"
+    problems = []
+    for worlds, how in ((given - told, "keeps"), (told - given, "drops")):
+        if worlds:
+            shown = ", ".join(story.show(_plain(story.worlds[w])) for w in sorted(worlds)[:5])
+            more = f" and {len(worlds) - 5:,} more" if len(worlds) > 5 else ""
+            problems.append(f"{where}: the answer {how} {shown}{more}, which the re-telling "
+                            f"{'drops' if how == 'keeps' else 'keeps'}")
+    return problems

@@ -50,7 +50,7 @@ from .solve import Report, Result, least_complexity, least_questions, report, so
 from .tree import Leaf, Node, Tree, render_mermaid, render_text, tree_depth, tree_from_json, tree_to_json
 from .tree_relations import distinguishingo, signatureo, tree_from_term, tree_to_term, treeo
 from .universe import Universe, universe
-from .verify import Verification, verify
+from .verify import verify
 
 __all__ = [
     "TYPES", "GodType", "Semantics", "World", "ConcreteWorld", "Puzzle",
@@ -60,7 +60,7 @@ __all__ = [
     "signatureo", "distinguishingo", "treeo", "tree_to_term", "tree_from_term",
     "Universe", "universe",
     "Tree", "Node", "Leaf", "tree_depth", "tree_to_json", "tree_from_json", "render_text", "render_mermaid",
-    "Verification", "verify",
+    "verify",
     "Result", "Report", "solve", "least_questions", "least_complexity", "report",
     "CLASSIC", "KNIGHT_OR_KNAVE", "FOUR_GODS", "RANDOM_NOT_FIRST", "KNOWN_TRULY_FIRST",
 ]

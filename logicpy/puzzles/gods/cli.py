@@ -384,7 +384,8 @@ def run_verify(args: argparse.Namespace) -> int:
         check = verify(puzzle, tree)
         path = where.split(": ", 1)[1]
         out.append(f"{path if len(items) > 1 else args.file}: {check}")
-        checks.append({"tree": path, "ok": check.ok, "worlds": check.worlds, "problems": list(check.problems)})
+        checks.append({"tree": path, "ok": check.ok, "worlds": len(puzzle.hidden_worlds),
+                       "problems": list(check.problems)})
         failed += not check.ok
     if args.json:
         return emit(args, "none" if failed else "ok", {"file": args.file, "puzzle": puzzle.name, "trees": checks})

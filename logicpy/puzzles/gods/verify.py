@@ -10,38 +10,23 @@ u is u, and is silent if no word qualifies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...errors import InputError
+from ..verification import Verification
 from .grammar import check_question, evaluate
 from .grammar import Question
 from .model import SILENT, WORDS, ConcreteWorld, Puzzle, World, type_letters
 from .tree import Leaf, Tree
 
-__all__ = ["Verification", "verify", "utterances"]
-
-
-@dataclass(frozen=True)
-class Verification:
-    """The outcome of a replay: ok iff no problem; how many worlds and leaf arrivals were checked."""
-
-    ok: bool
-    worlds: int
-    arrivals: int
-    problems: tuple[str, ...]
-
-    def __str__(self) -> str:
-        if self.ok:
-            return f"verified: tree replayed in every world ({self.worlds} hidden worlds, {self.arrivals} paths)"
-        return "NOT verified:\n  " + "\n  ".join(self.problems[:20])
+__all__ = ["verify", "utterances"]
 
 
 def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verification:
     """Replay `tree` in every hidden world of `puzzle`; at most `questions` per branch if given.
+    Every world must reach the leaf naming its assignment, whatever the gods' free choices.
 
     >>> from logicpy.puzzles.gods import KNIGHT_OR_KNAVE, Leaf
-    >>> verify(KNIGHT_OR_KNAVE, Leaf(("truly",))).ok
-    False
+    >>> verify(KNIGHT_OR_KNAVE, Leaf(("truly",))).problems[0]
+    '$: world F/da=yes ends at answer T'
     """
     problems: list[str] = []
     arrivals = 0
@@ -79,7 +64,8 @@ def verify(puzzle: Puzzle, tree: Tree, questions: int | None = None) -> Verifica
 
     for world in puzzle.hidden_worlds:
         replay(tree, world, "$", 0)
-    return Verification(not problems, len(puzzle.hidden_worlds), arrivals, tuple(problems))
+    worlds = len(puzzle.hidden_worlds)
+    return Verification.of(problems, f"tree replayed in every world ({worlds} hidden worlds, {arrivals} paths)")
 
 
 def utterances(puzzle: Puzzle, position: int, question: Question, cw: ConcreteWorld) -> set[str]:

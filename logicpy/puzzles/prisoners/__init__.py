@@ -2,7 +2,7 @@
 
 Vocabulary: a `Design` (people, row length, days, pairs "cuffed" or "row"); a day is a
 partition of the people into rows; an `Arrangement` lists the days. `solve(design,
-symmetry)` finds one (Algorithm X over (day, row) options), `verify.problems` re-checks it
+symmetry)` finds one (Algorithm X over (day, row) options), `verify` re-checks it
 from scratch, `count(design, symmetry)` and `distinct(design)` count them (days as options,
 met in the middle; pynauty canonical forms), `render` prints and draws, and
 `relations.arrangemento` is the FD model a REPL user can query.
@@ -11,7 +11,7 @@ met in the middle; pynauty canonical forms), `render` prints and draws, and
 from .counting import completions, count, distinct
 from .model import KIRKMAN, PRISONERS, Arrangement, Design, Symmetry
 from .solve import arrangements, solve
-from .verify import problems
+from .verify import verify
 
 __all__ = ["Design", "Arrangement", "Symmetry", "PRISONERS", "KIRKMAN", "solve", "arrangements", "count",
-           "completions", "distinct", "problems"]
+           "completions", "distinct", "verify"]

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from . import render
-    from .verify import problems
+    from .verify import verify
 
     if args.verify:
         return _verify_file(args, args.verify)
@@ -128,9 +128,9 @@ def _run(args: argparse.Namespace) -> int:
         return _none(args, design, f"no such design: {design.describe()}{pinned}; the search over every "
                      f"{'completion of day 1' if symmetry is not Symmetry.NONE else 'arrangement'} found none "
                      "(exhaustive)")
-    wrong = problems(design, arrangement.days, symmetry)
-    if wrong:  # never print an arrangement the verifier rejects
-        raise AssertionError(f"internal error: the verifier rejects the arrangement: {wrong}")
+    check = verify(design, arrangement.days, symmetry)
+    if not check.ok:  # never print an arrangement the verifier rejects
+        raise AssertionError(f"internal error: the verifier rejects the arrangement: {check.problems}")
     if args.svg:
         try:
             Path(args.svg).write_text(render.svg(arrangement, design), encoding="utf-8")
@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"day {k}: {args.neighbours} is {how} {', '.join(map(str, near))}")
         return 0
     print(render.text(arrangement, design))
-    print(render.check_line(arrangement, design))
+    print(check)
     return 0
 
 
@@ -197,16 +197,16 @@ def _count(args: argparse.Namespace, design: Design, symmetry: Symmetry, fixed: 
 
 def _verify_file(args: argparse.Namespace, path: str) -> int:
     from .render import from_json
-    from .verify import problems
+    from .verify import verify
 
     data = read_json_file(path)
     design, symmetry, days = from_json(data)
-    wrong = problems(design, days, symmetry)
+    check = verify(design, days, symmetry)
     if args.json:
-        return emit(args, "none" if wrong else "ok", {"file": path, "design": _design_json(design),
-                                                      "symmetry": symmetry.value, "problems": list(wrong)})
-    for line in wrong:
+        return emit(args, "ok" if check.ok else "none", {"file": path, "design": _design_json(design),
+                                                         "symmetry": symmetry.value, "problems": list(check.problems)})
+    for line in check.problems:
         print(f"{path}: {line}")
-    if not wrong:
-        print(f"{path}: valid: {design.describe()} ({symmetry.value} model)")
-    return 1 if wrong else 0
+    if check.ok:
+        print(f"{path}: {check}")
+    return 0 if check.ok else 1

@@ -23,6 +23,8 @@ from ...errors import InputError
 from .model import PRISONERS, Design, Symmetry
 
 __all__ = ["arrangemento", "pair_number"]
+#: What the toplevel loads from this module (`pair_number` computes a number, not a goal).
+RELATIONS = ("arrangemento",)
 
 
 def pair_number(a: int, b: int, people: int) -> int:

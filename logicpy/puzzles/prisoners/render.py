@@ -6,9 +6,8 @@ from typing import Any
 
 from ...svgtext import Picture, text_width
 from .model import Arrangement, Design, Symmetry
-from .verify import pair_meetings
 
-__all__ = ["text", "to_json", "from_json", "neighbours", "svg", "check_line"]
+__all__ = ["text", "to_json", "from_json", "neighbours", "svg"]
 
 
 def text(arrangement: Arrangement, design: Design) -> str:
@@ -17,17 +16,6 @@ def text(arrangement: Arrangement, design: Design) -> str:
     width = len(str(design.day_count))
     return "\n".join(f"day {k:>{width}}: " + "  ".join(sep.join(map(str, row)) for row in day)
                      for k, day in enumerate(arrangement.days, 1))
-
-
-def check_line(arrangement: Arrangement, design: Design) -> str:
-    """The pair check as a sentence, recounted from the rows."""
-    met = pair_meetings(arrangement.days, design.pairs)
-    how = "cuffed together" if design.pairs == "cuffed" else "in a row together"
-    once = sum(1 for v in met.values() if v == 1)
-    if design.complete:
-        return f"check: all {design.all_pairs} pairs of the {design.people} are {how} exactly once"
-    return (f"check: {once} of the {design.all_pairs} pairs are {how} once, none twice "
-            f"({design.day_count} days of {design.pairs_per_day})")
 
 
 def neighbours(arrangement: Arrangement, design: Design, person: int) -> list[list[int]]:

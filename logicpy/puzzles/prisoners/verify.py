@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..verification import Verification
 from .model import Design, Symmetry
 
-__all__ = ["problems", "pair_meetings"]
+__all__ = ["verify", "pair_meetings"]
 
 
 def pair_meetings(days: Any, pairs: str) -> Counter:
@@ -26,9 +27,28 @@ def pair_meetings(days: Any, pairs: str) -> Counter:
     return met
 
 
-def problems(design: Design, days: Any, symmetry: Symmetry | str = Symmetry.NONE) -> list[str]:
-    """What is wrong with `days` as an arrangement of `design` under `symmetry` (empty: it is valid)."""
+def verify(design: Design, days: Any, symmetry: Symmetry | str = Symmetry.NONE) -> Verification:
+    """Check `days` (lists of rows of people 1..n) as an arrangement of `design` under `symmetry`.
+
+    >>> from logicpy.puzzles.prisoners import PRISONERS
+    >>> verify(PRISONERS, [[[1, 2, 3], [4, 5, 6], [7, 8, 9]]] * 6).problems[0]
+    'pair 1-2 meets 6 times'
+    """
     symmetry = Symmetry(symmetry)
+    problems = _problems(design, days, symmetry)
+    if problems:
+        return Verification.of(problems, f"the days and every pair's meetings recounted ({symmetry.value} model)")
+    how = "cuffed together" if design.pairs == "cuffed" else "in a row together"
+    if design.complete:
+        return Verification.of([], f"all {design.all_pairs} pairs of the {design.people} are {how} exactly once "
+                                   f"({symmetry.value} model)")
+    once = sum(1 for times in pair_meetings(days, design.pairs).values() if times == 1)
+    return Verification.of([], f"{once} of the {design.all_pairs} pairs are {how} once, none twice "
+                               f"({design.day_count} days of {design.pairs_per_day}; {symmetry.value} model)")
+
+
+def _problems(design: Design, days: Any, symmetry: Symmetry) -> list[str]:
+    """What is wrong with `days` as an arrangement of `design` under `symmetry` (empty: it is valid)."""
     n, r = design.people, design.row
     found: list[str] = []
     try:

@@ -23,7 +23,7 @@ from logicpy.puzzles.calendar import (
     real_dates,
     solve,
     tilings,
-    verify_grid,
+    verify,
 )
 from logicpy.puzzles.calendar.model import board_text, pieces_text
 
@@ -43,7 +43,7 @@ def test_october_6_has_the_seeds_seven_solutions():
     result = solve(STANDARD, ("Oct", "6"))
     assert result.count == 7 == count(STANDARD, ("Oct", "6"))
     assert sorted(t.grid() for t in result.tilings) == sorted(SEED_OCTOBER_6)
-    assert all(verify_grid(STANDARD.board, STANDARD.pieces, g, ("Oct", "6")).ok for g in SEED_OCTOBER_6)
+    assert all(verify(STANDARD, g, ("Oct", "6")).ok for g in SEED_OCTOBER_6)
 
 
 @pytest.mark.parametrize("labels", [("Jan", "1"), ("Feb", "29"), ("Jun", "24"), ("Dec", "31"), ("Feb", "30")])
@@ -51,7 +51,7 @@ def test_enumeration_count_and_verification_agree(labels):
     result = solve(STANDARD, labels)
     grids = [t.grid() for t in result.tilings]
     assert len(set(map(tuple, grids))) == len(grids) == result.count == count(STANDARD, labels) > 0
-    assert all(verify_grid(STANDARD.board, STANDARD.pieces, g, labels).ok for g in grids)
+    assert all(verify(STANDARD, g, labels).ok for g in grids)
 
 
 def test_first_solution_keeps_the_exact_count():
@@ -89,9 +89,9 @@ def test_verifier_rejects_corrupted_grids():
     moved_hole = [good[0], "DDHB Bx", *good[2:]]
     off_board = [good[0][:6] + "A", *good[1:]]
     for grid in (swapped, moved_hole, off_board, good[:-1]):
-        assert not verify_grid(STANDARD.board, STANDARD.pieces, grid, labels).ok
-    assert not verify_grid(STANDARD.board, STANDARD.pieces, good, ("Oct", "7")).ok
-    check = verify_grid(STANDARD.board, STANDARD.pieces, swapped, labels)
+        assert not verify(STANDARD, grid, labels).ok
+    assert not verify(STANDARD, good, ("Oct", "7")).ok
+    check = verify(STANDARD, swapped, labels)
     assert any("piece H" in p for p in check.problems)
 
 
@@ -112,10 +112,10 @@ PUBLISHED_APR_8_THU = ["NNN ZZx", "PPNNJZx", "PPUUJZZ", " PUJJSS", "VLUUSSI", "V
 
 def test_weekday_board_accepts_a_published_solution_and_solves_it():
     labels = ("Apr", "8", "Thu")
-    assert verify_grid(WEEKDAY.board, WEEKDAY.pieces, PUBLISHED_APR_8_THU, labels).ok
+    assert verify(WEEKDAY, PUBLISHED_APR_8_THU, labels).ok
     assert WEEKDAY.open_count == 3 and len(WEEKDAY.board.cells) == 50
     first = next(tilings(WEEKDAY, labels))
-    assert verify_grid(WEEKDAY.board, WEEKDAY.pieces, first.grid(), labels).ok
+    assert verify(WEEKDAY, first.grid(), labels).ok
 
 
 # --- dates ---------------------------------------------------------------------------------

@@ -127,7 +127,7 @@ def test_exploding_heads_solve_the_classic_puzzle_in_two_questions():
     result = solve(EXPLODE, questions=2, complexity=2)
     assert result.status == "found" and result.least_complexity == 2
     check = verify(EXPLODE, result.tree, questions=2)
-    assert check.ok and check.worlds == 12
+    assert check.ok and "(12 hidden worlds" in str(check)
     assert [w for w, _ in result.tree.branches] == ["ja", "da", "silent"]
     assert "answer" in json.dumps(tree_to_json(result.tree))  # it does ask about its own answer
 

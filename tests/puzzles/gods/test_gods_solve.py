@@ -42,7 +42,7 @@ def test_classic_solved_in_three_questions_of_complexity_1_and_verified():
     assert tree_depth(tree) == 3
     assert set(answers(tree)) == set(CLASSIC.assignments)  # every order is named by some leaf
     check = verify(CLASSIC, tree, questions=3)
-    assert check.ok and check.worlds == 12
+    assert check.ok and "(12 hidden worlds" in str(check)
 
 
 def test_classic_needs_complexity_1():

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from logicpy.errors import InputError, NoSolution
-from logicpy.puzzles.prisoners import KIRKMAN, PRISONERS, Design, Symmetry, completions, count, distinct, problems, solve
+from logicpy.puzzles.prisoners import KIRKMAN, PRISONERS, Design, Symmetry, completions, count, distinct, solve, verify
 from logicpy.puzzles.prisoners.solve import day_problem
 
 DAY2 = ((1, 3, 4), (2, 5, 7), (8, 6, 9))  # issue 10's day 2
@@ -20,7 +20,7 @@ DAY2 = ((1, 3, 4), (2, 5, 7), (8, 6, 9))  # issue 10's day 2
 @pytest.mark.parametrize("symmetry", list(Symmetry))
 def test_six_days_solve_and_verify(symmetry):
     found = solve(PRISONERS, symmetry)
-    assert found is not None and problems(PRISONERS, found.days, symmetry) == []
+    assert found is not None and verify(PRISONERS, found.days, symmetry).ok
     assert len(found.days) == 6
 
 
@@ -28,12 +28,12 @@ def test_six_days_solve_and_verify(symmetry):
 def test_shorter_weeks_of_the_seed(days):
     design = Design(9, 3, days)
     found = solve(design, Symmetry.PROB)
-    assert not design.complete and problems(design, found.days, Symmetry.PROB) == []
+    assert not design.complete and verify(design, found.days, Symmetry.PROB).ok
 
 
 def test_kirkman_schoolgirls():
     found = solve(KIRKMAN)
-    assert problems(KIRKMAN, found.days, Symmetry.CANONICAL) == []
+    assert verify(KIRKMAN, found.days, Symmetry.CANONICAL).ok
     assert all(len(day) == 5 for day in found.days) and len(found.days) == 7
 
 
@@ -68,7 +68,7 @@ def test_none_counts_every_sequence_by_brute_force():
     design = Design(4, 2, None)
     perms = list(itertools.permutations(range(1, 5)))
     days = [[p[0:2], p[2:4]] for p in perms]
-    brute = sum(1 for week in itertools.product(days, repeat=3) if problems(design, week) == [])
+    brute = sum(1 for week in itertools.product(days, repeat=3) if verify(design, week).ok)
     assert count(design, Symmetry.NONE) == brute == 3072
 
 
@@ -129,4 +129,5 @@ def test_verifier_rejects_a_swap_across_rows(day, row_a, row_b, i, j):
     if row_a == row_b:
         return
     good[day][row_a][i], good[day][row_b][j] = good[day][row_b][j], good[day][row_a][i]
-    assert problems(PRISONERS, good) != []
+    check = verify(PRISONERS, good)
+    assert not check.ok and any("meets" in problem for problem in check.problems)

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from logicpy.cli import main
-from logicpy.puzzles.prisoners import PRISONERS, problems
+from logicpy.puzzles.prisoners import PRISONERS, verify
 
 
 def run(capsys, *argv):
@@ -23,9 +23,9 @@ def test_default_prints_six_days_and_the_check(capsys):
     lines = out.splitlines()
     assert code == 0 and lines[0] == "day 1: 1-2-3  4-5-6  7-8-9"
     assert [line.split(":")[0] for line in lines[:6]] == [f"day {k}" for k in range(1, 7)]
-    assert lines[6] == "check: all 36 pairs of the 9 are cuffed together exactly once"
+    assert lines[6] == "verified: all 36 pairs of the 9 are cuffed together exactly once (canonical model)"
     days = [[[int(p) for p in row.split("-")] for row in line.split(": ")[1].split()] for line in lines[:6]]
-    assert problems(PRISONERS, days, "canonical") == []
+    assert verify(PRISONERS, days, "canonical").ok
 
 
 def test_json_round_trip_and_verify(capsys, tmp_path):

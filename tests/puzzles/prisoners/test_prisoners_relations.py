@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from logicpy.core import run, var
-from logicpy.puzzles.prisoners import PRISONERS, Design, problems, solve
+from logicpy.puzzles.prisoners import PRISONERS, Design, solve, verify
 from logicpy.puzzles.prisoners.relations import arrangemento, pair_number
 
 PRISONERS_PL = Path(__file__).resolve().parents[3] / "logicpy" / "data" / "prolog" / "prisoners.pl"
@@ -28,7 +28,7 @@ def test_four_day_week_relationally():
     design = Design(9, 3, 4)
     days = [[var() for _ in range(9)] for _ in range(4)]
     (week,) = run(1, days, arrangemento(days, design))
-    assert problems(design, [rows(day, 3) for day in week], "canonical") == []
+    assert verify(design, [rows(day, 3) for day in week], "canonical").ok
 
 
 def test_six_days_with_four_fixed_ask_for_the_rest():
@@ -37,7 +37,7 @@ def test_six_days_with_four_fixed_ask_for_the_rest():
     flat = [[p for row in day for p in row] for day in known.days]
     days = flat[:4] + [[var() for _ in range(9)] for _ in range(2)]
     answers = run(0, days, arrangemento(days, PRISONERS))
-    assert answers and all(problems(PRISONERS, [rows(day, 3) for day in a], "canonical") == [] for a in answers)
+    assert answers and all(verify(PRISONERS, [rows(day, 3) for day in a], "canonical").ok for a in answers)
     assert sorted(map(tuple, flat[4:])) in [sorted(map(tuple, a[4:])) for a in answers]
 
 
@@ -49,7 +49,7 @@ def test_a_prisoner_fixed():
     assert run(1, days, arrangemento([days[0], [5] + days[1][1:], days[2], days[3]], design)) == ()
     days[1][1] = 1
     (week,) = run(1, days, arrangemento(days, design))
-    assert week[1][1] == 1 and problems(design, [rows(day, 3) for day in week], "canonical") == []
+    assert week[1][1] == 1 and verify(design, [rows(day, 3) for day in week], "canonical").ok
 
 
 def prolog(goal: str, cap: int = 60) -> list:
@@ -70,7 +70,7 @@ def prolog(goal: str, cap: int = 60) -> list:
 ])
 def test_prolog_arrangements_pass_logicpy_verifier(design, goal):
     week = prolog(goal)
-    assert problems(design, [rows(day, design.row) for day in week], "canonical") == []
+    assert verify(design, [rows(day, design.row) for day in week], "canonical").ok
 
 
 @pytest.mark.swi
@@ -87,4 +87,4 @@ def test_prob_model_relationally():
     design = Design(9, 3, 4)
     days = [[var() for _ in range(9)] for _ in range(4)]
     (week,) = run(1, days, arrangemento(days, design, "prob"))
-    assert problems(design, [rows(day, 3) for day in week], "prob") == []
+    assert verify(design, [rows(day, 3) for day in week], "prob").ok

@@ -249,7 +249,7 @@ def hardest(rows: list[dict[str, Any]], top: int) -> list[tuple[dict[str, Any], 
 def _hardest_json(row: dict[str, Any], check: Any) -> dict[str, Any]:
     return {**{k: row[k] for k in ("key", "description", "semantics", "least_questions", "least_complexity",
                                    "trees", "tree")},
-            "verified": {"ok": check.ok, "worlds": check.worlds, "paths": check.arrivals}}
+            "verified": check.to_json()}
 
 
 def heat_map_svg(rows: list[dict[str, Any]]) -> str:
