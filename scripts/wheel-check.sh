@@ -84,7 +84,7 @@ check 0 "1 solution" logicpy einstein bake_sale.txt --count
 check 0 "unique solution: July 16" logicpy cheryl
 check 0 "October 6: 7 solutions" logicpy calendar 10 6
 check 0 "arrangements: 11,120,640" logicpy prisoners --count
-check 0 "check: all 36 pairs of the 9 are cuffed together exactly once" logicpy prisoners
+check 0 "verified: all 36 pairs of the 9 are cuffed together exactly once" logicpy prisoners
 check 2 "pip install 'logicpy-engine[nauty]'" logicpy prisoners --distinct
 check_piped 'appendo(X, Y, [1]).\n' "X = [1], Y = []" logicpy repl
 check_piped 'consult(lists).\nappend(X, [b], [a, b]).\n' "X = [a]" logicpy repl
