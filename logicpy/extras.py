@@ -19,6 +19,7 @@ EXTRAS = {
     "nauty": "essentially different designs: `logicpy prisoners --distinct` (pynauty)",
     "smt": "the SMT engine beside the three gods' tree search (z3-solver)",
     "distributed": "`logicpy gods census` on a Dask cluster",
+    "symbolic": "the symbolic engine of who-knows-what stories (BDDs: dd, with CUDD)",
 }
 
 

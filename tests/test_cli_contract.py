@@ -93,7 +93,7 @@ def test_an_error_the_command_finds_is_json_too(capsys, tmp_path):
     assert json.loads(err) == {"status": "error", "command": "gods verify",
                                "error": f"{tmp_path / 'missing.json'}: cannot read: No such file or directory",
                                "exit": 2}
-    code = main(["cheryl", "muddy", "-n", "40"])
+    code = main(["cheryl", "muddy", "-n", "63"])
     out, err = capsys.readouterr()
     assert code == 2 and err.startswith("logicpy: error: --children") and err.count("\n") == 1
 
@@ -148,6 +148,11 @@ RUNS = {
     ("cheryl", "muddy"): (lambda t: ["cheryl", "muddy", "-n", "3", "--json", "-m", "2"], "ok"),
     ("cheryl", "what-sum"): (lambda t: ["cheryl", "what-sum", "--anne", "4", "--json"], "ok"),
     ("cheryl", "generate"): (lambda t: ["cheryl", "generate", "--seed", "3", "--json"], "ok"),
+    ("cheryl", "russian-cards"): (lambda t: ["cheryl", "russian-cards", "--count", "--json"], "ok"),
+    ("cheryl", "consecutive"): (lambda t: ["cheryl", "consecutive", "--json"], "ok"),
+    ("cheryl", "dining"): (lambda t: ["cheryl", "dining", "--payer", "2", "--json"], "ok"),
+    ("cheryl", "attack"): (lambda t: ["cheryl", "attack", "--messages", "3", "--json"], "none"),
+    ("cheryl", "hats"): (lambda t: ["cheryl", "hats", "--json"], "ok"),
     ("cheryl", "distribution"): (lambda t: ["cheryl", "distribution", "--samples", "50", "--seed", "1",
                                             "--json"], "ok"),
     ("calendar",): (lambda t: ["calendar", "10", "--json", "6", "--first"], "ok"),

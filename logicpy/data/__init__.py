@@ -4,6 +4,7 @@
     prolog/bench/    the classic Prolog benchmark programs (nrev.pl, tak.pl, ...)
     examples/        Python programs on logicpy (zebra.py, zebra_fd.py, queens.py)
     examples/einstein/  Einstein games (zebra.json, bake_sale.txt, ...)
+    stories/         who-knows-what stories as TOML (`logicpy cheryl --story-file denise`)
 
 Commands that take a file also take a shipped file's name: `logicpy crosscheck lists ...`,
 `logicpy einstein zebra`, `consult(lists)` in the REPL (or its path in this tree:
@@ -21,7 +22,8 @@ from pathlib import Path
 
 from ..errors import InputError
 
-__all__ = ["ROOT", "PROLOG", "PROLOG_BENCH", "EXAMPLES", "EINSTEIN", "prolog_file", "einstein_game", "shipped"]
+__all__ = ["ROOT", "PROLOG", "PROLOG_BENCH", "EXAMPLES", "EINSTEIN", "STORIES", "prolog_file", "einstein_game",
+           "story_file", "shipped"]
 
 
 def _root() -> Path:
@@ -39,12 +41,14 @@ PROLOG = ROOT / "prolog"
 PROLOG_BENCH = PROLOG / "bench"
 EXAMPLES = ROOT / "examples"
 EINSTEIN = EXAMPLES / "einstein"
+STORIES = ROOT / "stories"
 
 #: Kind of file -> (its folder, the suffixes a bare name may leave out, in order of preference).
 KINDS: dict[str, tuple[Path, tuple[str, ...]]] = {
     "prolog": (PROLOG, (".pl",)),
     "examples": (EXAMPLES, (".py",)),
     "einstein": (EINSTEIN, (".json", ".txt")),
+    "stories": (STORIES, (".toml",)),
 }
 
 
@@ -90,6 +94,14 @@ def einstein_game(name: str | Path) -> Path:
     return found
 
 
+def story_file(name: str | Path) -> Path:
+    """The story file at path `name`, else the shipped story named `name` (`denise`, `cheryl.toml`)."""
+    found = _find(name, "stories")
+    if found is None:
+        raise InputError(f"{name}: no such story file, nor a shipped story (`logicpy files` lists them)")
+    return found
+
+
 # ---------------------------------------------------------------- command line
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -118,7 +130,8 @@ def _main(args: argparse.Namespace) -> int:
                 print(found.resolve())
                 return 0
         raise InputError(f"{args.name}: no shipped file of that name (`logicpy files` lists them)")
-    kinds = (("prolog", "Prolog programs"), ("einstein", "Einstein games"), ("examples", "Python examples"))
+    kinds = (("prolog", "Prolog programs"), ("einstein", "Einstein games"), ("examples", "Python examples"),
+             ("stories", "Who-knows-what stories"))
     if json_out:
         return emit(args, "ok", {"files": {kind: {"folder": str(KINDS[kind][0]), "names": shipped(kind)}
                                            for kind, _ in kinds}})

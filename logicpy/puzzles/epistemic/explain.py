@@ -12,8 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import InputError
 from .solve import Result, Run, secret_at
-from .formulas import And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing
+from .formulas import (
+    NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing,
+)
 
 __all__ = ["Removal", "explain", "why_not"]
 
@@ -35,13 +38,51 @@ class _Explainer:
     def show(self, i: int) -> str:
         return self.story.show(secret_at(self.story.worlds, i))
 
-    def told(self, run: Run, agent: str, i: int) -> str:
+    def told(self, run: Run, agent: str, i: int, k: int) -> str:
+        """What `agent` was told in world i ("told May"), and what it saw or learned in private before
+        moment k ("told 3, saw Cath's hat (red)")."""
         view = run.model.projections[agent]
-        return view.show(_plain(view.fn(self.story.worlds[int(i)])))
+        parts = [] if view is NOTHING else [f"told {view.show(_plain(view.fn(self.story.worlds[int(i)])))}"]
+        for j, statement in enumerate(run.statements[:k]):
+            action = statement.action
+            if action is None or agent not in action.group:
+                continue
+            if action.observes is not None:
+                seen = action.observes.show(_plain(action.observes.fn(self.story.worlds[int(i)])))
+                parts.append(f"{'who ' if not parts else ''}saw {action.observes.name} ({seen})")
+            else:
+                event = int(run.events(j)[0][i])
+                if event >= 0:
+                    parts.append(f"{'who ' if not parts else ''}learned that {_text(action.events[event])}")
+        return ", ".join(parts) or "told nothing"
 
     def cell(self, run: Run, agent: str, i: int, k: int) -> np.ndarray:
-        ids, _ = run.model.views[agent]
+        ids, _ = run.view(agent, k)
         return np.flatnonzero(run.mask(k) & (ids == ids[i]))
+
+    def chain(self, run: Run, f: Common, i: int, k: int) -> tuple[list[tuple[str, int]], int]:
+        """A shortest chain of worlds the group cannot tell apart, from world i to one where
+        `f.formula` fails: [(agent, world), …] and that world."""
+        truth = run.truth(f.formula, k)
+        came: dict[int, tuple[str, int] | None] = {i: None}
+        frontier = [i]
+        while frontier:
+            nxt = []
+            for w in frontier:
+                if not truth[w]:
+                    found, path = w, []
+                    while came[w] is not None:
+                        agent, before = came[w]  # type: ignore[misc]
+                        path.append((agent, w))
+                        w = before
+                    return path[::-1], found
+                for agent in f.group:
+                    for v in self.cell(run, agent, w, k):
+                        if int(v) not in came:
+                            came[int(v)] = (agent, w)
+                            nxt.append(int(v))
+            frontier = nxt
+        raise AssertionError("common knowledge fails with no failing world in reach")
 
     def why_not(self, run: Run, f: Formula, i: int, k: int, depth: int = 0) -> str:
         """Why f is false at world i in the model after k statements."""
@@ -59,8 +100,21 @@ class _Explainer:
             return f"had {f.agent} seen {f.view.name}, " + self.why_not(other, f.formula, i, k, depth)
         if isinstance(f, Fact):
             return f"it is not so that {f.text}"
+        if isinstance(f, Common):
+            path, j = self.chain(run, f, i, k)
+            hops = [f"{agent} cannot tell it from {self.show(w)}" for agent, w in path[:4]]
+            more = f", … ({len(path) - 4} more)" if len(path) > 4 else ""
+            head = f"not common knowledge among {', '.join(f.group)}: " + ("; ".join(hops) + more + ", where "
+                                                                           if hops else "")
+            return head + (self.why_not(run, f.formula, j, k, depth + 1) if depth < 2 else f"not {_text(f.formula)}")
+        if isinstance(f, Distributed):
+            pooled = set(self.cell(run, f.group[0], i, k).tolist()).intersection(
+                *(self.cell(run, a, i, k).tolist() for a in f.group[1:]))
+            j = next(j for j in sorted(pooled) if not run.truth(f.formula, k)[j])
+            return (f"{', '.join(f.group)}, pooling what they see, could not rule out {self.show(j)}, where "
+                    + self.why_not(run, f.formula, j, k, depth + 1))
         assert isinstance(f, (Knows, KnowsWhich, KnowsWhether)), f"unknown formula {f!r}"
-        told = f"{f.agent}, told {self.told(run, f.agent, i)},"
+        told = f"{f.agent}, {self.told(run, f.agent, i, k)},"
         cell = self.cell(run, f.agent, i, k)
         if isinstance(f, KnowsWhich):
             what = "" if f.question is None else f" {f.question.name}"
@@ -90,8 +144,12 @@ class _Explainer:
             return f"had {f.agent} seen {f.view.name}, " + self.why(self._seeing(run, f), f.formula, i, k, depth)
         if isinstance(f, Fact):
             return f.text
+        if isinstance(f, Common):
+            return f"it is common knowledge among {', '.join(f.group)} that {_text(f.formula)}"
+        if isinstance(f, Distributed):
+            return f"{', '.join(f.group)}, pooling what they see, would know that {_text(f.formula)}"
         assert isinstance(f, (Knows, KnowsWhich, KnowsWhether)), f"unknown formula {f!r}"
-        told = f"{f.agent}, told {self.told(run, f.agent, i)},"
+        told = f"{f.agent}, {self.told(run, f.agent, i, k)},"
         if isinstance(f, KnowsWhich):
             if f.question is None:
                 return f"{told} would have known it was {self.show(i)}"
@@ -123,12 +181,28 @@ def _text(f: Formula) -> str:
         return f"{f.agent} knows whether {_text(f.formula)}"
     if isinstance(f, (And, Or)):
         return (" and " if isinstance(f, And) else " or ").join(_text(p) for p in f.parts)
+    if isinstance(f, Common):
+        return f"it is common knowledge among {', '.join(f.group)} that {_text(f.formula)}"
+    if isinstance(f, Distributed):
+        return f"{', '.join(f.group)} together know that {_text(f.formula)}"
+    if isinstance(f, At):
+        return ("at first, " if f.moment == 0 else f"after statement {f.moment}, ") + _text(f.formula)
     return type(f).__name__
 
 
 def why_not(result: Result, statement: int, secret_index: int) -> str:
     """Why statement number `statement` (0-based) removes world `secret_index`, in words."""
-    return _Explainer(result).why_not(result.run, result.story.statements[statement].formula, secret_index, statement)
+    count, worlds = len(result.story.statements), len(result.story.worlds)
+    if not isinstance(statement, (int, np.integer)) or isinstance(statement, bool) or not 0 <= statement < count:
+        raise InputError(f"why_not: statement must be 0-{count - 1} (0-based), got {statement!r}")
+    if (not isinstance(secret_index, (int, np.integer)) or isinstance(secret_index, bool)
+            or not 0 <= secret_index < worlds):
+        raise InputError(f"why_not: secret_index must be a world's index 0-{worlds - 1}, got {secret_index!r}")
+    if not result.steps[statement].before[secret_index] or result.steps[statement].after[secret_index]:
+        raise InputError(f"why_not: statement {statement} does not remove world {secret_index} "
+                         f"({result.story.show(secret_at(result.story.worlds, secret_index))})")
+    return _Explainer(result).why_not(result.run, result.story.statements[statement].formula, int(secret_index),
+                                      int(statement))
 
 
 def explain(result: Result, limit: int | None = 20) -> list[list[Removal]]:

@@ -12,12 +12,19 @@ __all__ = ["render_text", "result_to_data", "verdict", "SHOW"]
 
 #: How many candidates a step lists before it only counts them.
 SHOW = 12
+#: How many candidates (and solutions) a JSON result lists; past it, it says so.
+JSON_LIST = 1000
+
+
+def joined(items: list[str]) -> str:
+    """Items separated by ", ", or by "; " when an item holds a comma itself ("2, 2, 9; 1, 6, 6")."""
+    return ("; " if any("," in item for item in items) else ", ").join(items)
 
 
 def _listing(result: Result, indices) -> str:
     shown = [result.story.show(secret_at(result.story.worlds, i)) for i in indices[:SHOW]]
     more = len(indices) - len(shown)
-    return ", ".join(shown) + (f", … ({more} more)" if more > 0 else "")
+    return joined(shown) + (f"{'; ' if any(',' in item for item in shown) else ', '}… ({more} more)" if more > 0 else "")
 
 
 def verdict(result: Result) -> str:
@@ -26,7 +33,7 @@ def verdict(result: Result) -> str:
     if result.status == "unique":
         return f"unique solution: {show(result.solutions[0])}"
     if result.status == "ambiguous":
-        listed = ", ".join(show(s) for s in result.solutions[:SHOW])
+        listed = joined([show(s) for s in result.solutions[:SHOW]])
         text = f"{result.count} solutions: {listed}" + (" …" if result.count > SHOW else "")
         answers = answer_values(result)
         if answers is not None and len(answers) == 1:
@@ -86,16 +93,19 @@ def result_to_data(result: Result, verified: str, why: bool = True) -> dict[str,
     for k, step in enumerate(result.steps):
         entry: dict[str, Any] = {
             "speaker": step.statement.speaker, "sentence": step.statement.sentence, "left": step.count,
-            "candidates": [story.show(secret_at(story.worlds, i)) for i in step.kept[:1000]],
+            "candidates": [story.show(secret_at(story.worlds, i)) for i in step.kept[:JSON_LIST]],
             "removed": len(step.removed),
         }
+        if step.count > JSON_LIST:
+            entry["candidates_shown"] = JSON_LIST
         if reasons is not None:
             entry["why"] = [{"removed": r.text, "reason": r.reason} for r in reasons[k]]
         steps.append(entry)
+    more = {"solutions_shown": JSON_LIST} if result.count > JSON_LIST else {}
     return {
         "story": story.name, "question": story.question, "status": result.status,
-        "solutions": [story.show(s) for s in result.solutions[:1000]],
-        "values": [_plain(s) for s in result.solutions[:1000]], "count": result.count,
+        "solutions": [story.show(s) for s in result.solutions[:JSON_LIST]],
+        "values": [_plain(s) for s in result.solutions[:JSON_LIST]], "count": result.count, **more,
         "answers": answer_values(result),
         "steps": steps, "verified": verified,
     }

@@ -14,7 +14,9 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from ...errors import InputError
 from .dates import MONTHS, MonthDay
+from .propositional import Valuations, any_fact, atom_fact, count_of, sees_all_but
 from .formulas import (
     NOTHING, And, Or, Projection, Statement, Story, fact, initially, knows, knows_whether,
     knows_which, seeing,
@@ -26,6 +28,13 @@ __all__ = [
     "SUM_PRODUCT", "sum_product", "sam_pat", "CHERYL_AGE", "THREE_CHILDREN", "muddy_children", "muddy_knowers",
     "what_sum",
 ]
+
+
+def _whole(who: str, argument: str, value: Any, low: int) -> int:
+    """`value` if it is an integer of at least `low`; else an InputError naming the argument."""
+    if type(value) is not int or value < low:
+        raise InputError(f"{who}: {argument} must be an integer of at least {low}, got {value!r}")
+    return value
 
 
 def _dates(text: str) -> tuple[MonthDay, ...]:
@@ -91,7 +100,7 @@ def birthday(kind: str = "classic", worlds: Iterable[Any] = CLASSIC_DATES, first
         said += [Statement(a, "I still don't know.", ~knows_which(a)), _eve(e, what),
                  Statement(a, "OK, now I know.", knows_which(a))]
     else:
-        raise ValueError(f"unknown story kind {kind!r}")
+        raise InputError(f"birthday: kind must be classic, eve or complex, got {kind!r}")
     return Story(f"{name} ({kind})", tuple(worlds), agents, tuple(said), show, question)
 
 
@@ -108,6 +117,7 @@ LANDING = birthday("classic", LANDING_PADS, Projection(lambda p: p[0], "the lett
 
 def sum_product(limit: int = 100) -> Story:
     """Freudenthal (1969): 1 < x < y, x + y <= limit; S is told the sum, P the product."""
+    _whole("sum_product", "limit", limit, 5)
     worlds = tuple((x, y) for x in range(2, limit) for y in range(x + 1, limit - x + 1))
     said = (
         Statement("S", "P does not know the numbers (and I knew it).", knows("S", ~knows_which("P"))),
@@ -170,26 +180,30 @@ THREE_CHILDREN = Story(
 
 
 def muddy_children(n: int, m: int) -> Story:
-    """n children, m of them muddy; each sees every forehead but its own. Worlds are bitmasks.
+    """n children, m of them muddy; each sees every forehead but its own. Worlds are bitmasks
+    (`Valuations(n)`: child i muddy iff bit i is set), so n may be as large as the symbolic
+    engine goes.
 
     The father: "at least one of you is muddy"; then m-1 rounds of "nobody knows whether
     they are muddy"; then the muddy children, and only they, know.
     """
-    if not 1 <= m <= n:
-        raise ValueError("need 1 <= m <= n")
+    _whole("muddy_children", "n", n, 1)
+    _whole("muddy_children", "m", m, 1)
+    if m > n:
+        raise InputError(f"muddy_children: m (the muddy ones) must be at most n = {n}, got {m}")
     names = [f"child {i + 1}" for i in range(n)]
-    muddy = [fact(_has_bit(i), f"{names[i]} is muddy", vectorized=True) for i in range(n)]
-    agents = {names[i]: Projection(_without_bit(i), "every other forehead", vectorized=True,
-                                   show=partial(_foreheads, n=n, unseen=i)) for i in range(n)}
+    muddy = [atom_fact(i, f"{names[i]} is muddy") for i in range(n)]
+    agents: dict[str, Projection] = {names[i]: sees_all_but((i,), "every other forehead", partial(_foreheads, n=n, unseen=i))
+              for i in range(n)}
     nobody = And(tuple(~knows_whether(names[i], muddy[i]) for i in range(n)))
-    said = [Statement("father", "At least one of you is muddy.", fact(lambda s: s != 0, "someone is muddy", vectorized=True))]
+    said = [Statement("father", "At least one of you is muddy.", any_fact(range(n), "someone is muddy"))]
     said += [Statement("children", f"Nobody knows whether they are muddy (round {r}).", nobody) for r in range(1, m)]
     said.append(Statement("children", "The muddy children know they are muddy; the others do not know.",
                           And(tuple(Or((muddy[i] & knows_whether(names[i], muddy[i]),
                                         ~muddy[i] & ~knows_whether(names[i], muddy[i]))) for i in range(n)))))
-    return Story(f"Muddy children (n={n}, m={m})", np.arange(2 ** n, dtype=np.int64), agents, tuple(said),
+    return Story(f"Muddy children (n={n}, m={m})", Valuations(n), agents, tuple(said),
                  lambda s: _foreheads(s, n), "how many children are muddy",
-                 Projection(lambda s: bin(int(s)).count("1"), "the number of muddy children"),
+                 count_of(range(n), "the number of muddy children"),
                  tuple(sum(comb(n, k) for k in range(r + 1, n + 1)) for r in range(m)) + (comb(n, m),),
                  f"after r rounds exactly the worlds with more than r muddy children are left, then the "
                  f"C({n},{m}) = {comb(n, m):,} with exactly {m}")
@@ -197,24 +211,13 @@ def muddy_children(n: int, m: int) -> Story:
 
 def muddy_knowers(result: Any, actual: int) -> list[list[str]]:
     """For a muddy-children result: before each statement, which children know whether they are
-    muddy in the world `actual` (a bitmask)."""
+    muddy in the world `actual` (a bitmask); only that world's classes are looked at."""
     story, run = result.story, result.run
     out = []
     for k in range(len(story.statements)):
         out.append([name for i, name in enumerate(story.agents)
-                    if run.truth(knows_whether(name, fact(_has_bit(i), f"{name} is muddy", vectorized=True)),
-                                 k)[actual]])
+                    if run.holds_at(knows_whether(name, atom_fact(i, f"{name} is muddy")), k, actual)])
     return out
-
-
-def _has_bit(i: int) -> Callable[[Any], Any]:
-    """Whether bit i of a bitmask secret (or of each in an array) is set."""
-    return lambda s: (s & (1 << i)) != 0
-
-
-def _without_bit(i: int) -> Callable[[Any], Any]:
-    """A bitmask secret (or each in an array) with bit i cleared."""
-    return lambda s: s & ~(1 << i)
 
 
 def _foreheads(s: int, n: int, unseen: int = -1) -> str:
@@ -232,7 +235,8 @@ def what_sum(anne: int = 50, reach: int | None = None) -> Story:
     whose numbers are all <= `reach` is judged exactly as in the unbounded puzzle; the last
     statement keeps only those worlds and says so.
     """
-    reach = anne if reach is None else reach
+    _whole("what_sum", "anne", anne, 2)
+    reach = anne if reach is None else _whole("what_sum", "reach", reach, 1)
     top = 16 * reach
     x, y = np.meshgrid(np.arange(1, top + 1), np.arange(1, top + 1), indexing="ij")
     keep = x + y <= top

@@ -53,7 +53,7 @@ def test_other_dates_and_stories(capsys, tmp_path):
     (["children"], "unique solution: 2, 2, 9"),
     (["bus"], "unique solution: 08:32"),
     (["pads"], "unique solution: C3"),
-    (["sam-pat", "--key", "2"], "4 solutions: (1, 6), (1, 8), (72, 92), (75, 96)"),
+    (["sam-pat", "--key", "2"], "4 solutions: (1, 6); (1, 8); (72, 92); (75, 96)"),
     (["muddy", "--children", "5", "--muddy", "5"], "unique solution: ●●●●●"),
     (["what-sum", "--anne", "5"], "unique solution: Anne 5, Bill 2, Cath 3"),
 ])
