@@ -24,6 +24,7 @@ from pathlib import Path
 from bench.common import ROOT, fmt_bytes, fmt_seconds, measure, print_table
 from logicpy.puzzles.einstein import Clue, Game, Kind, Relation, Symbol, load_game, solve, verify
 from logicpy.puzzles.einstein.compile import solve_fd
+from logicpy.puzzles.einstein.generate import CLUE_TYPES
 
 #: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
 PEERS = next((d / "shared/peers/einstein-solver" for d in ROOT.parents if (d / "shared/peers/einstein-solver").exists()),
@@ -122,6 +123,30 @@ def _einstein_solver(path: Path | None) -> str:
     return f"{fmt_seconds(float(seconds))} ({count} sol.)"
 
 
+#: The minimised grids of the CP-SAT comparison: (things, kinds) sizes, seeds 1..GRID_SEEDS each.
+GRID_SIZES = ((6, 6), (6, 8), (7, 7), (7, 9), (8, 8), (8, 10))
+GRID_SEEDS = 5
+GRID_DIR = ROOT / "bench" / "data" / "einstein_grids"
+
+
+def make_grids() -> None:
+    """Write the comparison's grids (`python -m bench.bench_einstein --make-grids`): each unique
+    and minimised by the generator, from a fixed seed, kept as files so every run sees the same."""
+    import importlib
+
+    from logicpy.puzzles.einstein import save_game
+
+    one = importlib.import_module("logicpy.puzzles.einstein.generate")._one
+    GRID_DIR.mkdir(parents=True, exist_ok=True)
+    for things, kinds in GRID_SIZES:
+        for seed in range(1, GRID_SEEDS + 1):
+            path = GRID_DIR / f"grid_{things}x{kinds}_seed{seed}.txt"
+            if not path.exists():
+                game, _ = one(kinds, things, seed, dict(CLUE_TYPES))
+                save_game(game, path)
+                print(f"wrote {path.name}: {len(game.clues)} clues", flush=True)
+
+
 def main() -> None:
     rows = []
     for name, game in _games():
@@ -143,7 +168,43 @@ def main() -> None:
         ["game", "rows x kinds", "clues", "status", "time", "peak heap", "CP-SAT (1 worker)", "einstein-solver"],
         rows,
     )
+    compare_grids()
+
+
+def compare_grids() -> None:
+    """logicpy beside CP-SAT on the kept minimised grids: per size, then the median and worst ratio."""
+    import statistics
+
+    try:
+        from bench.einstein_cpsat import cpsat_count
+        import ortools  # noqa: F401
+    except ImportError:
+        print("\nminimised grids: CP-SAT is not installed (pip install ortools), no comparison")
+        return
+    paths = sorted(GRID_DIR.glob("grid_*.txt"))
+    rows, ratios = [], []
+    by_size: dict[str, list[float]] = {}
+    for path in paths:
+        game = load_game(path)
+        ours = measure(lambda: solve(game), repeat=3, trace_memory=False)
+        theirs = measure(lambda: cpsat_count(game, limit=2, presolve=False), repeat=3, trace_memory=False)
+        assert ours.result.status == "unique" and theirs.result == 1, path.name
+        ratio = ours.seconds / theirs.seconds
+        ratios.append(ratio)
+        by_size.setdefault(f"{game.size} x {len(game.kinds)}", []).append(ratio)
+        rows.append([path.stem, str(len(game.clues)), fmt_seconds(ours.seconds), fmt_seconds(theirs.seconds),
+                     f"{ratio:.2f}x"])
+    print_table(
+        f"Minimised generated grids (bench/data/einstein_grids/, {len(paths)} games): find and prove the unique "
+        "solution, best of 3 CPU; CP-SAT with 1 worker and presolve off (OR-Tools 9.15's presolve wrongly "
+        "answers INFEASIBLE on such encodings)",
+        ["grid", "clues", "logicpy", "CP-SAT", "ratio"], rows,
+    )
+    for size, values in by_size.items():
+        print(f"  {size}: median ratio {statistics.median(values):.2f}x, worst {max(values):.2f}x")
+    print(f"all {len(ratios)} grids: median ratio {statistics.median(ratios):.2f}x, worst {max(ratios):.2f}x "
+          f"(aim: median <= 1.5x, worst <= 3x)")
 
 
 if __name__ == "__main__":
-    main()
+    make_grids() if sys.argv[1:] == ["--make-grids"] else main()

@@ -1,6 +1,6 @@
 """Dudeney's nine prisoners and Kirkman's schoolgirls: logicpy beside SWI clpfd and CP-SAT.
 
-    python -m bench prisoners            (LOGICPY_BENCH_DISTINCT=1 adds the 332 classes, about 50 s)
+    python -m bench prisoners            (LOGICPY_BENCH_DISTINCT=1 adds the 332 and Kirkman's 7 classes, about 15 s)
 
 logicpy: the first arrangement (the (day, row) exact cover, built and cached, then searched
 again), the counts (day-level cover), Kirkman, the FD relation on 5 days. SWI-Prolog:
@@ -108,9 +108,17 @@ def main() -> None:
     fixed = {2: ((1, 3, 4), (2, 5, 7), (8, 6, 9))}
     m = measure(lambda: completions(PRISONERS, fixed), repeat=3, trace_memory=False)
     rows.append(["192 completions of days 1 and 2", fmt_seconds(m.seconds), "—"])
+    m = measure(lambda: count(Design(9, 3, 5)), repeat=1, trace_memory=False)
+    rows.append(["5-day week counted (sets of 4 disjoint days, by orbits)", f"{fmt_seconds(m.seconds)} ({m.result:,})", "—"])
+    twenty_one = Design(21, 3, None, "row")
+    m = measure(lambda: solve(twenty_one), repeat=1, trace_memory=False)
+    swi_21 = swipl_seconds(pl, "arrangement(21, 3, 10, row, _)", repeat=1, cap=CAP)
+    rows.append(["21 schoolgirls, first (rotational design)", fmt_seconds(m.seconds), f"SWI clpfd {fmt_seconds(swi_21)}"])
     if os.environ.get("LOGICPY_BENCH_DISTINCT"):
         m = measure(lambda: len(distinct(PRISONERS)), repeat=1, trace_memory=False)
         rows.append(["332 essentially different (pynauty)", f"{fmt_seconds(m.seconds)} ({m.result})", "—"])
+        m = measure(lambda: len(distinct(KIRKMAN)), repeat=1, trace_memory=False)
+        rows.append(["Kirkman: 7 essentially different (pynauty)", f"{fmt_seconds(m.seconds)} ({m.result})", "—"])
     five = Design(9, 3, 5)
 
     def fd_five() -> object:

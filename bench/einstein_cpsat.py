@@ -15,9 +15,11 @@ from logicpy.puzzles.einstein import Game
 from logicpy.puzzles.einstein.compile import And, Or, compile_game
 
 
-def cpsat_count(game: Game, limit: int = 0) -> int:
+def cpsat_count(game: Game, limit: int = 0, presolve: bool = True) -> int:
     """How many solutions CP-SAT finds for the game (stopping after `limit` when > 0): solve,
-    forbid that grid, solve again, so a unique game costs two solves, as a proof needs."""
+    forbid that grid, solve again, so a unique game costs two solves, as a proof needs.
+    `presolve=False` turns CP-SAT's presolve off (OR-Tools 9.15's presolve wrongly answers
+    INFEASIBLE on some of these encodings, "UNSAT after expansion of inverse")."""
     from ortools.sat.python import cp_model
 
     model_fd, _ = compile_game(game)
@@ -79,6 +81,7 @@ def cpsat_count(game: Game, limit: int = 0) -> int:
     rows = [term(v) for v in model_fd.row_vars]
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    solver.parameters.cp_model_presolve = presolve
     found = 0
     while not limit or found < limit:
         if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass
 
 from logicpy.puzzles.einstein.explain import (
-    MAX_COMBINATIONS, Explanation, Step, _cells, _chain, _conjuncts, _consistent, _Contradiction, _link_weights,
+    MAX_COMBINATIONS, Explanation, Step, _cells, _conjuncts, _consistent, _Contradiction, _link_weights,
     _PartialView, _quote,
 )
 from logicpy.puzzles.einstein.model import Game, Grid, Relation, Rule
@@ -194,7 +194,7 @@ def _try_cells(grid: _Grid, conjuncts: list[_Conjunct]) -> bool:
                 _propagate(trial, conjuncts)
             except _Contradiction as why:
                 pair = grid.pair(a, c)
-                grid.remove(a, c, "try", f"assume {pair}: " + _chain(trial, why) + "; so {pair} is ruled out")
+                grid.remove(a, c, "try", f"assume {pair}: so {why}; so {pair} is ruled out")  # the chain is not kept
                 return True
     return False
 

@@ -201,7 +201,8 @@ def _keys(data: object):
 def test_exit_statuses_match_the_table(capsys, tmp_path):
     # 1: an exact "none"; 4: a time limit; the JSON status says the same
     assert main(["prisoners", "--days", "7"]) == 1
-    assert main(["prisoners", "--people", "21", "--pairs", "row", "--timeout", "0.2", "--json"]) == 4
+    assert main(["prisoners", "--people", "21", "--pairs", "row", "--timeout", "0.2", "--json",
+                 "--fix", "2:1-4-7/2-5-8/3-6-10/9-13-16/11-14-19/12-17-20/15-18-21"]) == 4
     assert json.loads(capsys.readouterr().out)["status"] == "timeout"
     tree = _saved(tmp_path, "tree.json", ["gods", "--complexity", "1"])
     data = json.loads(Path(tree).read_text())

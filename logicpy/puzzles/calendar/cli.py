@@ -23,7 +23,10 @@ from ...cli_contract import emit
 from ...errors import InputError
 from ...progress import terminal_progress
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "LIST_LIMIT"]
+
+#: The most solutions a command lists (more: use --count or --first).
+LIST_LIMIT = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,7 +78,7 @@ def _date(args: argparse.Namespace, weekday_board: bool):
         names = [w.lower() for w in WEEKDAYS]
         if day not in names:
             raise InputError(f"--weekday {args.weekday!r}: not a weekday (Mon ... Sun)")
-        date = Date(date.month, date.day, names.index(day))
+        date = Date(date.month, date.day, names.index(day), date.year)
     return date, date.labels(weekday=weekday_board)
 
 
@@ -101,14 +104,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_one(args, puzzle, date, labels) -> int:
     from .render import render_grids, render_svg
-    from .solve import count, solve
+    from .solve import colouring_obstruction, count, solve
     from .verify import verify
 
     what = str(date) if date else ", ".join(labels)
     start = time.process_time()
+    with terminal_progress() as bar:
+        progress = None
+        if bar is not None:
+            task = bar.add_task("counting", total=1.0)
+            progress = lambda done: bar.update(task, completed=done)  # noqa: E731
+        total = count(puzzle, labels, progress) if args.count or not args.first else None
+    if total is not None and total > LIST_LIMIT and not args.count:
+        raise InputError(f"{what}: {total:,} solutions, more than the {LIST_LIMIT:,} a listing prints; "
+                         "use --count or --first")
     if args.count:
         result = None
-        n = count(puzzle, labels)
+        n = total or 0
     else:
         result = solve(puzzle, labels, limit=1 if args.first else None)
         n = result.count
@@ -132,9 +144,14 @@ def _run_one(args, puzzle, date, labels) -> int:
     if n:
         print(f"{what}: {n} solution{'s' if n != 1 else ''}{shown}")
     else:
-        print(f"{what}: no solution (exhaustive search of board {puzzle.board.name})")
+        why = colouring_obstruction(puzzle, [puzzle.board.cell(label) for label in labels])
+        print(f"{what}: no solution ({why or f'exhaustive search of board {puzzle.board.name}'})")
     if not_real:
-        print(f"note: {date} is on the board but not a real date")
+        if date.year is not None:
+            plain = type(date)(date.month, date.day)
+            print(f"note: {date.year} has no {plain}: solved as the board's {date}, not a real date")
+        else:
+            print(f"note: {date} is on the board but not a real date")
     if grids:
         print(f"verified: {'each' if len(grids) > 1 else 'the'} tiling checked cell by cell")
     if args.svg and grids:
@@ -149,26 +166,54 @@ def _run_verify(args, puzzle) -> int:
     doc = read_json_file(args.verify)
     try:
         labels, grids = tuple(doc["open"]), doc["solutions"]
+        if not isinstance(doc["open"], list) or not all(isinstance(label, str) for label in labels):
+            raise TypeError('"open" is not a list of labels')
+        if not isinstance(grids, list):
+            raise TypeError('"solutions" is not a list of grids')
         if not all(isinstance(g, list) and all(isinstance(row, str) for row in g) for g in grids):
             raise TypeError("a solution is not a list of row strings")
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{args.verify}: not a `logicpy calendar --json` result: {exc}") from None
+    claimed = doc.get("count") if isinstance(doc, dict) else None
+    if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, int) or claimed < 0):
+        raise InputError(f"{args.verify}: \"count\" is {claimed!r}, not a number of solutions")
     bad = 0
-    failures = []
+    failures: list[dict[str, Any]] = []
+
+    def fail(number: int | None, problems: list[str]) -> None:
+        nonlocal bad
+        bad += 1
+        failures.append({"solution": number, "problems": problems})
+        if not args.json:
+            print(f"{f'solution {number}' if number else args.verify}: NOT verified: {'; '.join(problems)}")
+
+    first_seen: dict[tuple[str, ...], int] = {}
     for number, grid in enumerate(grids, 1):
         check = verify(puzzle, grid, labels)
         if not check.ok:
-            bad += 1
-            failures.append({"solution": number, "problems": list(check.problems)})
-            if not args.json:
-                print(f"solution {number}: NOT verified: {'; '.join(check.problems)}")
+            fail(number, list(check.problems))
+        elif tuple(grid) in first_seen:
+            fail(number, [f"the same grid as solution {first_seen[tuple(grid)]}"])
+        else:
+            first_seen[tuple(grid)] = number
+    if claimed is not None:
+        from .solve import count
+
+        if len(grids) > claimed:
+            fail(None, [f"{len(grids)} solutions listed, but \"count\" says {claimed}"])
+        else:
+            actual = count(puzzle, labels)
+            if actual != claimed:
+                fail(None, [f"\"count\" says {claimed}, but leaving {', '.join(labels)} open has {actual} "
+                            "(counted again)"])
     if args.json:
         return emit(args, "none" if bad else "ok", {"file": args.verify, "open": list(labels),
                                                      "solutions": len(grids), "failed": failures})
     if bad:
         return 1
+    counted = f"; the count {claimed} checked" if claimed is not None else ""
     print(f"verified: {len(grids)} solution{'s' if len(grids) != 1 else ''} leaving {', '.join(labels)} open, "
-          "checked cell by cell")
+          f"checked cell by cell, none repeated{counted}")
     return 0
 
 

@@ -11,6 +11,7 @@ cells at once is one `count_by` over the markers.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -18,7 +19,8 @@ from ...core.cover import ExactCover
 from ...errors import InputError
 from .model import Board, Cell, Piece, orientations
 
-__all__ = ["Puzzle", "Tiling", "Result", "solve", "count", "count_all"]
+__all__ = ["Puzzle", "Tiling", "Result", "solve", "count", "count_all", "colouring_obstruction", "frontier_count",
+           "COLOURINGS"]
 
 
 @dataclass(frozen=True)
@@ -158,13 +160,21 @@ def _tiling(puzzle: Puzzle, cover: tuple) -> Tiling:
 
 def tilings(puzzle: Puzzle, open_labels: Iterable[str]) -> Iterator[Tiling]:
     """Every solution leaving these labelled cells open, lazily."""
-    for cover in _problem(puzzle).covers(include=_markers(puzzle, open_labels)):
+    markers = _markers(puzzle, open_labels)
+    if colouring_obstruction(puzzle, [m[2] for m in markers]) is not None:
+        return
+    for cover in _problem(puzzle).covers(include=markers):
         yield _tiling(puzzle, cover)
 
 
 def solve(puzzle: Puzzle, open_labels: Iterable[str], limit: int | None = None) -> Result:
-    """The solutions leaving these labelled cells open (the first `limit` only, if given) and their count."""
+    """The solutions leaving these labelled cells open (the first `limit` only, if given) and their count.
+
+    A piece set with pieces of one shape is counted first (by `count`): when it has no
+    solution the search for one is not started."""
     open_labels = tuple(open_labels)
+    if _has_twins(puzzle) and count(puzzle, open_labels) == 0:
+        return Result(open_labels, (), 0)
     found = []
     for tiling in tilings(puzzle, open_labels):
         found.append(tiling)
@@ -174,9 +184,125 @@ def solve(puzzle: Puzzle, open_labels: Iterable[str], limit: int | None = None) 
     return Result(open_labels, tuple(found), n)
 
 
-def count(puzzle: Puzzle, open_labels: Iterable[str]) -> int:
-    """How many solutions leave these labelled cells open (counted, not built)."""
-    return _problem(puzzle).count(include=_markers(puzzle, open_labels))
+def count(puzzle: Puzzle, open_labels: Iterable[str], progress: Callable[[float], None] | None = None) -> int:
+    """How many solutions leave these labelled cells open (counted, not built).
+
+    First the colouring check (`colouring_obstruction`: no solution when it fails). A piece
+    set with pieces of one shape (31 dominoes) is counted by `frontier_count`, once per
+    arrangement of shapes, times the ways to name the pieces of each shape; the others by
+    the exact cover's memoised count, `progress(fraction)` as it goes."""
+    markers = _markers(puzzle, open_labels)
+    open_cells = [m[2] for m in markers]
+    if colouring_obstruction(puzzle, open_cells) is not None:
+        return 0
+    if _has_twins(puzzle):
+        return frontier_count(puzzle, open_cells)
+    if progress is None:
+        return _problem(puzzle).count(include=markers)
+    groups = _problem(puzzle).count_by([("open", 1)], include=markers, progress=progress)
+    return sum(groups.values())
+
+
+#: Colourings of the cells for the parity check: the chessboard, alternate rows, alternate columns.
+COLOURINGS = {"chessboard": lambda r, c: (r + c) % 2, "row": lambda r, c: r % 2, "column": lambda r, c: c % 2}
+
+
+def _placements(puzzle: Puzzle, piece: Piece) -> list[tuple[Cell, ...]]:
+    """Every placement of `piece` on the board (cells), any rotation or reflection."""
+    board, on_board = puzzle.board, set(puzzle.board.cells)
+    out = []
+    for shape in orientations(piece):
+        for top in range(board.height):
+            for left in range(board.width):
+                cells = tuple((top + r, left + c) for r, c in shape)
+                if all(cell in on_board for cell in cells):
+                    out.append(cells)
+    return out
+
+
+def colouring_obstruction(puzzle: Puzzle, open_cells: Iterable[Cell]) -> str | None:
+    """Why no solution leaves `open_cells` open by a counting argument, or None.
+
+    For each two-colouring of `COLOURINGS`, a placement covers some number of dark cells
+    minus light ones; the pieces' placements must add up to the cells to cover. When no
+    choice of one placement per piece reaches that sum (a subset-sum over the pieces), no
+    tiling exists: the mutilated chessboard (two opposite corners open, 31 dominoes, each
+    covering one dark and one light cell, 30 dark and 32 light to cover) fails at once."""
+    open_set = set(open_cells)
+    covered = [cell for cell in puzzle.board.cells if cell not in open_set]
+    places = {p.name: _placements(puzzle, p) for p in puzzle.pieces}
+    for name, colour in COLOURINGS.items():
+        def excess(cells: Iterable[Cell]) -> int:
+            return sum(1 if colour(r, c) else -1 for r, c in cells)
+
+        target = excess(covered)
+        reachable = {0}
+        for piece in puzzle.pieces:
+            values = {excess(cells) for cells in places[piece.name] if not open_set.intersection(cells)}
+            reachable = {a + b for a in reachable for b in values}
+        if target not in reachable:
+            return (f"{name} colouring: the cells to cover have {target:+d} dark over light, which no placement "
+                    "of the pieces adds up to")
+    return None
+
+
+def _shape_key(piece: Piece) -> tuple:
+    return min(orientations(piece))
+
+
+def _has_twins(puzzle: Puzzle) -> bool:
+    """Whether two pieces have one shape (up to rotation and reflection)."""
+    return len({_shape_key(p) for p in puzzle.pieces}) < len(puzzle.pieces)
+
+
+def frontier_count(puzzle: Puzzle, open_cells: Iterable[Cell]) -> int:
+    """The number of solutions leaving `open_cells` open, by dynamic programming on the frontier.
+
+    Cells are filled in reading order: the first uncovered cell must be the first cell (in
+    reading order) of some placement; a state is the set of covered cells (everything before
+    the first uncovered cell is covered, so it is a frontier) and how many pieces of each shape
+    are left, and its count is remembered. Pieces of one shape are placed as one kind; each
+    arrangement of shapes is then named in Π (pieces of a shape)! ways."""
+    board = puzzle.board
+    order = sorted(board.cells)
+    bit = {cell: 1 << i for i, cell in enumerate(order)}
+    full = (1 << len(order)) - 1
+    kinds: dict[tuple, list[Piece]] = {}
+    for piece in puzzle.pieces:
+        kinds.setdefault(_shape_key(piece), []).append(piece)
+    groups = list(kinds.values())
+    # anchored[k][i]: masks of the placements of shape k whose first cell is order[i]
+    anchored: list[dict[int, list[int]]] = []
+    for group in groups:
+        by_first: dict[int, list[int]] = {}
+        for cells in _placements(puzzle, group[0]):
+            first = min(cells)
+            by_first.setdefault(order.index(first), []).append(sum(bit[c] for c in cells))
+        anchored.append(by_first)
+    start = sum(bit[c] for c in open_cells)
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def fill(covered: int, left: tuple[int, ...]) -> int:
+        if covered == full:
+            return 1 if not any(left) else 0
+        key = (covered, left)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        free = ~covered & full
+        i = (free & -free).bit_length() - 1
+        total = 0
+        for k, n in enumerate(left):
+            if n:
+                rest = left[:k] + (n - 1,) + left[k + 1:]
+                for mask in anchored[k].get(i, ()):
+                    if not mask & covered:
+                        total += fill(covered | mask, rest)
+        memo[key] = total
+        return total
+
+    ways = fill(start, tuple(len(g) for g in groups))
+    return ways * math.prod(math.factorial(len(g)) for g in groups)
 
 
 def count_all(puzzle: Puzzle, progress: Callable[[float], None] | None = None) -> dict[tuple[str, ...], int]:

@@ -7,13 +7,13 @@ rules. A solution is a `Grid`: one row per thing of the first kind, one column p
     game = load_game("examples/einstein/zebra.txt")   # or a .json file
     result = solve(game)          # every solution, by FD propagation and search
     result.status                 # "unique", "ambiguous(n)" or "none"
-    verify(game, result.solutions[0])                  # clue by clue, without FD
+    verify(game, result.solutions[0])                  # clue by clue, without FD: a Verification
     print(render_text(result)); print(render_explanation(explain(game, result.solutions[0])))
     g = generate(kinds=4, things=5, seed=7)            # a new game: unique, minimal, in English
 """
 
-from .cli import load_game, save_game
 from .explain import Explanation, Step, explain
+from .files import load_game, save_game
 from .generate import Generated, generate
 from .jsonfmt import dump_json, game_from_data, game_to_data, load_json, parse_json
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
@@ -26,7 +26,8 @@ from .render import (
     result_from_data,
     result_to_data,
 )
-from .solve import Result, check, count, solve, verify
+from .solve import Result, count, solve
+from .verify import check, verify
 
 __all__ = [
     # model

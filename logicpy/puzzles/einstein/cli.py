@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from contextlib import contextmanager
@@ -13,10 +14,12 @@ from ...cli_contract import EXIT, emit
 from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
 from ...progress import terminal_progress
+from .files import load_game, save_game
 
-__all__ = ["register", "load_game", "save_game"]
+__all__ = ["register"]
 
-FORMATS = {".json": "JSON (einstein-solver's format)", ".txt": "text notation"}
+#: Seconds `generate` may take unless told otherwise (a large grid of a rare difficulty takes many seeds).
+GENERATE_TIMEOUT = 600.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     search.add_argument("--max", type=int, default=1000, metavar="N",
                         help="stop after N solutions and say there are at least N (default 1000)")
     search.add_argument("--count", action="store_true", help="count every solution without keeping them")
+    parser.add_argument("--timeout", type=float, metavar="S",
+                        help="stop after S seconds with exit status 4, saying how far it got (default 120, "
+                             f"{GENERATE_TIMEOUT:g} for generate; 0: no limit)")
     _add_generate_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -62,36 +68,32 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--answer", metavar="FILE", help="write the solution (.json result, or a .txt table)")
 
 
-def load_game(path: str | Path):
-    """Read a game by its extension (.json or .txt); a bare name is a shipped game (`zebra`)."""
-    from ...data import einstein_game
-    from .jsonfmt import load_json
-    from .notation import load_text
-
-    path = einstein_game(path)
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        raise InputError(f"{path}: unknown game format {suffix!r}; use one of {', '.join(FORMATS)}")
-    return load_json(path) if suffix == ".json" else load_text(path)
-
-
-def save_game(game, path: str | Path) -> None:
-    """Write a game in the format its extension names."""
-    from .jsonfmt import dump_json
-    from .notation import dump_text
-
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        raise InputError(f"{path}: unknown game format {suffix!r}; use one of {', '.join(FORMATS)}")
-    try:
-        Path(path).write_text(dump_json(game) if suffix == ".json" else dump_text(game), encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
 def run(args: argparse.Namespace) -> int:
-    """Handle `logicpy einstein …`: ok when solved, none when a game has no solution, error on
-    bad input; with several games, each is reported and the status is the worst of them."""
+    """Handle `logicpy einstein …` under the --timeout alarm (exit 4, saying how far it got, when it rings)."""
+    from ...alarm import TimeUp, time_limit
+
+    if args.timeout is None:
+        args.timeout = GENERATE_TIMEOUT if args.files[0] == "generate" else 120.0
+    if not math.isfinite(args.timeout) or args.timeout < 0:
+        raise InputError(f"--timeout {args.timeout}: must be 0 (no limit) or a number of seconds")
+    args.reached = ""  # how far the work got, for the message when time runs out
+    try:
+        with time_limit(args.timeout):
+            return _run(args)
+    except TimeUp:
+        reason = f"gave up after {args.timeout:g} s{': ' + args.reached if args.reached else ''} (raise --timeout, or 0 for no limit)"
+        if args.json:
+            return emit(args, "timeout", {"reason": reason})
+        print(f"logicpy: {reason}", file=sys.stderr)
+        return EXIT["timeout"]
+    except (MemoryError, RecursionError) as exc:
+        what = "out of memory" if isinstance(exc, MemoryError) else "too deep for the solver"
+        raise InputError(f"{args.reached or 'the request'}: {what}; try a smaller game") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    """ok when solved, none when a game has no solution, error on bad input; with several games,
+    each is reported and the status is the worst of them."""
     if args.files[0] == "convert":
         args.command_name = "einstein convert"
         if len(args.files) != 3:
@@ -133,17 +135,30 @@ def _warn(game) -> None:
 
 def _solve_one(path: str, args: argparse.Namespace, several: bool) -> tuple[str, dict]:
     """Solve (or count) one game file and print it; (status, JSON data)."""
+    from .compile import check_size
     from .render import render_text, result_to_data
-    from .solve import count, solve
+    from .solve import count, keep_limit, solve, upper_bound
 
     game = load_game(path)
     _warn(game)
+    check_size(game)
     start = time.perf_counter()
+    args.reached = f"{path}: searching"
     with _progress(path) as report:
+
+        def reached(n: int) -> None:
+            args.reached = f"{path}: at least {n:,} solutions {'counted' if args.count else 'found'} so far"
+            if report is not None:
+                report(n)
+
         if args.count:
-            n = count(game, args.strategy, progress=report)
+            n = count(game, args.strategy, progress=reached)
         else:
-            result = solve(game, args.strategy, max_solutions=args.max, progress=report)
+            result = solve(game, args.strategy, max_solutions=args.max, progress=reached)
+            cap = keep_limit(game)
+            if result.count == cap < args.max and not result.complete:
+                print(f"logicpy: {path}: kept the first {cap:,} solutions: more would not fit in the memory "
+                      f"set aside for them (about {upper_bound(game):.1e} grids of this shape exist)", file=sys.stderr)
     elapsed = (time.perf_counter() - start) * 1e3
     if args.count:
         print(f"{path}: counted in {elapsed:.1f} ms", file=sys.stderr)
@@ -198,6 +213,7 @@ def run_generate(args: argparse.Namespace) -> int:
         task = bar.add_task("generating", total=None) if bar else None
 
         def report(stage: str, done: int, total: int | None) -> None:
+            args.reached = f"generating, {stage}"
             if bar is not None:
                 bar.update(task, description=stage, completed=done, total=total)
 

@@ -33,12 +33,35 @@ from unification import Var
 
 from ...core import conj, eq, fd, run
 from ...core.terms import is_var, var
+from ...errors import InputError
 from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
 from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
 
-__all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd"]
+__all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd", "MAX_CELLS", "MAX_TABLE", "check_size"]
 
 Term = Union[int, Var]
+
+#: The most cells a game may have to fill (things × (kinds − 1)): the search goes one level
+#: deeper per cell, and a grid this size already takes minutes to prove unique.
+MAX_CELLS = 400
+#: The most combinations of values an arithmetic clue's table may list.
+MAX_TABLE = 250_000
+
+
+class _TooBig(Exception):
+    """A clue's table would list more than `MAX_TABLE` combinations (`size` of them)."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.size = size
+
+
+def check_size(game: Game) -> None:
+    """Refuse (InputError) a game with more cells to fill than `MAX_CELLS`."""
+    cells = game.size * (len(game.kinds) - 1)
+    if cells > MAX_CELLS:
+        raise InputError(f"{game.name or 'game'}: {game.size:,} things × {len(game.kinds)} kinds is {cells:,} cells "
+                         f"to fill; the limit is {MAX_CELLS:,}")
 
 
 @dataclass(frozen=True)
@@ -77,6 +100,11 @@ def _atom(op: str, x: Term, y: Term, c: int = 0) -> Formula:
 
 
 def _table(xs: list[Term], domains: list[list[int]], test: Callable[[tuple[int, ...]], bool]) -> Formula:
+    size = 1
+    for d in domains:
+        size *= len(d)
+    if size > MAX_TABLE:
+        raise _TooBig(size)
     universe = frozenset(itertools.product(*domains))
     rows = frozenset(r for r in universe if test(r))
     if all(isinstance(x, int) for x in xs) or not rows or rows == universe:
@@ -359,8 +387,16 @@ def _goals(f: Formula) -> list:
 
 def compile_game(game: Game) -> tuple[FDModel, list]:
     """The FD model of a game and the goals of its clues, conjunctions first."""
+    check_size(game)
     model = FDModel(game)
-    formula = _and(model.formula(r) for clue in game.clues for r in clue.rules)
+    formulas = []
+    for clue in game.clues:
+        try:
+            formulas += [model.formula(r) for r in clue.rules]
+        except _TooBig as big:
+            raise InputError(f"{game.name or 'game'}: clue {clue.number}: its arithmetic has {big.size:,} combinations "
+                             f"of values to tabulate; the limit is {MAX_TABLE:,}") from None
+    formula = _and(formulas)
     parts = list(formula.parts) if isinstance(formula, And) else [formula]
     parts.sort(key=lambda p: len(p.parts) if isinstance(p, Or) else 0)
     return model, [eq(p.x, p.y) if _is_alias(p) else _goal(p) for p in parts]

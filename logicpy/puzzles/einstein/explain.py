@@ -57,6 +57,15 @@ class Step:
     whether it puts them in one row (True) or rules that out (False); `clue` is the clue
     it applies (None for grid rules); `grid`, when asked for, the candidates it leaves:
     for each thing of the first kind and each other kind, the things still possible.
+
+    `rule` and `basis` say what the step follows from, so that it can be checked from the
+    candidates before it: "clue" (the clue `clue`); "only" (basis (thing, kind): that cell
+    has one candidate left); "with" (basis (x, y): x is with y, so not with y's fellows);
+    "no-common" (basis (kind,): no thing of that kind fits both); "assumed", "guess". A
+    "try" step has its failed assumption's `chain`: the assumption, then every fact the
+    contradiction needs, each citing its own rule, then the contradiction itself (kind
+    "contradiction": rule "empty" with basis (thing, kind), rule "clue", or rule "with"
+    with basis (x, y): x was linked to y though ruled out).
     """
 
     kind: str
@@ -65,6 +74,9 @@ class Step:
     linked: bool = False
     clue: int | None = None
     grid: Candidates | None = field(default=None, compare=False, repr=False)
+    rule: str = field(default="", compare=False)
+    basis: tuple[str, ...] = field(default=(), compare=False)
+    chain: tuple[Step, ...] = field(default=(), compare=False, repr=False)
 
 
 #: (first-kind thing, kind) -> the things of kind still possible in that thing's row
@@ -91,11 +103,13 @@ class Explanation:
 
 
 class _Contradiction(Exception):
-    """Propagation emptied a cell (`cell` = (thing, kind)) or found a clue that cannot hold."""
+    """Propagation emptied a cell (`cell` = (thing, kind)), found a clue that cannot hold, or
+    linked a ruled-out pair (`pair`); `premises` are the trial's facts (step indices) it rests on."""
 
-    def __init__(self, why: str, cell: Cell | None = None, clue: int | None = None):
+    def __init__(self, why: str, cell: Cell | None = None, clue: int | None = None,
+                 premises: tuple[int, ...] = (), pair: tuple[str, str] | None = None):
         super().__init__(why)
-        self.cell, self.clue = cell, clue
+        self.cell, self.clue, self.premises, self.pair = cell, clue, premises, pair
 
 
 class _PartialView:
@@ -291,6 +305,14 @@ class _Grid:
         self.cited: set[int] = set()
         self.snapshots, self.recording = snapshots, recording
         self.removed: list[tuple[int, int]] | None = None  # the main grid's removals (see `_Trials`)
+        # a traced trial (`tracking`) keeps what each of its facts rests on: per step, the earlier
+        # steps it needs; per cell, the steps that took candidates from it; per pair, its link step
+        self.tracking = False
+        self.base: list[int] = []  # a traced trial's candidates when it began (the main grid's)
+        self.because: list[tuple[int, ...]] = []
+        self.cell_facts: dict[int, list[int]] = {}
+        self.link_fact: dict[tuple[int, int], int] = {}
+        self.removal_fact: dict[tuple[int, int], int] = {}
         # a fresh grid has every item due; one made from a fixpoint has none
         self.queued = bytearray(b"\1" * len(plan.items) if fresh else len(plan.items))
         self.now: list[int] = list(range(len(plan.items))) if fresh else []
@@ -311,7 +333,9 @@ class _Grid:
         self.cited.add(clue)
         return f"clue {clue} (“{self.quotes[clue]}”)"
 
-    def record(self, step: Step) -> None:
+    def record(self, step: Step, premises: tuple[int, ...] = ()) -> None:
+        if self.tracking:
+            self.because.append(premises)
         if self.snapshots:
             num, game = self.num, self.game
             grid = {}
@@ -320,7 +344,8 @@ class _Grid:
                     mask = self.cand[num.cell(t, k)]
                     grid[num.names[t], game.kinds[k].name] = tuple(
                         num.names[x] for x in num.declared[k] if mask >> (x - k * num.size) & 1)
-            step = Step(step.kind, step.text, step.pair, step.linked, step.clue, grid)
+            step = Step(step.kind, step.text, step.pair, step.linked, step.clue, grid, step.rule, step.basis,
+                        step.chain)
         self.steps.append(step)
 
     def pair(self, a: str, b: str) -> str:
@@ -330,6 +355,12 @@ class _Grid:
     def pair_of(self, a: int, b: int) -> str:
         names = self.num.names
         return f"{names[min(a, b)]}–{names[max(a, b)]}"
+
+    def facts_in(self, *cells: int) -> tuple[int, ...]:
+        """The traced steps that took candidates from these cells."""
+        if len(cells) == 1:
+            return tuple(self.cell_facts.get(cells[0], ()))
+        return tuple(sorted({i for c in cells for i in self.cell_facts.get(c, ())}))
 
     def _changed(self, cell: int, thing: int) -> None:
         """Put on the agenda the items that may now find something: those that read the cell, and
@@ -348,8 +379,9 @@ class _Grid:
                 queued[position] = 1
                 heapq.heappush(now if position > cursor else later, position)
 
-    def remove(self, a: int, b: int, step_kind: str, reason: str, clue: int | None = None) -> bool:
-        """Rule out a–b (things of different kinds); True if it was still possible."""
+    def remove(self, a: int, b: int, step_kind: str, reason: str, clue: int | None = None, rule: str = "",
+               basis: tuple[str, ...] = (), premises: tuple[int, ...] = (), chain: tuple[Step, ...] = ()) -> bool:
+        """Rule out a–b (things of different kinds) by `rule` (see `Step`); True if it was still possible."""
         num = self.num
         ka, kb = a // num.size, b // num.size
         cell_a, cell_b = a * num.kinds + kb, b * num.kinds + ka
@@ -364,31 +396,46 @@ class _Grid:
             self.removed.append((a, b))
         if self.recording:
             names = num.names
-            self.record(Step(step_kind, reason.format(pair=self.pair_of(a, b)), (names[a], names[b]), False, clue))
+            self.record(Step(step_kind, reason.replace("{pair}", self.pair_of(a, b)), (names[a], names[b]), False,
+                             clue, None, rule, basis, chain), premises)
+            if self.tracking:
+                index = len(self.steps) - 1
+                self.cell_facts.setdefault(cell_a, []).append(index)
+                self.cell_facts.setdefault(cell_b, []).append(index)
+                self.removal_fact[min(a, b), max(a, b)] = index
         for thing, kind, cell in ((a, kb, cell_a), (b, ka, cell_b)):
             if not self.cand[cell]:
                 raise _Contradiction(f"no {num.kind_names[kind]} is left for {num.names[thing]}",
-                                     (num.names[thing], num.kind_names[kind]))
+                                     (num.names[thing], num.kind_names[kind]), premises=self.facts_in(cell))
         return True
 
-    def link(self, a: int, b: int, reason: str, clue: int | None = None, step_kind: str = "grid") -> None:
-        """Make a and b share a row (stating it once, when recording)."""
+    def link(self, a: int, b: int, reason: str, clue: int | None = None, step_kind: str = "grid", rule: str = "",
+             basis: tuple[str, ...] = (), premises: tuple[int, ...] = ()) -> None:
+        """Make a and b share a row by `rule` (see `Step`), stating it once when recording."""
         num = self.num
         ka, kb = a // num.size, b // num.size
         names = num.names
-        if not self.cand[a * num.kinds + kb] >> (b - kb * num.size) & 1:
-            raise _Contradiction(f"{names[a]} cannot be with {names[b]}", (names[a], num.kind_names[kb]), clue)
         key = (min(a, b), max(a, b))
+        if not self.cand[a * num.kinds + kb] >> (b - kb * num.size) & 1:
+            ruled_out = (self.removal_fact[key],) if key in self.removal_fact else ()
+            raise _Contradiction(f"{names[a]} cannot be with {names[b]}", clue=clue, premises=ruled_out,
+                                 pair=(names[a], names[b]))
         if self.recording and key not in self.announced:
             self.announced.add(key)
             pair = self.pair_of(a, b)
             text = f"{reason}: {pair}" if step_kind == "clue" else f"so {pair} ({reason})"
-            self.record(Step(step_kind, text, (names[a], names[b]), True, clue))
+            self.record(Step(step_kind, text, (names[a], names[b]), True, clue, None, rule, basis), premises)
+            if self.tracking:
+                self.link_fact[key] = len(self.steps) - 1
+        because = (self.link_fact[key],) if key in self.link_fact else ()
         for x, y, kind in ((a, b, kb), (b, a, ka)):
             base = kind * num.size
             for r in num.ranks[self.cand[x * num.kinds + kind] & ~(1 << (y - base))]:
-                why = "{pair} ruled out: " + f"{names[x]} is with {names[y]}" if self.recording else ""
-                self.remove(x, base + r, "grid", why)
+                if self.recording:
+                    self.remove(x, base + r, "grid", "{pair} ruled out: " + f"{names[x]} is with {names[y]}",
+                                rule="with", basis=(names[x], names[y]), premises=because)
+                else:
+                    self.remove(x, base + r, "grid", "")
 
     @property
     def solved(self) -> bool:
@@ -448,10 +495,11 @@ def _filter(grid: _Grid, index: int) -> None:
         if not grid.recording:
             grid.link(a, b, "", conj.clue, "clue")
         elif (min(a, b), max(a, b)) not in grid.announced:
-            grid.link(a, b, grid.cite(conj.clue), conj.clue, "clue")
+            grid.link(a, b, grid.cite(conj.clue), conj.clue, "clue", rule="clue")
         return
     masks = [grid.cand[c] for c in conj.ids]
     table = conj.table
+    own_table = table is None
     if table is None:
         total = 1
         for m in masks:
@@ -461,6 +509,7 @@ def _filter(grid: _Grid, index: int) -> None:
         table = grid.plan.supports(conj, masks)
         if grid.removed is not None:  # the main grid: later grids only have fewer candidates
             conj.table = table
+            own_table = False
     supported = [0] * len(masks)
     found = False
     for combo in table:
@@ -471,13 +520,40 @@ def _filter(grid: _Grid, index: int) -> None:
             found = True
             for i, r in enumerate(combo):
                 supported[i] |= 1 << r
+    everything = grid.tracking and own_table  # a table of this trial's grid shows no blocked combination
     if not found:
-        raise _Contradiction(f"clue {conj.clue} cannot hold", clue=conj.clue)
+        why = (grid.facts_in(*conj.ids) if everything else _blockers(grid, conj, table, masks, None, 0)
+               ) if grid.tracking else ()
+        raise _Contradiction(f"clue {conj.clue} cannot hold", clue=conj.clue, premises=why)
     num = grid.num
-    for (thing, kind), mask, keep in zip(conj.places, masks, supported):
+    for i, ((thing, kind), mask, keep) in enumerate(zip(conj.places, masks, supported)):
         for r in num.ranks[mask & ~keep]:
             reason = f"{grid.cite(conj.clue)} rules out " + "{pair}" if grid.recording else ""
-            grid.remove(thing, num.member(kind, r), "clue", reason, conj.clue)
+            why = (grid.facts_in(*conj.ids) if everything else _blockers(grid, conj, table, masks, i, r)
+                   ) if grid.tracking else ()
+            grid.remove(thing, num.member(kind, r), "clue", reason, conj.clue, "clue", premises=why)
+
+
+def _blockers(grid: _Grid, conj: _Conjunct, table: list[tuple[int, ...]], masks: list[int],
+              at: int | None, rank: int) -> tuple[int, ...]:
+    """The trial's removals that leave no supporting combination with rank `rank` in cell `at`
+    (every combination when `at` is None): for each combination the trial blocked, one removal
+    that blocks it, preferring those already chosen."""
+    num, base, chosen = grid.num, grid.base, []
+    for combo in table:
+        if at is not None and combo[at] != rank:
+            continue
+        blocking = []
+        for cell, (thing, kind), m, r in zip(conj.ids, conj.places, masks, combo):
+            if not m >> r & 1:
+                if not base[cell] >> r & 1:  # blocked before the trial began
+                    break
+                other = num.member(kind, r)
+                blocking.append(grid.removal_fact[min(thing, other), max(thing, other)])
+        else:
+            if blocking and not any(b in chosen for b in blocking):
+                chosen.append(blocking[0])
+    return tuple(sorted(chosen))
 
 
 def _only_one(grid: _Grid, cell: int) -> None:
@@ -485,8 +561,12 @@ def _only_one(grid: _Grid, cell: int) -> None:
     mask, num = grid.cand[cell], grid.num
     if not mask & (mask - 1):
         t, kind = divmod(cell, num.kinds)
-        reason = f"the only {num.kind_names[kind]} left for {num.names[t]}" if grid.recording else ""
-        grid.link(t, kind * num.size + mask.bit_length() - 1, reason)
+        if grid.recording:
+            grid.link(t, kind * num.size + mask.bit_length() - 1,
+                      f"the only {num.kind_names[kind]} left for {num.names[t]}", rule="only",
+                      basis=(num.names[t], num.kind_names[kind]), premises=grid.facts_in(cell) if grid.tracking else ())
+        else:
+            grid.link(t, kind * num.size + mask.bit_length() - 1, "")
 
 
 def _only_place(grid: _Grid, cell: int) -> None:
@@ -497,8 +577,12 @@ def _only_place(grid: _Grid, cell: int) -> None:
         home = own * num.size + homes.bit_length() - 1
         others = grid.cand[home * num.kinds + c // num.size]
         if others & (others - 1):
-            reason = f"the only {num.kind_names[own]} left for {num.names[c]}" if grid.recording else ""
-            grid.link(home, c, reason)
+            if grid.recording:
+                grid.link(home, c, f"the only {num.kind_names[own]} left for {num.names[c]}", rule="only",
+                          basis=(num.names[c], num.kind_names[own]),
+                          premises=grid.facts_in(cell) if grid.tracking else ())
+            else:
+                grid.link(home, c, "")
 
 
 def _no_common_partner(grid: _Grid, cell: int) -> None:
@@ -512,9 +596,26 @@ def _no_common_partner(grid: _Grid, cell: int) -> None:
         d = base + r
         for kc in thirds:
             if not cand[a * kinds + kc] & cand[d * kinds + kc]:
-                reason = "{pair} ruled out: " + f"no {num.kind_names[kc]} fits both" if grid.recording else ""
-                grid.remove(a, d, "grid", reason)
+                if grid.recording:
+                    grid.remove(a, d, "grid", "{pair} ruled out: " + f"no {num.kind_names[kc]} fits both",
+                                rule="no-common", basis=(num.kind_names[kc],),
+                                premises=_apart(grid, a, d, kc) if grid.tracking else ())
+                else:
+                    grid.remove(a, d, "grid", "")
                 break
+
+
+def _apart(grid: _Grid, a: int, d: int, kc: int) -> tuple[int, ...]:
+    """The trial's removals that leave a and d no common candidate of kind kc: for each thing of kc
+    both had when the trial began, its removal from one of them."""
+    num, kinds, base = grid.num, grid.num.kinds, grid.base
+    both = base[a * kinds + kc] & base[d * kinds + kc]
+    why = []
+    for r in num.ranks[both]:
+        c = num.member(kc, r)
+        x = a if (min(a, c), max(a, c)) in grid.removal_fact else d
+        why.append(grid.removal_fact[min(x, c), max(x, c)])
+    return tuple(sorted(why))
 
 
 _RULES = {_CLUE: _filter, _ONLY_ONE: _only_one, _ONLY_PLACE: _only_place, _NO_COMMON_PARTNER: _no_common_partner}
@@ -545,7 +646,7 @@ class _Trials:
     solution is never tried: propagation is sound, so assuming it cannot fail."""
 
     def __init__(self, grid: _Grid, solution: Grid | None):
-        from .solve import verify
+        from .verify import verify
 
         self.grid = grid
         self.removed: list[tuple[int, int]] = []
@@ -595,53 +696,102 @@ def _try_cells(grid: _Grid, trials: _Trials) -> bool:
             if not trials.fails(a, c):
                 continue
             trial = grid.copy()  # again, with its trace, for the chain
+            trial.tracking, trial.base = True, grid.cand
             try:
-                trial.link(a, c, "assumed")
+                trial.link(a, c, "assumed", rule="assumed")
                 _propagate(trial)
             except _Contradiction as why:
                 pair = grid.pair_of(a, c)
-                grid.remove(a, c, "try", f"assume {pair}: " + _chain(trial, why) + "; so {pair} is ruled out")
+                chain = _chain(trial, why)
+                grid.remove(a, c, "try", f"assume {pair}: {_chain_text(chain)}; so " + "{pair} is ruled out",
+                            rule="assumed", chain=chain)
                 return True
             raise AssertionError(f"assuming {grid.pair_of(a, c)} failed quietly but not with its trace")
     return False
 
 
-#: The most links a failed assumption's chain lists before it elides the rest.
-CHAIN_LINKS = 6
+def _chain(trial: _Grid, why: _Contradiction) -> tuple[Step, ...]:
+    """Why an assumption failed: the assumption, then every fact of the trial the contradiction
+    rests on (and only those), in the order found, each citing its clue or grid rule, then the
+    contradiction."""
+    need, todo = set(why.premises), list(why.premises)
+    while todo:
+        for p in trial.because[todo.pop()]:
+            if p not in need:
+                need.add(p)
+                todo.append(p)
+    need.discard(0)  # the first step states the assumption itself
+    game = trial.game
+    items = [trial.steps[0]] + [_chain_item(game, trial.steps[i]) for i in sorted(need)]
+    basis: tuple[str, ...]
+    if why.cell is not None:
+        rule, basis = "empty", why.cell
+    elif why.clue is not None:
+        rule, basis = "clue", ()
+    else:
+        rule, basis = "with", why.pair or ()
+    items.append(Step("contradiction", f"so {why}", why.pair or (), False, why.clue, None, rule, basis))
+    return tuple(items)
 
 
-def _chain(trial: _Grid, why: _Contradiction) -> str:
-    """Why an assumption failed, as a short chain: the links it forced, by which clue or grid
-    rule, then how the emptied cell lost its last candidates."""
-    steps = trial.steps[1:]  # the first step states the assumption itself
-    links = [s for s in steps if s.linked]
-    parts = []
-    for s in links[:CHAIN_LINKS]:
-        parts.append(f"by clue {s.clue} {trial.pair(*s.pair)}" if s.clue else f"{trial.pair(*s.pair)} ({_reason(s)})")
-    if len(links) > CHAIN_LINKS:
-        parts.append(f"… {len(links) - CHAIN_LINKS} more links")
-    if why.cell is not None:  # how the emptied cell lost its candidates during the trial
-        thing, kind = why.cell
-        lost = [s for s in steps if not s.linked and thing in s.pair and
-                any(trial.game.kind_of(t).name == kind for t in s.pair if t != thing)]
-        for s in lost[-4:]:
-            other = next(t for t in s.pair if t != thing)
-            if s.clue:
-                parts.append(f"by clue {s.clue} {thing} is not with {other}")
-            else:
-                parts.append(f"{thing} is not with {other} ({s.text.partition(': ')[2]})")
-    head = "then " + "; ".join(parts) + "; " if parts else ""
-    return head + f"so {why}"
+def _chain_text(chain: tuple[Step, ...]) -> str:
+    """A chain in words: its facts, those a link implies left out ("Al is with red", so not with
+    blue), removals of one thing's partners by one rule grouped, then the contradiction."""
+    items = [item for item in chain[1:-1] if item.rule != "with"]
+    parts: list[tuple[str, list[str], str]] = []  # (head, things, tail): "Al is not with " [1, 2] " (…)"
+    fixed = ""  # the thing the open group is about
+    for i, item in enumerate(items):
+        if item.linked:
+            parts.append((item.text, [], ""))
+            continue
+        tail = "" if item.rule == "clue" else f" (no {item.basis[0]} fits both)"
+        if parts and parts[-1][1] and parts[-1][2] == tail and fixed in item.pair and _lead(items[i - 1]) == _lead(item):
+            parts[-1][1].append(item.pair[1] if item.pair[0] == fixed else item.pair[0])
+            continue
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        shared = [t for t in item.pair if nxt is not None and not nxt.linked and t in nxt.pair
+                  and _lead(nxt) == _lead(item)]
+        fixed = shared[0] if shared else item.pair[0]
+        other = item.pair[1] if item.pair[0] == fixed else item.pair[0]
+        head = (f"by clue {item.clue}, " if item.rule == "clue" else "") + f"{fixed} is not with "
+        parts.append((head, [other], tail))
+    words = [head + (_either(things) if things else "") + tail for head, things, tail in parts]
+    return ("then " + "; ".join(words) + "; " if words else "") + chain[-1].text
 
 
-def _reason(step: Step) -> str:
-    """The parenthesised reason of a grid step ("the only Pet left for Al")."""
-    return step.text[step.text.find("(") + 1:-1] if "(" in step.text else step.text
+def _lead(item: Step) -> tuple:
+    """What removals must share to be grouped: the rule and its clue or kind."""
+    return item.rule, item.clue, item.basis
+
+
+def _either(things: list[str]) -> str:
+    return things[0] if len(things) == 1 else ", ".join(things[:-1]) + " or " + things[-1]
+
+
+def _chain_item(game: Game, step: Step) -> Step:
+    """A trial's step as a chain item: the same fact and rule, worded to stand in a chain."""
+    a, b = step.pair
+    if step.linked:
+        pair = f"{a}–{b}" if game.kind_names.index(game.kind_of(a).name) < game.kind_names.index(
+            game.kind_of(b).name) else f"{b}–{a}"
+        thing, kind = step.basis or ("", "")
+        text = f"by clue {step.clue}, {pair}" if step.rule == "clue" else f"{pair} (the only {kind} left for {thing})"
+    elif step.rule == "with":
+        x, y = step.basis
+        text = f"{x} is not with {b if a == x else a} ({x} is with {y})"
+    elif step.rule == "clue":
+        text = f"by clue {step.clue}, {a} is not with {b}"
+    else:
+        text = f"{a} is not with {b} (no {step.basis[0]} fits both)"
+    return Step(step.kind, text, step.pair, step.linked, step.clue, None, step.rule, step.basis)
 
 
 def explain(game: Game, solution: Grid | None = None, grids: bool = False) -> Explanation:
     """The deduction trace of a game; `solution` (from `solve`) supplies any needed guesses;
     with `grids`, each step keeps the candidate grid it leaves (for `render_explanation`)."""
+    from .compile import check_size
+
+    check_size(game)
     plan = _Plan(game)
     grid, guesses = _Grid(plan, {c.number: _quote(c) for c in game.clues}, grids), 0
     trials = _Trials(grid, solution)  # before the first look: it marks the main grid
@@ -664,7 +814,7 @@ def explain(game: Game, solution: Grid | None = None, grids: bool = False) -> Ex
             guesses += 1
             grid.record(Step("guess", f"propagation stops; guess {grid.pair_of(a, choice)} (1 of "
                                       f"{grid.cand[num.cell(a, kind)].bit_count()} candidates for {num.names[a]})",
-                             (num.names[a], num.names[choice]), True))
+                             (num.names[a], num.names[choice]), True, rule="guess"))
             grid.announced.add((min(a, choice), max(a, choice)))  # the guess line states the link
             grid.link(a, choice, "guessed")
     except _Contradiction as why:

@@ -2,7 +2,7 @@
 
     g = generate(kinds=4, things=5, seed=7)        # reproducible with the same seed
     g.game, g.solution, g.difficulty, g.measures   # the game (clues worded in English), its answer
-    verify(g.game, g.solution)                     # True; the game has no other solution
+    verify(g.game, g.solution).ok                  # True; the game has no other solution
 
 Clues are drawn true of the hidden grid from every clue type the format has (`CLUE_TYPES`):
 link, !link, same, orderings, adjacency, xor / or / nand of two facts, and arithmetic.
@@ -166,6 +166,16 @@ def _unique(game: Game) -> bool:
     return len(solve_fd(game, limit=2)) == 1
 
 
+def _still_unique(game: Game, dropped: Rule) -> bool:
+    """Whether a game with one solution keeps it as its only one without the rule `dropped`:
+    any other solution would break that rule, so it is one search for a grid where the rest
+    hold and `dropped` fails (far smaller than re-proving uniqueness from scratch)."""
+    from .compile import solve_fd
+
+    negated = Clue(len(game.clues) + 1, (Connective("not", (dropped,)),))
+    return not solve_fd(replace(game, clues=game.clues + (negated,)), limit=1)
+
+
 def _renumbered(kinds: tuple[Kind, ...], rules: list[Rule], themes: dict[str, _Theme], name: str) -> Game:
     game = Game(kinds, (), name)
     clues = tuple(Clue(i, (r,), text=english(game, r, themes)) for i, r in enumerate(rules, 1))
@@ -191,22 +201,43 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
     names, weights = zip(*types.items())
     rules: list[Rule] = []
     seen: set[Rule] = set()
+    states = [rng.getstate()]  # the generator's state after each rule drawn
+
+    def draw() -> None:
+        while True:
+            rule = drawer.draw(rng.choices(names, weights)[0])
+            if rule is not None and rule not in seen:
+                seen.add(rule)
+                rules.append(rule)
+                states.append(rng.getstate())
+                return
+
+    def unique(m: int) -> bool:
+        return _unique(Game(kind_list, tuple(Clue(i, (r,)) for i, r in enumerate(rules[:m], 1))))
+
+    # the shortest prefix of the drawn rules with one solution (more rules, fewer solutions):
+    # drawn in doubling batches, then found by bisection
+    low, high = things - 1, things  # the prefix of `low` rules is not known to be unique
     while True:
-        rule = drawer.draw(rng.choices(names, weights)[0])
-        if rule is None or rule in seen:
-            continue
-        seen.add(rule)
-        rules.append(rule)
+        while len(rules) < high:
+            draw()
         tell(f"seed {seed}: drawing clues ({len(rules)})", 0, None)
-        if len(rules) >= things and _unique(_renumbered(kind_list, rules, by_name, "")):
+        if unique(high):
             break
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        tell(f"seed {seed}: drawing clues ({middle})", 0, None)
+        low, high = (low, middle) if unique(middle) else (middle, high)
+    del rules[high:]
+    rng.setstate(states[high])  # as if drawing had stopped there
     order = list(range(len(rules)))
     rng.shuffle(order)
     keep = set(order)
     for done, i in enumerate(order):  # drop every clue the others make redundant
         tell(f"seed {seed}: minimising {len(rules)} clues", done, len(order))
-        trial = [r for j, r in enumerate(rules) if j in keep and j != i]
-        if _unique(_renumbered(kind_list, trial, by_name, "")):
+        rest = Game(kind_list, tuple(Clue(n, (rules[j],)) for n, j in enumerate(sorted(keep - {i}), 1)))
+        if _still_unique(rest, rules[i]):
             keep.discard(i)
     final = [r for j, r in enumerate(rules) if j in keep]
     return _renumbered(kind_list, final, by_name, f"generated {things}x{kinds} seed {seed}"), hidden

@@ -49,7 +49,7 @@ def _game(game: Any) -> Game:
 def _solutions(game: Game) -> Iterator[Grid]:
     """The game's solutions as the FD search finds them, each checked against the clues first."""
     from .compile import iter_grids
-    from .solve import check
+    from .verify import check
 
     for grid in iter_grids(game, "wdeg"):
         problems = check(game, grid)

@@ -9,7 +9,8 @@ from typing import Any
 from ...errors import InputError
 from .explain import Explanation
 from .model import Game, Grid
-from .solve import Result, check
+from .solve import Result
+from .verify import check
 
 __all__ = [
     "render_grid", "render_text", "result_to_data", "result_from_data", "render_explanation", "render_candidates",

@@ -1,17 +1,18 @@
-"""Solve a game (FD propagation and search), verify a grid independently, and the Result type."""
+"""Solve a game (FD propagation and search), each solution checked by `verify`, and the Result type."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
 from .compile import iter_grids, sort_key
-from .model import Game, Grid
-from .semantics import GridView, holds
+from .model import Connective, Game, Grid, Rule
+from .verify import check, verify
 
-__all__ = ["Result", "solve", "count", "check", "verify", "DEFAULT_MAX"]
+__all__ = ["Result", "solve", "count", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
 
 #: Solutions `solve` keeps unless told otherwise: enough to show, few enough to stay quick.
 DEFAULT_MAX = 1000
@@ -83,13 +84,17 @@ def solve(
     strategy : labelling order for the FD search, a key of `logicpy.core.fd.STRATEGIES`:
         "wdeg" (dom/wdeg, default: first-fail turned towards the constraints that fail),
         "ff" (first-fail) or "leftmost".
-    max_solutions : stop after this many; the result says whether there were more.
+    max_solutions : stop after this many; the result says whether there were more. Never
+        more than `keep_limit(game)` are kept (what fits in `MAX_KEEP_BYTES`).
     progress : called with the number found so far, every `PROGRESS_EVERY` solutions.
     """
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if max_solutions is not None and max_solutions < 1:
         raise InputError(f"the most solutions to keep must be at least 1, got {max_solutions}")
+    cap = keep_limit(game)
+    if max_solutions is None or max_solutions > cap:
+        max_solutions = cap if upper_bound(game) > cap else max_solutions
     found: list[Grid] = []
     complete = True
     for grid in iter_grids(game, strategy):
@@ -108,44 +113,61 @@ def solve(
 
 #: How often (in solutions found) `solve` and `count` report progress.
 PROGRESS_EVERY = 1000
+#: The memory `solve` may fill with the solutions it keeps.
+MAX_KEEP_BYTES = 256 * 2**20
+
+
+def grid_bytes(game: Game) -> int:
+    """About how much memory one kept solution takes (its tuples; the names are shared)."""
+    return 56 + 8 * game.size + game.size * (56 + 8 * len(game.kinds))
+
+
+def keep_limit(game: Game) -> int:
+    """The most solutions of the game `solve` keeps: those that fit in `MAX_KEEP_BYTES`."""
+    return MAX_KEEP_BYTES // grid_bytes(game)
 
 
 def count(game: Game, strategy: str = "wdeg", progress: Callable[[int], None] | None = None) -> int:
-    """How many solutions the game has, counted without keeping them (each one still verified)."""
+    """How many solutions the game has, counted without keeping them (each one still verified).
+
+    A kind no clue mentions can be arranged in any of its n! orders whatever the rest is, so
+    it is not searched: the count of the game without it is multiplied by n!.
+    """
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    free = free_kinds(game)
+    factor = math.factorial(game.size) ** len(free)
+    if free:
+        game = replace(game, kinds=tuple(k for k in game.kinds if k.name not in free))
     n = 0
     for grid in iter_grids(game, strategy):
         if not verify(game, grid):
             raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {check(game, grid)[0]}")
         n += 1
         if progress is not None and n % PROGRESS_EVERY == 0:
-            progress(n)
-    return n
+            progress(n * factor)
+    return n * factor
 
 
-def check(game: Game, grid: Grid) -> list[str]:
-    """What is wrong with a solution grid: its shape, then every clue it breaks ([] if none)."""
-    n, kinds = game.size, game.kinds
-    if len(grid) != n or any(len(row) != len(kinds) for row in grid):
-        return [f"the grid must have {n} rows of {len(kinds)} things"]
-    problems = []
-    for j, kind in enumerate(kinds):
-        column = [row[j] for row in grid]
-        if sorted(column) != sorted(kind.things):
-            problems.append(f"column {kind.name!r} must hold each of its things once, got {column}")
-    if [row[0] for row in grid] != list(kinds[0].things):
-        problems.append(f"rows must follow the order of kind {kinds[0].name!r}")
-    if problems:
-        return problems
-    view = GridView(game, grid)
-    return [
-        f"clue {clue.number} fails"
-        for clue in game.clues
-        if not all(holds(game, rule, view) for rule in clue.rules)
-    ]
+def free_kinds(game: Game) -> set[str]:
+    """The kinds, after the first, that no rule mentions (by a thing of theirs or in a `::` path)."""
+    used: set[str] = set()
+
+    def visit(rule: Rule) -> None:
+        if isinstance(rule, Connective):
+            for sub in rule.args:
+                visit(sub)
+            return
+        for symbol in rule.args:
+            used.add(game.kind_of(symbol.base).name)
+            used.update(symbol.path)
+
+    for clue in game.clues:
+        for rule in clue.rules:
+            visit(rule)
+    return {k.name for k in game.kinds[1:] if k.name not in used}
 
 
-def verify(game: Game, grid: Grid) -> bool:
-    """True iff the grid is well formed and satisfies every clue (read directly, not via FD)."""
-    return not check(game, grid)
+def upper_bound(game: Game) -> int:
+    """The most solutions a game of its shape can have: every order of every kind after the first."""
+    return math.factorial(game.size) ** (len(game.kinds) - 1)

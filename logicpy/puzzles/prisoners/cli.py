@@ -9,6 +9,7 @@ the search ran past --timeout (inconclusive).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,10 @@ from ...errors import InputError, NoSolution, read_json_file
 from ...progress import terminal_progress
 from .model import Design, Symmetry
 
-__all__ = ["register", "design_from_args", "parse_day"]
+__all__ = ["register", "design_from_args", "parse_day", "MAX_TIMEOUT"]
+
+#: The longest --timeout (seconds, 30 days); nan, infinities and negatives are refused.
+MAX_TIMEOUT = 30 * 24 * 3600
 
 SYMMETRY_HELP = """how arrangements that differ only by symmetry are told apart:
 canonical (default): day 1 is 1-2-3 / 4-5-6 / 7-8-9, each row reads first < last, the rows of
@@ -89,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
     """The command, under the --timeout alarm (exit 4 when it rings)."""
     from ...alarm import TimeUp, time_limit
 
-    if args.timeout < 0:
-        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
+    if not 0 <= args.timeout <= MAX_TIMEOUT:
+        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or a number of seconds up to "
+                         f"{MAX_TIMEOUT:,}")
     try:
         with time_limit(args.timeout):
             return _run(args)
@@ -166,32 +171,60 @@ def _none(args: argparse.Namespace, design: Design, reason: str) -> int:
 
 
 def _count(args: argparse.Namespace, design: Design, symmetry: Symmetry, fixed: dict) -> int:
+    import time
+
     from . import counting
+    from .classes import completions_from_classes, labelled_designs
 
     if args.distinct and fixed:
         raise InputError("--distinct counts whole designs; it takes no --fix")
     data: dict[str, Any] = {"design": _design_json(design), "fixed_days": sorted(fixed),
                             "symmetry": None, "arrangements": None, "completions": None, "distinct": None}
     lines = [f"design: {design.describe()}"]
-    if args.count:
-        data["symmetry"] = symmetry.value
-        data["arrangements"] = counting.count(design, symmetry, fixed)
-        lines += [f"symmetry: {symmetry.value}", f"arrangements: {data['arrangements']:,}"]
-        if design.complete:
-            data["completions"] = counting.completions(design, fixed)
-            which = "the fixed days" if fixed else "day 1"
-            lines.append(f"unordered completions of {which}: {data['completions']:,}")
-    if args.distinct:
+    start = time.process_time()
+    classes = None
+    if args.distinct or (args.count and not fixed and counting._too_many_days(design)
+                         and symmetry is not Symmetry.PROB):
+        # the classes first: they also give the count when the possible days are too many to hold
         with terminal_progress() as bar:
             progress = None
             if bar is not None:
-                task = bar.add_task("canonical forms", total=None)
+                task = bar.add_task("second days", total=None)
                 progress = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
-            data["distinct"] = len(counting.distinct(design, progress))
-        lines.append(f"essentially different: {data['distinct']:,}")
+            classes = counting.distinct(design, progress)
+    if args.count:
+        data["symmetry"] = symmetry.value
+        if classes is not None and counting._too_many_days(design):
+            data["completions"] = completions_from_classes(design, classes)
+            left = design.day_count - 1
+            ordered = data["completions"] * math.factorial(left)
+            data["arrangements"] = ordered if symmetry is Symmetry.CANONICAL else (
+                design.partitions_count() * ordered * design.orderings_per_day() ** design.day_count)
+        else:
+            data["arrangements"] = counting.count(design, symmetry, fixed)
+            if design.complete:
+                data["completions"] = counting.completions(design, fixed)
+        lines += [f"symmetry: {symmetry.value}", f"arrangements: {data['arrangements']:,}"]
+        if data["completions"] is not None:
+            which = "the fixed days" if fixed else "day 1"
+            lines.append(f"unordered completions of {which}: {data['completions']:,}")
+    if classes is not None and args.distinct:
+        data["distinct"] = len(classes)
+        data["automorphisms"] = [c.automorphisms for c in classes]
+        data["labelled"] = labelled_designs(design, classes)
+        lines.append(f"essentially different: {len(classes):,}")
+        lines.append(f"automorphism group orders: {', '.join(str(c.automorphisms) for c in classes)}"
+                     if len(classes) <= 20 else
+                     f"automorphism group orders: {len(set(c.automorphisms for c in classes))} different, "
+                     f"from {classes[-1].automorphisms} to {classes[0].automorphisms}")
+        lines.append(f"labelled designs (people 1..{design.people}, days and rows unordered): "
+                     f"{data['labelled']:,} = Σ {design.people}!/|automorphisms|")
+    seconds = time.process_time() - start
+    data["cpu_seconds"] = round(seconds, 2)
     if args.json:
         return emit(args, "ok", data)
     print("\n".join(lines))
+    print(f"counted in {seconds:.1f} s (CPU)", file=sys.stderr)
     return 0
 
 

@@ -3,7 +3,7 @@
 Every day (a partition of the people into rows) is one option; its items are the pairs that
 meet on it, as bits of an int. A complete design is a set of days whose pair sets partition
 all pairs, so the days are unordered and a state is just the set of pairs still free.
-`DayCount` counts (and lists) those sets for given fixed days:
+`DayCount` counts those sets for given fixed days:
 
 - one day left: the free pairs must themselves be a day (a dict lookup);
 - two days left: `pairs_of[free]`, every union of two disjoint days, built once with numpy;
@@ -29,17 +29,22 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from ...errors import InputError
+from .classes import DesignClass, completions_from_classes, day_one_symmetries, design_classes
 from .model import Day, Design, Symmetry, canonical_day, row_pairs
 
-__all__ = ["DayCount", "days_of", "count", "completions", "distinct", "certificate_graph", "PARTITION_LIMIT",
-           "PACKING_DAYS_LIMIT"]
+__all__ = ["DayCount", "days_of", "count", "completions", "distinct", "PARTITION_LIMIT",
+           "PACKING_DAYS_LIMIT", "WEIGHTED_PACKING_DAYS_LIMIT"]
 
 #: Designs with more possible days than this are not counted (the day options would not fit).
 PARTITION_LIMIT = 200_000
 
-#: Free days a week that need not meet every pair may leave (it counts sets of disjoint days
-#: by enumeration: 3 free days of nine prisoners take about 3 s, 4 free days minutes).
-PACKING_DAYS_LIMIT = 3
+#: Free days a week that need not meet every pair may leave: sets of disjoint days are counted
+#: by branching on the lowest free pair (used by a day, or left free), memoised on the free
+#: pairs; with unit weights and only day 1 fixed, the first day is taken one orbit of day 1's
+#: symmetries at a time. Nine prisoners: 4 free days in about 2 s (23 s without the orbits).
+PACKING_DAYS_LIMIT = 4
+#: The same with weights (the ProB model), where the orbits do not apply.
+WEIGHTED_PACKING_DAYS_LIMIT = 3
 
 
 def _partitions(people: tuple[int, ...], design: Design) -> Iterator[Day]:
@@ -91,6 +96,7 @@ class DayCount:
 
     def __init__(self, design: Design, fixed: Sequence[Day], weights: Sequence[int] | None = None):
         self.design = design
+        self.symmetric = weights is None and [canonical_day(d, design.pairs) for d in fixed] == [design.first_day()]
         days, masks = days_of(design)
         self.used = 0
         for day in fixed:
@@ -157,13 +163,6 @@ class DayCount:
         k = np.searchsorted(keys, np.uint64(free))
         return int(sums[k]) if k < len(keys) and int(keys[k]) == free else 0
 
-    def _pair_list(self, free: int) -> list[tuple[int, int]]:
-        keys, _, starts, i, j, _ = self.pairs()
-        k = int(np.searchsorted(keys, np.uint64(free)))
-        if k >= len(keys) or int(keys[k]) != free:
-            return []
-        return list(zip(i[starts[k]:starts[k + 1]].tolist(), j[starts[k]:starts[k + 1]].tolist()))
-
     def _halves(self, free: int) -> tuple[np.ndarray, np.ndarray]:
         """Positions (into the unions) of U ∋ lowest pair of `free`, U ⊆ free, with free − U a union too."""
         keys, *_ = self.pairs()
@@ -190,11 +189,24 @@ class DayCount:
         """Σ over the completing sets of days of the product of their weights."""
         if self.design.complete:
             return self._count_cover(self.full ^ self.used, {})
-        if self.left > PACKING_DAYS_LIMIT:
+        limit = PACKING_DAYS_LIMIT if self.symmetric else WEIGHTED_PACKING_DAYS_LIMIT
+        if self.left > limit:
             raise InputError(f"counting: {self.design.describe()}: {self.left} free days of a week that need not "
-                             f"meet every pair; this counter enumerates at most {PACKING_DAYS_LIMIT} (fix more days "
+                             f"meet every pair; this counter takes at most {limit}"
+                             f"{'' if self.symmetric else ' with --fix days or the prob model'} (fix more days "
                              "with --fix, or count a complete design)")
-        return self._count_packing(np.arange(len(self.masks)), self.left)
+        free, m = self.full ^ self.used, self.left
+        if not self.symmetric or m < 2:
+            return self._count_packing(free, m, self.masks, self.weights, {})
+        # Every packing is counted once per day in it, m times in all, first day by first day;
+        # days of one orbit of day 1's symmetries have equally many packings of the rest.
+        memo: dict[tuple[int, int], int] = {}
+        total = 0
+        for day, size in self._orbits():
+            keep = (self.masks & np.uint64(day)) == 0
+            total += size * self._count_packing(free ^ day, m - 1, self.masks[keep], self.weights[keep], memo)
+        assert total % m == 0
+        return total // m
 
     def _count_cover(self, free: int, memo: dict) -> int:
         m = free.bit_count() // self.ppd
@@ -219,57 +231,55 @@ class DayCount:
         memo[free] = total
         return total
 
-    def _count_packing(self, cands: np.ndarray, m: int) -> int:
+    def _count_packing(self, free: int, m: int, masks: np.ndarray, weights: np.ndarray, memo: dict) -> int:
+        """Σ over the sets of m disjoint days among `masks` (the live days inside `free`) of their weights' product."""
         if m == 0:
             return 1
+        if free.bit_count() < self.ppd * m or len(masks) < m:
+            return 0
         if m == 1:
-            return int(self.weights[cands].sum())
-        total = 0
-        for pos, a in enumerate(cands.tolist()):
-            rest = cands[pos + 1:]
-            rest = rest[(self.masks[rest] & self.masks[a]) == 0]
-            if len(rest) >= m - 1:
-                total += int(self.weights[a]) * self._count_packing(rest, m - 1)
+            return int(weights.sum())
+        if m == 2:
+            apart = (masks[:, None] & masks[None, :]) == 0
+            return int((weights[:, None] * weights[None, :])[apart].sum()) // 2
+        known = memo.get((free, m))
+        if known is not None:
+            return known
+        low = free & -free
+        holds = (masks & np.uint64(low)) != 0
+        total = self._count_packing(free ^ low, m, masks[~holds], weights[~holds], memo)  # the pair stays free
+        for day, weight in zip(masks[holds].tolist(), weights[holds].tolist()):
+            keep = (masks & np.uint64(day)) == 0
+            total += weight * self._count_packing(free ^ day, m - 1, masks[keep], weights[keep], memo)
+        memo[(free, m)] = total
         return total
 
-    # -- listing ---------------------------------------------------------------------------
+    def _orbits(self) -> list[tuple[int, int]]:
+        """(pairs of one live day, size of its orbit) per orbit of the live days under the
+        relabellings that keep day 1: its rows permuted, each row reversed (cuffed) or permuted (row)."""
+        design = self.design
+        days, masks = days_of(design)
+        index = _day_index(design)
+        generators = day_one_symmetries(design)
+        parent = {int(i): int(i) for i in self.index}
 
-    def covers(self) -> Iterator[tuple[int, ...]]:
-        """Every completing set of days, as sorted tuples of the design's day indices (complete designs)."""
-        if not self.design.complete:
-            raise InputError("listing completions needs a complete design (every pair meets once)")
-        for local in self._covers(self.full ^ self.used):
-            yield tuple(sorted(int(self.index[a]) for a in local))
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
 
-    def _covers(self, free: int) -> Iterator[tuple[int, ...]]:
-        m = free.bit_count() // self.ppd
-        if m == 0:
-            yield ()
-            return
-        if m == 1:
-            a = self.local.get(free)
-            if a is not None:
-                yield (a,)
-            return
-        if m == 2:
-            yield from self._pair_list(free)
-            return
-        if m == 4:
-            keys, *_ = self.pairs()
-            for u, v in zip(*self._halves(free)):
-                first = self._pair_list(int(keys[u]))
-                second = self._pair_list(int(keys[v]))
-                for b, x in first:
-                    if self.masks[x] & np.uint64(free & -free):
-                        b, x = x, b
-                    for y, z in second:
-                        if x < y and x < z:  # each 4-set is met 3 times; keep the one pairing b with its least
-                            yield (b, x, y, z)
-            return
-        bit = (free & -free).bit_length() - 1
-        for a in self._inside(self.holding(bit), free).tolist():
-            for rest in self._covers(free ^ int(self.masks[a])):
-                yield (a, *rest)
+        for g in generators:
+            for i in list(parent):
+                j = index[canonical_day(tuple(tuple(g[p] for p in row) for row in days[i]), design.pairs)]
+                a, b = find(i), find(j)
+                if a != b:
+                    parent[a] = b
+        sizes: dict[int, int] = {}
+        for i in parent:
+            root = find(i)
+            sizes[root] = sizes.get(root, 0) + 1
+        return [(int(masks[root]), size) for root, size in sizes.items()]
 
 
 def count(design: Design, symmetry: Symmetry = Symmetry.CANONICAL, fixed: dict[int, Day] | None = None) -> int:
@@ -292,10 +302,17 @@ def count(design: Design, symmetry: Symmetry = Symmetry.CANONICAL, fixed: dict[i
             raise InputError(f"fixed day 1: the {symmetry.value} model fixes day 1 to {first}")
         fixed = {1: first, **fixed}
     weights = None
+    if symmetry is Symmetry.PROB and _too_many_days(design):
+        raise InputError(f"counting: {design.describe()}: the prob model weighs each of its "
+                         f"{design.partitions_count():,} possible days, more than the {PARTITION_LIMIT:,} the counter "
+                         "holds (--symmetry canonical or none count it from its isomorphism classes)")
     if symmetry is Symmetry.PROB:
         weights = [len(prob_orders(day)) for day in days_of(design)[0]]
     left = d - len(fixed)
-    ordered = DayCount(design, list(fixed.values()), weights).count() * math.factorial(left)
+    if len(fixed) == 1 and symmetry is not Symmetry.PROB and _too_many_days(design):
+        ordered = completions(design) * math.factorial(left)
+    else:
+        ordered = DayCount(design, list(fixed.values()), weights).count() * math.factorial(left)
     if symmetry is not Symmetry.NONE:
         return ordered
     if everything:
@@ -309,51 +326,21 @@ def completions(design: Design, fixed: dict[int, Day] | None = None) -> int:
 
     design.check()
     fixed = {1: design.first_day(), **check_fixed(design, fixed or {})}
+    if len(fixed) == 1 and _too_many_days(design):
+        return completions_from_classes(design, design_classes(design))
     return DayCount(design, list(fixed.values())).count()
 
 
-def certificate_graph(design: Design, days: Sequence[int]) -> Any:
-    """A coloured graph whose isomorphism class is the design up to relabelling people and days.
-
-    Vertices: the people, then one per day, then one per pair; a pair's vertex joins its two
-    people and the day they meet. Rows (and so reordering and reversing them) are not
-    vertices: a day's meetings determine its rows.
-    """
-    import pynauty
-
-    n, masks = design.people, days_of(design)[1]
-    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
-    first_pair = n + len(days)
-    adjacency: dict[int, list[int]] = {first_pair + k: [a, b] for k, (a, b) in enumerate(pairs)}
-    for slot, day in enumerate(days):
-        mask = masks[day]
-        adjacency[n + slot] = [first_pair + k for k in range(len(pairs)) if mask >> k & 1]
-    colouring = [set(range(n)), set(range(n, first_pair)), set(range(first_pair, first_pair + len(pairs)))]
-    return pynauty.Graph(first_pair + len(pairs), adjacency_dict=adjacency, vertex_coloring=colouring)
+def _too_many_days(design: Design) -> bool:
+    """Whether a complete design has too many possible days for `DayCount`, so that the
+    completions of day 1 are counted from its isomorphism classes instead (needs pynauty)."""
+    return design.complete and design.partitions_count() > PARTITION_LIMIT
 
 
-def distinct(design: Design, progress: Any = None) -> list[tuple[int, ...]]:
-    """One representative (sorted day indices) of each essentially different complete design.
+def distinct(design: Design, progress: Any = None) -> list[DesignClass]:
+    """One representative of each essentially different complete design, with its automorphisms.
 
     Essentially different: not equal up to relabelling people, reordering days and rows and
-    reversing rows. Every design contains some day, and every day can be relabelled into
-    day 1, so the completions of day 1 meet every class; pynauty's canonical certificate of
-    `certificate_graph` sorts them into classes. `progress(done, total)` is called as it goes.
-    """
-    from ...extras import require
-
-    pynauty = require("pynauty", "nauty", "sorting designs into essentially different ones (--distinct)")
-
-    design.check()
-    if not design.complete:
-        raise InputError("--distinct needs a complete design (every pair meets exactly once)")
-    first = _day_index(design)[design.first_day()]
-    counter = DayCount(design, [design.first_day()])
-    total = counter.count()
-    seen: dict[bytes, tuple[int, ...]] = {}
-    for done, cover in enumerate(counter.covers(), 1):
-        days = (first, *cover)
-        seen.setdefault(pynauty.certificate(certificate_graph(design, days)), tuple(sorted(days)))
-        if progress is not None and done % 2048 == 0:
-            progress(done, total)
-    return sorted(seen.values())
+    reversing rows (`classes.design_classes`: two fixed days at a time, pynauty's canonical
+    certificates). `progress(done, total)` is called as it goes."""
+    return design_classes(design, progress)

@@ -40,7 +40,12 @@ def test_the_agenda_gives_the_trace_of_whole_grid_sweeps(path):
 
     game = load_game(path)
     (solution,) = solve(game).solutions
-    assert explain(game, solution).steps == explain_by_sweeps(game, solution).steps
+    assert _outline(explain(game, solution)) == _outline(explain_by_sweeps(game, solution))
+
+
+def _outline(explanation) -> list:
+    """The steps, each as its fact and text (a failed assumption's text without its chain)."""
+    return [(s.kind, s.pair, s.linked, s.clue, s.text if s.kind != "try" else "") for s in explanation.steps]
 
 
 @pytest.mark.slow
@@ -53,7 +58,7 @@ def test_the_agenda_gives_the_trace_of_sweeps_on_generated_games(kinds, things, 
     g = generate(kinds=kinds, things=things, seed=seed)
     explanation = explain(g.game, g.solution)
     assert_sound(g.game, g.solution, explanation)
-    assert explanation.steps == explain_by_sweeps(g.game, g.solution).steps
+    assert _outline(explanation) == _outline(explain_by_sweeps(g.game, g.solution))
 
 
 @pytest.mark.slow
@@ -125,8 +130,8 @@ def test_a_failed_assumption_says_why_as_a_chain():
     game = load_game(EXAMPLES / "bake_sale.txt")
     (step,) = [s for s in explain(game, solve(game).solutions[0]).steps if s.kind == "try"]
     assert step.text == (
-        "assume Ada–B: then Ben–A (the only Stall left for Ben); Cookies is not with Cleo (no Stall fits both); "
-        "Cookies is not with Dev (no Stall fits both); so no Baker is left for Cookies; so Ada–B is ruled out"
+        "assume Ada–B: then by clue 9, Ben is not with D; Ben–A (the only Stall left for Ben); "
+        "Cookies is not with Cleo or Dev (no Stall fits both); so no Baker is left for Cookies; so Ada–B is ruled out"
     )
 
 

@@ -144,7 +144,72 @@ def test_count_counts_every_solution_and_reports_progress(tmp_path, capsys, monk
     seen: list[int] = []
     from logicpy.puzzles.einstein.solve import count
 
-    assert count(parse_text(SMALL), progress=seen.append) == 36 and seen == [10, 20, 30]
+    assert count(parse_text(game_text("Al !link cat", "Bo::Floor >= 1")), progress=seen.append) == 24
+    assert seen == [10, 20]
+
+
+# -- too big, or too long: refused at once, or stopped at --timeout -------------------------------
+
+OPEN = "".join(f"kind {k}: {', '.join(f'{k}{i}' for i in range(1, 9))}\n" for k in ("A", "B", "C", "D"))
+
+
+def test_count_of_a_clueless_open_grid_is_exact_and_immediate(tmp_path, capsys):
+    """A kind no clue mentions is counted as n! orders, not searched: (8!)^3 at once."""
+    path = tmp_path / "open.txt"
+    path.write_text(OPEN)
+    assert main(["einstein", str(path), "--count", "--timeout", "10"]) == 0
+    assert capsys.readouterr().out == f"{40320 ** 3:,} solutions\n"
+    from logicpy.puzzles.einstein import count
+
+    small = parse_text(game_text("Al link cat"))
+    assert count(small) == 12 == sum(1 for _ in solve(small).solutions)  # Floor free: 2 × 3!
+
+
+def test_count_and_max_on_an_open_grid_stop_cleanly_at_the_timeout(tmp_path, capsys):
+    path = tmp_path / "open.txt"
+    path.write_text(OPEN + "1. A1 !link B1; C1 !link D2\n")
+    assert main(["einstein", str(path), "--count", "--timeout", "1.5"]) == 4
+    err = capsys.readouterr().err
+    assert "gave up after 1.5 s: " in err and "solutions counted so far" in err and "Traceback" not in err
+    assert main(["einstein", str(path), "--max", "100000000", "--timeout", "1.5"]) == 4
+    assert "gave up after 1.5 s" in capsys.readouterr().err
+    assert main(["einstein", str(path), "--timeout", "nan"]) == 2
+
+
+def test_solve_keeps_no_more_solutions_than_fit_in_memory(monkeypatch):
+    from logicpy.puzzles.einstein import solve as solve_function
+    from logicpy.puzzles.einstein.solve import grid_bytes
+
+    module = sys.modules["logicpy.puzzles.einstein.solve"]
+    game = parse_text(SMALL)
+    monkeypatch.setattr(module, "MAX_KEEP_BYTES", 5 * grid_bytes(game))
+    result = solve_function(game, max_solutions=100_000_000)
+    assert (result.count, result.complete) == (5, False)
+    assert solve_function(parse_text(game_text("Al link cat", "Bo link dog", "Al::Floor < Bo::Floor"))).complete
+
+
+def test_generating_an_easy_8_by_10_stops_at_the_timeout(capsys):
+    assert main(["einstein", "generate", "--kinds", "10", "--things", "8", "--difficulty", "easy", "--seed", "1",
+                 "--timeout", "2"]) == 4
+    err = capsys.readouterr().err
+    assert "gave up after 2 s: generating, seed 1" in err and "Traceback" not in err
+
+
+def test_a_very_large_game_is_refused_at_once(tmp_path, capsys, monkeypatch):
+    big = tmp_path / "huge.txt"
+    things = lambda k, n: f"kind {k}: " + ", ".join(f"{k}{i}" for i in range(1, n + 1)) + "\n"
+    big.write_text(things("P", 200_000) + things("Q", 200_000))
+    assert main(["einstein", str(big)]) == 2
+    assert capsys.readouterr().err.strip().endswith("200,000 things × 2 kinds is 200,000 cells to fill; the limit is 400")
+    sums = tmp_path / "sums.txt"
+    numbers = "kind N: " + ", ".join(str(i) for i in range(1, 101)) + "\n"
+    sums.write_text(things("P", 100) + numbers + "1. P1::N + P2::N + P3::N = 17\n")
+    assert main(["einstein", str(sums)]) == 2
+    assert "clue 1: its arithmetic has 1,000,000 combinations of values to tabulate; the limit is 250,000" in \
+        capsys.readouterr().err
+    monkeypatch.setattr(sys.modules["logicpy.puzzles.einstein.files"], "MAX_BYTES", 100)
+    assert main(["einstein", str(sums)]) == 2
+    assert "bytes; the largest game file read is 100 bytes" in capsys.readouterr().err
 
 
 # -- wording ---------------------------------------------------------------------------------

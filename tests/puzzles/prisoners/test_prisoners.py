@@ -84,12 +84,6 @@ def test_seed_counts():
     assert count(PRISONERS, Symmetry.PROB) == 348_686_880
 
 
-@pytest.mark.slow
-def test_332_essentially_different():
-    classes = distinct(PRISONERS)
-    assert len(classes) == 332
-
-
 def test_impossible_designs_say_why():
     with pytest.raises(NoSolution, match="15 is not a multiple of 4"):
         Design(6, 3, None).check()

@@ -26,7 +26,7 @@ from ....cli_contract import EXIT, emit
 from ....errors import InputError
 from ....progress import terminal_progress
 from ....svgtext import ASCENT, Picture, text_width, wrap
-from .solve import PROOF_KINDS, TIMEOUT, puzzle_of_row, puzzle_space, run_census, tasks_for
+from .solve import PROOF_KINDS, TIMEOUT, Spec, puzzle_of_row, puzzle_space, run_census, tasks_for
 from .cluster import Engine
 from ..model import TYPES, Semantics
 from .storage import Store, to_csv
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             interrupted = True
         if stats is not None:
             store.record_run(started, engine.workers, engine.name, stats.tasks, stats.done, stats.wall)
-        rows = store.rows(keys)
+        rows = _described(store.rows(keys), specs)
     if interrupted:
         message = (f"interrupted: {len(rows)} of {len(tasks)} rows are stored in {args.store}; "
                    f"run the same command again to resume")
@@ -165,6 +165,13 @@ def run(args: argparse.Namespace) -> int:
         print(render_text(tree_from_json(row["tree"], puzzle), puzzle))
         print(check)
     return EXIT[status]
+
+
+def _described(rows: list[dict[str, Any]], specs: list[Spec]) -> list[dict[str, Any]]:
+    """`rows` with each description taken from its puzzle's spec, so that a row stored by an
+    older logicpy (whose description could name a position-renamed form) names its own puzzle."""
+    names = {s.key: s.description for s in specs}
+    return [{**r, "description": names.get(r["puzzle"], r["description"])} for r in rows]
 
 
 def _cell(row: dict[str, Any]) -> str:

@@ -150,8 +150,18 @@ def puzzle_space(gods: Sequence[int], types: Sequence[str] = TYPES, gods_file: s
                 if form in specs:
                     specs[form][3] += 1
                 else:
-                    specs[form] = [n, form[1], (multiset, allowed), 1]
+                    specs[form] = [n, form[1], (multiset, _renamed(allowed, rows, form[1])), 1]
     return [Spec(n, forms, gods_, allowed, raw, gods_file) for n, forms, (gods_, allowed), raw in specs.values()]
+
+
+def _renamed(allowed: tuple[tuple[str, ...], ...], rows: list[tuple[str, ...]],
+             form: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    """The position sets `allowed` renamed so that the orders they allow are exactly `form`
+    (the canonical renaming of `rows`): the description then names the canonical puzzle itself."""
+    for perm in itertools.permutations(range(len(allowed))):
+        if tuple(sorted(tuple(a[i] for i in perm) for a in rows)) == form:
+            return tuple(allowed[i] for i in perm)
+    raise AssertionError("a canonical form is a renaming of its rows")
 
 
 def puzzle_of_row(row: dict[str, Any]) -> Puzzle:
