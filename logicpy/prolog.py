@@ -29,19 +29,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
-from .core.equality import atomic_key, walk
+from .core.equality import walk
 from immutables import Map
 
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError, read_input_file
-from .core.clauses import Build, ClauseScope, Name, NotCompiled, compile_clauses, term_template, unify_template
+from .core.clauses import (Build, ClauseScope, Name, NotCompiled, compile_clauses, index_key, term_template,
+                           unify_template)
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
 from .repl.reader import STANDARD, read_clauses, read_query, using
 
@@ -68,7 +68,7 @@ class Clause:
     substitution s, the body's goals pushed on K), or run as written when it cannot be."""
 
     def __post_init__(self) -> None:
-        self.key = _index_key(self.head[0]) if self.head else None
+        self.key = index_key(self.head[0]) if self.head else None
 
     @functools.cached_property
     def renamed(self) -> Callable[[], tuple[tuple, Term]]:
@@ -162,26 +162,6 @@ def _copier(term: Term, variables: list) -> Callable[[], Any]:
     return renamed
 
 
-_LIST = ("[|]", 2)
-
-
-def _index_key(term: Term) -> Any:
-    """The principal functor of a bound term, hashable (`atomic_key` for atomic terms); None
-    for a variable or a term of no known kind (such a clause or call is never filtered out)."""
-    kind = type(term)
-    if kind is tuple:
-        return (term[0], len(term) - 1) if term else None
-    if kind is list:
-        return _LIST if term else "[]"
-    if kind in (str, int, float, bool, Fraction):
-        return atomic_key(term)
-    if kind is ConsPair:
-        return _LIST
-    if isinstance(term, Suffix):
-        return _LIST if len(term) else "[]"
-    return None
-
-
 class Predicate:
     """The clauses of `name/arity` and the relation that runs them."""
 
@@ -224,7 +204,7 @@ class Predicate:
             index[None] = clauses
             index[_OTHER] = [c for c in clauses if c.key is None]
             self._index = index
-        key = _index_key(walk(first, s))
+        key = index_key(walk(first, s))
         found = index.get(key)
         return index[_OTHER] if found is None else found
 

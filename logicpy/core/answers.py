@@ -191,28 +191,51 @@ def _difference(expr: Term) -> tuple[Var, Var] | None:
 
 def _placeholders(value: Term) -> tuple[Term, dict[Var, Any]]:
     """`value` with each part that is not a Prolog term replaced by a fresh variable, and
-    the part each stands for."""
+    the part each stands for. A loop (any depth); a list or tuple inside itself is refused."""
     try:
         return check_term(value), {}  # a term throughout (checked without recursion): nothing to replace
     except TermError:
         pass
     names: dict[Var, Any] = {}
-
-    def walk(t: Any) -> Any:
+    open_ids: set = set()  # the lists and tuples being rebuilt around this place
+    root: list = [None]
+    stack: list = [(value, root, 0)]
+    while stack:
+        t, into, slot = stack.pop()
+        if t is _BUILD:
+            kind, parts, key = into
+            open_ids.discard(key)
+            target, target_slot = slot
+            target[target_slot] = (tuple(parts) if kind is tuple else
+                                   ConsPair(parts[0], parts[1]) if kind is ConsPair else parts)
+            continue
         if isinstance(t, (Var, bool, str, int, String)):
-            return t
+            into[slot] = t
+            continue
         if isinstance(t, list) or (isinstance(t, tuple) and not (t and isinstance(t[0], str))):
-            return [walk(x) for x in t]  # a Python tuple of values (run's `(x, y)`) is written as a list
-        if isinstance(t, tuple):
-            return (t[0], *(walk(x) for x in t[1:]))
-        if type(t) is ConsPair:
-            return ConsPair(walk(t.car), walk(t.cdr))
-        try:
-            check_term(t)
-            return t
-        except TermError:
-            v = var()
-            names[v] = t
-            return v
+            items, kind = list(t), list  # a Python tuple of values (run's `(x, y)`) is written as a list
+        elif isinstance(t, tuple):
+            items, kind = list(t), tuple
+        elif type(t) is ConsPair:
+            items, kind = [t.car, t.cdr], ConsPair
+        else:
+            try:
+                into[slot] = check_term(t)
+            except TermError:
+                v = var()
+                names[v] = t
+                into[slot] = v
+            continue
+        key = id(t)
+        if key in open_ids:
+            raise TermError("term: a list or compound that contains itself is not a term")
+        if kind is not ConsPair:
+            open_ids.add(key)
+        parts = [None] * len(items)
+        stack.append((_BUILD, (kind, parts, key if kind is not ConsPair else None), (into, slot)))
+        stack.extend((x, parts, i) for i, x in enumerate(items))
+    return root[0], names
 
-    return walk(value), names
+
+_BUILD = object()
+"""A marker on `_placeholders`'s stack: the parts above it make one term."""

@@ -52,7 +52,7 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell, rest_of
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
-           "Name", "term_template", "unify_template", "value_key"]
+           "Name", "term_template", "unify_template", "index_key"]
 
 
 class NotCompiled(Exception):
@@ -128,40 +128,34 @@ _LIST_KEY = ("[|]", 2)
 def _key(t: Any) -> Any:
     """The index key of a head pattern (None: matches any first argument)."""
     if isinstance(t, _Const):
-        v = t.value
-        if type(v) is list or type(v) is ConsPair:
-            return _LIST_KEY if v else "[]"
-        return atomic_key(v) if type(v) in (str, int, bool) else None
-    if isinstance(t, _Seq) and t.kind is list:
-        return _LIST_KEY if t.items else "[]"
+        return index_key(t.value)
+    if isinstance(t, _Seq):
+        if t.kind is list:
+            return _LIST_KEY if t.items else "[]"
+        head = t.items[0] if t.items else None
+        return (head.value, len(t.items) - 1) if isinstance(head, _Const) and type(head.value) is str else None
     if isinstance(t, _Cons):
         return _LIST_KEY
     return None
 
 
-def value_key(w: Any) -> Any:
-    """The index key of a walked first argument; `ANY` (every clause is a candidate) for a
-    variable, a tuple or a term of another kind."""
-    k = w.__class__
+def index_key(term: Any) -> Any:
+    """The first-argument index key of a walked term: its principal functor, hashable (a
+    compound's (name, arity), `[]` or the list cell, `atomic_key` for atomic terms); None for
+    a variable or a term of another kind. Terms with different keys never unify, so the
+    clauses with another key than the call's can be passed over (None: every clause)."""
+    k = term.__class__
     if k is str or k is int:
-        return w
+        return term
     if k is list:
-        return _LIST_KEY if w else "[]"
+        return _LIST_KEY if term else "[]"
     if k is ConsPair or k is Suffix:
         return _LIST_KEY
-    if k is bool:
-        return "true" if w else "false"
-    return ANY
-
-
-class _Any:
-    """The type of `ANY`."""
-
-    __slots__ = ()
-
-
-#: The index key of a first argument that every clause may match (never a clause's key).
-ANY = _Any()
+    if k is tuple:
+        return (term[0], len(term) - 1) if term and term[0].__class__ is str else None
+    if k is float or k is bool or k is Fraction:
+        return atomic_key(term)
+    return None
 
 
 # ---------------------------------------------------------------- reading the function
@@ -397,13 +391,16 @@ class _Writer:
     """Python source of one clause's function; `consts` and `relations` (each relation called
     in a body, with its function) are shared by the clauses of one compilation."""
 
-    def __init__(self, reader: Any, consts: list[Any], relations: list[tuple[Any, Any]]):
+    def __init__(self, reader: Any, consts: list[Any], relations: list[tuple[Any, Any]], mutating: bool = False):
         self.reader = reader
+        self.mutating = mutating  # the substitution is a `MapMutation`, written in place
         self.lines: list[str] = []
         self.bound: set[str] = set(reader.params) | set(reader.extra)
         self.consts = consts
         self.relations = relations
         self.n = 0
+        self.last_call: tuple[Any, str, str, str] | None = None  # the last relation call written: see `goal`
+        self.changed = False  # whether the code written so far may bind a variable
 
     def fresh_name(self) -> str:
         self.n += 1
@@ -449,13 +446,22 @@ class _Writer:
             return f"_lp_cons({', '.join(parts)})"
         raise AssertionError(t)
 
+    def bind(self, depth: int, w: str, value: str) -> None:
+        """Bind the unbound variable `w` to `value` in the substitution."""
+        self.changed = True
+        self.emit(depth, f"_lp_s[{w}] = {value}" if self.mutating else f"_lp_s = _lp_s.set({w}, {value})")
+
     def fail_unless(self, depth: int, x: str, y: str) -> None:
-        self.emit(depth, f"_lp_s = _lp_unify({x}, {y}, _lp_s)")
+        self.changed = True
+        self.emit(depth, f"_lp_s = {'_lp_unify_m' if self.mutating else '_lp_unify'}({x}, {y}, _lp_s)")
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
 
     def walk(self, depth: int, x: str) -> str:
         w = self.fresh_name()
+        if self.mutating and x == self.reader.params[0] and not self.changed:
+            self.emit(depth, f"{w} = _lp_f")  # the loop has walked the first argument, and nothing is bound since
+            return w
         self.emit(depth, f"{w} = {x}")
         self.emit(depth, f"while {w}.__class__ is _lp_V:")
         self.emit(depth + 1, f"_lp_n = _lp_s.get({w}, _lp_U)")
@@ -477,7 +483,7 @@ class _Writer:
         if isinstance(t, _Const):
             value = t.value
             self.emit(depth, f"if {w}.__class__ is _lp_V:")
-            self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {self.const(value)})")
+            self.bind(depth + 1, w, self.const(value))
             if type(value) in (int, str):
                 self.emit(depth, f"elif {w}.__class__ is not {type(value).__name__} or {w} != {self.const(value)}:")
             else:
@@ -487,7 +493,7 @@ class _Writer:
         if isinstance(t, _Seq) and not t.items:
             empty = "[]" if t.kind is list else "()"
             self.emit(depth, f"if {w}.__class__ is _lp_V:")
-            self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {empty})")
+            self.bind(depth + 1, w, empty)
             self.emit(depth, f"elif {w}.__class__ is not {t.kind.__name__} or {w}:")
             self.fail_unless(depth + 1, w, empty)
             return
@@ -495,7 +501,7 @@ class _Writer:
         before = set(self.bound)
         self.emit(depth, f"if {w}.__class__ is _lp_V:")
         built = self.build(t, depth + 1)
-        self.emit(depth + 1, f"_lp_s = _lp_s.set({w}, {built})")
+        self.bind(depth + 1, w, built)
         after_write = self.bound
         self.bound = before
         self.emit(depth, "else:")
@@ -571,7 +577,8 @@ class _Writer:
             self.relations.append((rel, rel.relation))  # type: ignore[union-attr]
             i = len(self.relations) - 1
             arguments = ", ".join(ast.unparse(a) for a in node.args) + ("," if len(node.args) == 1 else "")
-            return f"(_lp_Apply(_lp_rel{i}[1], ({arguments})) if {ast.unparse(node.func)} is _lp_rel{i}[0] else {text})"
+            self.last_call = (rel.relation, f"{ast.unparse(node.func)} is _lp_fn{i}", f"({arguments})", text)
+            return f"(_lp_Apply(_lp_rel{i}, ({arguments})) if {ast.unparse(node.func)} is _lp_fn{i} else {text})"
         return text
 
 
@@ -589,9 +596,11 @@ class _CellNames(ast.NodeTransformer):
 
 
 def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
-    """(source of the clause's function, its first argument's index key)."""
+    """(source of the clause's function, its first argument's index key); in a loop writer
+    (`w.mutating`), the clause's code as a branch of `_loop_source`'s loop."""
     params = w.reader.params
-    w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
+    if not w.mutating:
+        w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
     head = 0
     while head < len(goals) and isinstance(goals[head], _Eq):
         head += 1
@@ -604,30 +613,84 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     for g in goals[:head]:
         w.eq(g, 2)
     body = goals[head:]
-    if not body:
-        w.emit(2, "return _lp_s, _lp_K")
+    end = ", None" if w.mutating else ""
+    if w.mutating and len(body) == 1:
+        w.last_call = None
+        expr = w.goal(body[0], 2)
+        own = w.last_call
+        if own is not None and own[0].fn is getattr(w.reader, "fn", None):  # a call of this relation: loop
+            w.emit(2, f"if {own[1]}:")
+            w.emit(3, f"{', '.join(params)}, = {own[2]}")
+            w.emit(3, "continue")
+            expr = own[3]
+        w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
+    elif not body:
+        w.emit(2, f"return _lp_s, _lp_K{end}")
     else:
         exprs = [w.goal(g, 2) for g in body]
         cont = "_lp_K"
         for e in reversed(exprs):
             cont = f"({e}, {cont})"
-        w.emit(2, f"return _lp_s, {cont}")
+        w.emit(2, f"return _lp_s, {cont}{end}")
     return "\n".join(w.lines), key
+
+
+def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any]]) -> str:
+    """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
+    the other, on the bindings as a `MapMutation` m written in place. While the first argument
+    selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
+    body is one call of the relation itself goes round again with that call's arguments.
+    Returns None (a clause failed: the whole call fails), (m, K', None) when a clause goes on
+    with other goals, or (m, `AGAIN`, args) when no single clause is selected or after
+    `TAIL_CALLS` rounds (the caller then calls the relation on args as usual)."""
+    params = scope.params
+    args = ", ".join(params) + ("," if len(params) == 1 else "")
+    lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
+             "        for _lp_i in _lp_rounds:",
+             f"            _lp_f = {params[0]}",
+             "            while _lp_f.__class__ is _lp_V:",
+             "                _lp_n = _lp_s.get(_lp_f, _lp_U)",
+             "                if _lp_n is _lp_U:",
+             "                    break",
+             "                _lp_f = _lp_n",
+             "            _lp_kind = _lp_f.__class__",
+             "            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
+             "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
+             "else _lp_ikey(_lp_f)]"]
+    for i, goals in enumerate(clauses):
+        w = _Writer(scope, consts, called, mutating=True)
+        _clause_source(w, i, goals)
+        lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
+        lines.extend("        " + line for line in w.lines)
+    lines += ["            else:",
+              f"                return _lp_s, _lp_AGAIN, ({args})",
+              f"        return _lp_s, _lp_AGAIN, ({args})"]
+    return "\n".join(lines)
 
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
     construction (see the module)."""
     reader = _Reader(fn)
-    return compile_clauses(name, reader, reader.read(), fn.__globals__)
+    return compile_clauses(name, reader, reader.read(), fn.__globals__, loop=True)
 
 
-def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: dict) -> "CompiledRelation":
+#: What a deterministic loop gives for the continuation when it hands the call back.
+AGAIN = object()
+
+#: Rounds of a compiled relation's deterministic loop (`_loop_source`) before it hands back
+#: to the search: a bound on one step's work, so turns stay short.
+TAIL_CALLS = 128
+
+
+def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: dict,
+                    loop: bool = False) -> "CompiledRelation":
     """`clauses` (each a list of goal templates: `_Eq`, `Build`, `_Expr`) compiled to one
     function each, taking (s, K, *scope.extra, *scope.params); `namespace` is the globals
     the clauses' expressions are read in. `scope` says what names mean: `params`, `extra`
     (more parameters, bound), `locals`, `prefixes`, `cells` (closure cells by name),
-    `resolve(node)`."""
+    `resolve(node)`. With `loop` (and no `extra`), also the relation's deterministic loop
+    (`_loop_source`), when its first argument can select a single clause."""
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
     sources, keys = [], []
@@ -635,50 +698,84 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         src, key = _clause_source(_Writer(scope, consts, called), i, goals)
         sources.append(src)
         keys.append(key)
+    one = _single_clauses(keys) if loop and not scope.extra and scope.params else None
+    if one is not None:
+        sources.append(_loop_source(scope, consts, called, clauses))
     helpers = {
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
+        "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
+        "_lp_one_list": None if one is None else one[_LIST_KEY],  # the list cell's, looked up once
+        "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
-        **{f"_lp_rel{i}": r for i, r in enumerate(called)},
+        **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
+        **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
         **{f"_lp_cell_{n}": c for n, c in scope.cells.items()},
     }
+    made = ", ".join(f"_lp_clause{i}" for i in range(len(clauses)))
     factory = (f"def _lp_make({', '.join(helpers)}):\n" + "\n".join(sources)
-               + f"\n    return [{', '.join(f'_lp_clause{i}' for i in range(len(sources)))}]\n")
+               + f"\n    return [{made}], {'_lp_loop' if one is not None else 'None'}\n")
     namespace_: dict[str, Any] = {}
     code = compile(factory, f"<logicpy: clauses of {name}>", "exec")
     exec(code, namespace_)  # noqa: S102  source generated above from the clauses' own terms
     make = types.FunctionType(namespace_["_lp_make"].__code__, namespace, "_lp_make")
-    functions = make(*helpers.values())
-    return CompiledRelation(functions, keys, factory)
+    functions, loop_made = make(*helpers.values())
+    return CompiledRelation(functions, keys, factory, loop_made)
+
+
+class _Single(dict):
+    """A first argument's `index_key` -> the number of the one clause whose head may match
+    it, or -1 (none, or several)."""
+
+    def __init__(self, by_key: dict, open_one: int):
+        super().__init__(by_key)
+        self.open_one = open_one
+
+    def __missing__(self, key: Any) -> int:
+        return self.open_one
+
+
+def _single_clauses(keys: list) -> _Single | None:
+    """`_lp_one` of the loop for clauses with these first-argument keys; None when no first
+    argument selects a single clause (no loop then)."""
+    numbers = range(len(keys))
+    by_key = {}
+    for key in set(keys) - {None}:
+        chosen = [i for i in numbers if keys[i] is None or keys[i] == key]
+        by_key[key] = chosen[0] if len(chosen) == 1 else -1
+    open_ = [i for i in numbers if keys[i] is None]
+    by_key[None] = 0 if len(keys) == 1 else -1
+    single = _Single(by_key, open_[0] if len(open_) == 1 else -1)
+    return single if any(v >= 0 for v in by_key.values()) or single.open_one >= 0 else None
 
 
 class CompiledRelation:
-    """A relation's clause functions (see the module) and the index on their first argument:
-    `index.get(value_key(first), clauses)` are the candidates for a walked first argument."""
+    """A relation's clause functions (see the module), the index on their first argument
+    (`index[index_key(first)]` are the candidates for a walked first argument) and its
+    deterministic loop (`_loop_source`; None: none)."""
 
-    __slots__ = ("clauses", "index", "source")
+    __slots__ = ("clauses", "index", "source", "loop")
 
-    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str):
+    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str, loop: Any = None):
         self.clauses = clauses
         self.source = source
+        self.loop = loop
         self.index: _Index | None = None
         if len(clauses) > 1 and any(k is not None for k in keys):
             self.index = _Index(clauses, keys)
 
 
-
-
 class _Index(dict):
-    """A first argument's index key -> the clauses whose head may match it, in order: those
-    with that key and those that match any first argument. A key no clause has (and not
-    `ANY`) gets the latter alone."""
+    """A first argument's `index_key` -> the clauses whose head may match it, in order: those
+    with that key and those that match any first argument. None (a variable) gets every
+    clause; a key no clause has, the latter alone."""
 
     def __init__(self, clauses: list, keys: list):
         super().__init__()
         for key in set(keys) - {None}:
             self[key] = [c for c, k in zip(clauses, keys) if k is None or k == key]
         self.open = [c for c, k in zip(clauses, keys) if k is None]
-        self[ANY] = list(clauses)
+        self[None] = list(clauses)
 
     def __missing__(self, key: Any) -> list:
         return self.open

@@ -24,6 +24,7 @@ from kanren.constraints import typeo as _kanren_typeo
 from kanren.core import GoalType
 from unification import Var
 
+from ..errors import TermError
 from ._spine import bindings
 from .equality import State, reify, unify
 from .streams import check_goal_term, named
@@ -56,9 +57,7 @@ class Disequality:
     def simplified(self, smap: Any) -> Disequality | None:
         """This disequality under the substitution `smap`: None when it can no longer be
         violated, one with no pairs when it is violated, else its remaining unifier."""
-        lhs = reify(tuple(v for v, _ in self.pairs), smap)
-        rhs = reify(tuple(t for _, t in self.pairs), smap)
-        s = unify(lhs, rhs, {})
+        s = unifier(tuple(v for v, _ in self.pairs), tuple(t for _, t in self.pairs), smap)
         if s is False:
             return None
         return Disequality(tuple(s.items()))
@@ -75,6 +74,19 @@ class Disequality:
     def __repr__(self) -> str:
         a, b = self.as_dif()
         return f"dif({a!r}, {b!r})"
+
+
+def unifier(u: Any, v: Any, smap: Any) -> Any:
+    """The bindings beyond `smap` that make u and v equal (a dict, empty if they are
+    already), or False if they cannot be: u and v reified, then unified apart; terms
+    that are cyclic in `smap` are unified in it instead (they have no reified form)."""
+    try:
+        return unify(reify(u, smap), reify(v, smap), {})
+    except TermError:
+        s = unify(u, v, smap)
+        if s is False:
+            return False
+        return {k: s[k] for k in s if k not in smap}
 
 
 class DisequalityStore(ConstraintStore):
@@ -162,8 +174,7 @@ def neq(u: Any, v: Any) -> GoalType:
     check_goal_term(v, "neq: right")
 
     def neq_goal(S):
-        smap = bindings(S)
-        s = unify(reify(u, smap), reify(v, smap), {})
+        s = unifier(u, v, bindings(S))
         if s is False:
             yield S
             return

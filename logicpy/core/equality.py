@@ -59,7 +59,11 @@ from unification.variable import Var, _glv, isvar
 
 from .terms import String, Suffix, Variable, _opened, is_var, rest_of
 
-__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict", "unify_subst"]
+#: The type of `Map.mutate()`'s result: a substitution written in place (see `unify_mutation`).
+MapMutation: type = type(Map().mutate())
+
+__all__ = ["same_atomic", "atomic_key", "unify", "reify", "walk", "State", "occurs", "check_acyclic", "reify_dict", "unify_subst",
+           "unify_mutation"]
 
 
 def atomic_key(x: Any) -> Any:
@@ -184,6 +188,12 @@ class _Leave:
         self.key = key
 
 
+#: Pairs a unification takes before it also remembers the pairs of containers met without
+#: a variable between them: only a Python list or tuple that contains itself (not a term,
+#: but easily made) can repeat one, and the unification then ends as a cycle through a
+#: variable does.
+_PAIRS_UNWATCHED = 50_000
+
 #: Leaf types the fast path compares itself (`same_atomic`); any other type falls back.
 _FAST_ATOMIC = frozenset({str, int, float, bool, String, Fraction})
 _FALL_BACK = object()
@@ -202,16 +212,18 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
     `_FALL_BACK` on any other type (the caller then uses `_unify_general` from the original `s`)."""
     out = None  # the copy of s, made at the first binding
     d = s
-    through_vars: set = set()
+    through_vars: dict = {}  # (id, id) -> the pair itself, kept so no id is reused meanwhile
     stack = [(u, v)]
     pop = stack.pop
     push = stack.append
     get = d.get
+    budget = _PAIRS_UNWATCHED
     while stack:
         a, b = pop()
         if a is b:
             continue
         via_var = False
+        budget -= 1
         ka = a.__class__
         if ka is Variable:  # walk, hashing each variable once (transitive_get hashes twice)
             nxt = get(a, _UNBOUND)
@@ -237,18 +249,18 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
             if occurs_on and kb is not Variable and occurs(a, b, d):
                 return False
             if out is None:
-                out = d = s.mutate() if s.__class__ is Map else dict(s)
+                out = d = s.mutate() if s.__class__ is Map else s if s.__class__ is MapMutation else dict(s)
                 get = d.get
             out[a] = b
             continue
         if ka is kb and ka is tuple:
             if len(a) != len(b):
                 return False
-            if via_var:
+            if via_var or budget < 0:
                 pair = (id(a), id(b))
                 if pair in through_vars:
                     continue
-                through_vars.add(pair)
+                through_vars[pair] = (a, b)
             for i in range(len(a) - 1, -1, -1):
                 push((a[i], b[i]))
             continue
@@ -260,11 +272,11 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                 return False
             if a_items is b_items and a_start == b_start:
                 continue
-            if via_var:
+            if via_var or budget < 0:
                 pair = (id(a), id(b))
                 if pair in through_vars:
                     continue
-                through_vars.add(pair)
+                through_vars[pair] = (a, b)
             for i in range(n - 1, -1, -1):
                 push((a_items[a_start + i], b_items[b_start + i]))
             continue
@@ -274,7 +286,7 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                     pair = (id(a), id(b))
                     if pair in through_vars:
                         continue
-                    through_vars.add(pair)
+                    through_vars[pair] = (a, b)
                 push((a.cdr, b.cdr))
                 push((a.car, b.car))
                 continue
@@ -307,6 +319,18 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
     return out.finish() if s.__class__ is Map else out
 
 
+def unify_mutation(u: Any, v: Any, m: Any) -> Any:
+    """`unify` in a `MapMutation` `m`, written in place: `m`, a new mutation, or False (then `m`
+    may hold some of the bindings: the caller drops it)."""
+    if u is v:
+        return m
+    result = _unify_dict_fast(u, v, m)
+    if result is _FALL_BACK:
+        s = _unify_general(u, v, m.finish())
+        return False if s is False else s.mutate()
+    return result
+
+
 def unify_subst(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
     """`unify` in a plain substitution (a `Map` or a dict): the fast path, else the general one."""
     if u is v:
@@ -327,13 +351,15 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
     dispatch, whose `==` decides the leaves inside. No Python recursion: an explicit stack.
     """
     d = s
-    through_vars: set = set()
+    through_vars: dict = {}  # (id, id) -> the pair itself, kept so no id is reused meanwhile
     stack = [(u, v)]
+    budget = _PAIRS_UNWATCHED
     while stack:
         a, b = stack.pop()
         if a is b:
             continue
         via_var = False
+        budget -= 1
         if _is_var(a):
             a = walk(a, d)
             via_var = True
@@ -360,10 +386,10 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
         if ka is kb and (ka is tuple or ka is list):
             if len(a) != len(b):
                 return False
-            if via_var:
+            if via_var or budget < 0:
                 if (id(a), id(b)) in through_vars:
                     continue
-                through_vars.add((id(a), id(b)))
+                through_vars[id(a), id(b)] = (a, b)
             stack.extend(zip(reversed(a), reversed(b)))
             continue
         if ka is ConsPair or kb is ConsPair:
@@ -373,7 +399,7 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
                 if via_var:
                     if (id(a), id(b)) in through_vars:
                         continue
-                    through_vars.add((id(a), id(b)))
+                    through_vars[id(a), id(b)] = (a, b)
                 stack.append((a.cdr if ka is ConsPair else a[1:], b.cdr if kb is ConsPair else b[1:]))
                 stack.append((a.car if ka is ConsPair else a[0], b.car if kb is ConsPair else b[0]))
                 continue

@@ -384,7 +384,10 @@ def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
         S = unify(zs, chain(x_items, rest), S)
         if S is False:
             return
-        r_items, r_tail = spine(rest, S)
+        r_items, r_tail = spine(rest, S, cyclic=True)
+        if r_tail.__class__ is Cycle:  # zs is cyclic: every split, without end (append/3 does the same)
+            yield from _cyclic_splits(x_tail, ys, rest, S)
+            return
         # ys's known elements end the rest: only splits that leave room for them, and only
         # one when both lists are proper (appendo(X, [last], long_list) stays O(n)).
         y_items, y_tail = spine(ys, S)
@@ -417,6 +420,21 @@ def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
                 x_more, r_tail = x_rest, r_rest
 
     return appendo_goal
+
+
+def _cyclic_splits(x_tail: Any, ys: Any, rest: Any, S: Any) -> Iterator[Any]:
+    """States where `x_tail` is the first k elements of the cyclic list `rest` and `ys` the
+    rest from there, for k = 0, 1, 2, ...; endless."""
+    d = bindings(S)
+    prefix: list = []
+    cell = walk(rest, S)
+    while True:
+        S_split = unify(x_tail, list(prefix), S)
+        if S_split is not False:
+            S_split = unify(ys, cell, S_split)
+        yield PAUSE if S_split is False else S_split
+        prefix.append(cell.car)
+        cell = walk(cell.cdr, d)
 
 
 @named

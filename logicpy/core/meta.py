@@ -13,13 +13,14 @@ import os
 from fractions import Fraction
 from typing import Any, Callable
 
+from cons.core import ConsPair
 from unification import reify
 from unification.core import isground
 
 from ..errors import InputError, shown
 from ._spine import bindings, walk
 from .streams import Scheduled, Search, goal_text
-from .terms import String, is_var
+from .terms import String, Suffix, is_var
 
 __all__ = ["project", "varo", "nonvaro", "groundo", "atomico", "numbero"]
 
@@ -102,7 +103,43 @@ varo = _test("varo", lambda t, S: is_var(t),
              "varo(?t): True iff t is an unbound variable now (Prolog's var/1; non-relational).")
 nonvaro = _test("nonvaro", lambda t, S: not is_var(t),
                 "nonvaro(?t): True iff t is bound now (Prolog's nonvar/1; non-relational).")
-groundo = _test("groundo", lambda t, S: isground(t, bindings(S)),
+def _ground(term: Any, S: Any) -> bool:
+    """True iff `term` holds no unbound variable in `S`: a loop visiting each bound variable
+    and each list or tuple once, so shared and cyclic terms cost their size, not more."""
+    s = bindings(S)
+    seen: set = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        kind = type(t)
+        if kind is str or kind is int:
+            continue
+        if is_var(t):
+            if t in seen:
+                continue
+            seen.add(t)
+            t = s.get(t, _UNBOUND)
+            if t is _UNBOUND:
+                return False
+            stack.append(t)
+        elif kind is list or kind is tuple or kind is Suffix:
+            key = (id(t.items), t.start) if kind is Suffix else id(t)
+            if key in seen:
+                continue
+            seen.add(key)
+            stack.extend(t.items[t.start:] if kind is Suffix else t)
+        elif issubclass(kind, ConsPair):
+            stack.append(t.cdr)
+            stack.append(t.car)
+        elif kind not in _LEAVES and not isground(t, s):
+            return False
+    return True
+
+
+_UNBOUND = object()
+_LEAVES = frozenset({bool, float, Fraction, String})
+
+groundo = _test("groundo", _ground,
                 "groundo(?t): True iff t holds no unbound variable now (Prolog's ground/1; non-relational).")
 atomico = _test("atomico", _atomic,
                 "atomico(?t): True iff t is now an atom, number, string or [] (Prolog's atomic/1; "

@@ -68,7 +68,7 @@ from unification import Var
 from ..errors import InputError, LogicpyError, shown
 from . import equality
 from .equality import State, unify_subst, reify, unify
-from .terms import String, Variable, check_term
+from .terms import String, Suffix, Variable, check_term
 
 __all__ = [
     "Conj", "Disj", "Call", "solve", "run", "conj", "disj", "lall", "lany", "conde", "eq", "eq_oc",
@@ -486,7 +486,7 @@ class Relation:
                 self.compiled = compile_relation(self.fn, self.name)
             except NotCompiled as exc:
                 self.compiled, self.why = None, str(exc)
-        self.expand = _expander(self.fn, self.compiled)
+        self.expand = _expander(self.fn, self.compiled, self)
         return self.compiled
 
     def _first_expand(self, S: Any, K: Any, args: tuple, search: "Search") -> tuple[Any, Any] | None:
@@ -494,7 +494,7 @@ class Relation:
         return self.expand(S, K, args, search)
 
 
-def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any, Any] | None]:
+def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Callable[..., tuple[Any, Any] | None]:
     """`expand` for a relation: from a call `fn(*args)` in state S with continuation K, the
     (state, continuation) of the first clause whose head unifies, the others left to
     `search` as alternatives; None if none does. Run as written when not compiled, and in a
@@ -505,7 +505,7 @@ def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any,
 
     if compiled is None:
         return as_written
-    clauses, index = compiled.clauses, compiled.index
+    clauses, index, loop = compiled.clauses, compiled.index, compiled.loop
 
     def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         if S.__class__ is not Map:
@@ -519,10 +519,26 @@ def _expander(fn: Callable[..., Any], compiled: Any) -> Callable[..., tuple[Any,
                 if bound is _FREE:
                     break
                 first = bound
-            candidates = index[value_key(first)]
-        if len(candidates) == 1:
-            return candidates[0](S, K, *args)
-        return first_of(S, K, args, search, candidates)
+            kind = first.__class__
+            candidates = index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
+                               else first if kind is str or kind is int else index_key(first)]
+        if len(candidates) != 1:
+            return first_of(S, K, args, search, candidates)
+        went_on = candidates[0](S, K, *args)
+        if loop is None or went_on is None:
+            return went_on
+        K_on = went_on[1]
+        if K_on is K:
+            return went_on
+        g, rest = K_on
+        if rest is not K or g.__class__ is not Apply or g.rel is not owner:
+            return went_on
+        # a deterministic call ending in a call of the same relation: the loop goes on from here
+        went_on = loop(went_on[0].mutate(), K, *g.args)
+        if went_on is None:
+            return None
+        m, K_on, tail = went_on
+        return m.finish(), ((Apply(owner, tail), K) if K_on is AGAIN else K_on)
 
     return expand
 
@@ -868,6 +884,12 @@ def _explore(search: Search, pausing: bool) -> Generator[Any, None, None]:
         if tracked and _running.search is search:  # stopped by an error, not closed while suspended
             _running.search = outer
         if quiet:  # stopped by an error, not closed while suspended at an answer
+            # drop the search's states first: the collection the restored thresholds may start
+            # would otherwise walk all of them (0.5 s after a 2 s search that timed out)
+            if not finished:
+                tasks.clear()
+                search.stack = []
+            stack = frame = S = K = states = went_on = g = None
             _quiet_collector.leave()
         for hook in (search.on_finish if finished else search.on_abandon):
             hook()
@@ -945,7 +967,7 @@ def run(n: int | None, x: Any, *goals: Any, timeout: float | None = None, occurs
     logicpy.errors.InputError: run: the number of answers must be None (lazy), 0 (all) or a positive integer, got -1
     """
     states = query_states("run", n, goals, timeout, occurs_check, order)
-    results = (_reify_answer(x, s) for s in states)
+    results: Iterator[Any] = map(_answer_reifier(x), states)
     if results_filter is not None:
         results = results_filter(results)
     return take_answers("run", n, results, timeout)
@@ -997,6 +1019,22 @@ def _no_more(who: str, timeout: float | None, found: int) -> str:
     return f"{who}: no more answers within {timeout} s ({found} found); exc.answers holds them"
 
 
+def _answer_reifier(x: Any) -> Callable[[Any], Any]:
+    """`_reify_answer` for `x`, with the commonest case (plain bindings) first."""
+    fast: Callable[[Any, Any, int], Any] = equality._reify_fast
+    not_fast = equality._NotFast
+
+    def reified(S: Any) -> Any:
+        if S.__class__ is Map:
+            try:
+                return fast(x, S, 0)
+            except not_fast:
+                pass
+        return _reify_answer(x, S)
+
+    return reified
+
+
 def _reify_answer(x: Any, S: Any) -> Any:
     """`x` reified in `S`; a cyclic answer (possible without the occurs check) is an error."""
     s = getattr(S, "data", S)
@@ -1009,4 +1047,4 @@ def _reify_answer(x: Any, S: Any) -> Any:
     return reify(x, S)
 
 
-from .clauses import NotCompiled, compile_relation, value_key  # noqa: E402  (it reads this module's goals)
+from .clauses import _LIST_KEY, AGAIN, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)

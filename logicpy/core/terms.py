@@ -62,6 +62,7 @@ Term = Any
 
 
 #: Numbers the tokens of logicpy's variables (`next` on it is atomic: threads may share it).
+_TOKEN_SLOT: Any = Var.__dict__["token"]
 _TOKENS = count(1)
 
 
@@ -78,14 +79,21 @@ class Variable(Var):
     def __new__(cls, prefix: str = "") -> Variable:
         obj = object.__new__(cls)
         if prefix:
-            obj.token = f"{prefix}_{next(_TOKENS)}"  # type: ignore[misc]  # Var's slot
+            obj.token = f"{prefix}_{next(_TOKENS)}"
         return obj
 
-    def __getattr__(self, name: str) -> Any:
-        if name != "token":
-            raise AttributeError(name)
-        token = self.token = f"_{next(_TOKENS)}"  # type: ignore[misc]  # Var's slot
-        return token
+    @property  # type: ignore[override]
+    def token(self) -> str:  # a property, not `__getattr__`: that would slow every attribute look-up
+        try:
+            return _TOKEN_SLOT.__get__(self, Var)
+        except AttributeError:
+            token = f"_{next(_TOKENS)}"
+            _TOKEN_SLOT.__set__(self, token)
+            return token
+
+    @token.setter
+    def token(self, value: str) -> None:
+        _TOKEN_SLOT.__set__(self, value)
 
     __eq__ = object.__eq__
     __hash__ = object.__hash__

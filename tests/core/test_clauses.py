@@ -100,6 +100,8 @@ def test_naive_reverse_of_a_hundred():
     (Fraction(1, 1), ["one", "any"]), ("a", ["atom", "any"]), (0.0, ["any"]), (-0.0, ["minus zero", "any"]),
     (("f", 1, 2), [("f", 2, 1), "any"]), ([7, 8], ["pair", ("two", 7), "any"]), ([], ["nil", "any"]),
     (cons(7, [8]), ["pair", ("two", 7), "any"]), (("g", 1), ["any"]), ([1, 2, 3], ["any"]),
+    ((var(), 1, 2), [("f", 2, 1), "any"]),  # a tuple whose functor is unbound is indexed as a variable
+    ((1, 2, 3), ["any"]), (("f", 1), ["any"]),  # another first element, another arity
 ])
 def test_term_identity_in_heads(value, kinds):
     """1, 1.0 and true are three terms, -0.0 is not 0.0, a list matches a fixed-length list."""
@@ -248,3 +250,30 @@ def test_a_wrapped_relation_is_called_through_its_wrapper():
 
     q = var()
     assert sorted(run(0, q, patho("a", q), timeout=10)) == ["a", "b", "c"]
+
+
+@relation
+def lasto(xs, x):
+    """The last element: a deterministic call ending in a call of itself, on a proper list."""
+    h, t = vars(2)
+    return conde([eq(xs, [x])], [eq(xs, cons(h, t)), lasto(t, x)])
+
+
+@relation
+def walko(xs, out):
+    h, t = vars(2)
+    return conde([eq(xs, []), eq(out, "end")], [eq(xs, cons(h, t)), walko(t, out)])
+
+
+def test_deterministic_recursion_run_in_one_expansion_keeps_answers_fairness_and_time_limits():
+    from logicpy.core import SearchTimeout
+    q, loop = var(), var()
+    long = list(range(10_000))
+    assert same(lambda r: r["appo"](long, [1], q), q)[0][-2:] == [9_999, 1]
+    assert run(0, q, lasto(long, q)) == (9_999,)
+    assert run(0, q, disj(appo([1, 2, 3], [], [1, 2, 4]), eq(q, 5))) == (5,)  # fails midway: the state is untouched
+    assert run(0, q, appo([1, 2, 3], [], [1, 2, q])) == (3,)
+    # an endless deterministic recursion (over a cyclic list) leaves the other branch its turns, and stops in time
+    assert run(1, q, eq(loop, cons(1, loop)), conde([walko(loop, q)], [eq(q, "other")])) == ("other",)
+    with pytest.raises(SearchTimeout):
+        run(1, q, eq(loop, cons(1, loop)), walko(loop, q), timeout=0.3)

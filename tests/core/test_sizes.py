@@ -201,6 +201,65 @@ def test_cycles_through_bindings_are_named_as_such():
     assert depth(run(1, x, eq(x, deep), eq(inner, ("g", "z")))[0]) == 301  # with g(z)
 
 
+def test_appendo_splits_a_cyclic_list_without_end_as_append_does():
+    # SWI: L = [1,2|L], append(X, Y, L) gives X = [], [1], [1,2], [1,2,1], ... with Y the rest
+    xs, make = cyclic(1, 2)
+    x, y = var(), var()
+    assert run(4, x, make, appendo(x, var(), xs), timeout=2) == ([], [1], [1, 2], [1, 2, 1])
+    assert run(2, x, make, appendo(x, cons(2, y), xs), timeout=2) == ([1], [1, 2, 1])
+    h = var()  # y, the cyclic rest, starts where x ends
+    assert run(4, (x, h), make, appendo(x, cons(h, var()), xs), timeout=2) == (
+        ([], 1), ([1], 2), ([1, 2], 1), ([1, 2, 1], 2))
+    with pytest.raises(SearchTimeout):
+        run(1, x, make, appendo(x, [3], xs), timeout=0.5)  # no split ends in [3]: searches on, stops in time
+
+
+def test_cyclic_terms_in_groundo_neq_and_show():
+    from logicpy.core import groundo
+    q = var()
+    xs, make = cyclic(1, 2)
+    ys, make_ys = cyclic(1, 2, 1, 2)
+    assert run(1, q, make, groundo(xs), eq(q, "ground"), timeout=2) == ("ground",)
+    zs, make_zs = cyclic(1, var())
+    assert run(1, q, make_zs, groundo(zs), timeout=2) == ()
+    assert run(1, q, make, make_ys, neq(xs, ys), timeout=2) == ()  # the same infinite list: dif fails
+    assert run(1, q, make, make_ys, neq(xs, cons(1, 3, var())), eq(q, "differ"), timeout=2) == ("differ",)
+    f, g = var(), var()
+    assert run(1, q, eq(f, ("f", f)), eq(g, ("f", ("f", g))), neq(f, g), timeout=2) == ()
+    loop: list = [1]
+    loop.append(loop)
+    with pytest.raises(TermError, match="contains itself"):
+        show(loop)
+    deep: tuple = (object(),)
+    for _ in range(5_000):
+        deep = ("f", deep)
+    assert show([deep]).startswith("[f(f(")  # a value with a non-term part, deeper than Python's recursion
+
+
+def test_self_containing_python_lists_unify_as_rational_trees():
+    a: list = [1]
+    a.append(a)
+    b: list = [1, [1]]
+    b[1].append(b)
+    q = var()
+    assert run(1, q, eq(a, b), eq(q, "same"), timeout=2) == ("same",)  # was: an endless loop
+    c: list = [2]
+    c.append(c)
+    assert run(1, q, eq(a, c), timeout=2) == ()
+
+
+def test_unifying_deep_terms_is_linear():
+    n = 100_000
+    x, y, inner = var(), var(), var()
+    left: tuple | Var = inner
+    right: tuple | Var = "a"
+    for _ in range(n):
+        left, right = ("f", left), ("f", right)
+    assert run(1, inner, eq(left, right), timeout=10) == ("a",)
+    assert run(1, inner, eq(x, left), eq(y, right), eq(x, y), timeout=10) == ("a",)
+    assert run(1, inner, eq(left, right), occurs_check=True, timeout=10) == ("a",)
+
+
 def test_the_toplevel_answers_over_a_long_partial_list():
     out, err = io.StringIO(), io.StringIO()
     run_piped(Toplevel(out=out, err=err, limit=1), io.StringIO("length(L0, 600), append(L0, T, L), member(q, L)."))
