@@ -57,8 +57,9 @@ bench: $(STAMP) swi
 	$(PY) -m bench
 
 ## wheel-check: build the sdist and wheel, install the wheel into a fresh venv outside the
-## repo and run the README's user commands there (scripts/wheel-check.sh).
-wheel-check: $(STAMP)
+## repo and run the README's user commands there, then the sdist's whole fast suite from the
+## unpacked sdist (scripts/wheel-check.sh).
+wheel-check: $(STAMP) swi
 	scripts/wheel-check.sh $(PY)
 
 clean:

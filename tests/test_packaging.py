@@ -93,10 +93,21 @@ def test_every_shipped_file_is_package_data():
     assert unshipped == []
 
 
-def test_the_sdist_holds_the_tests():
+def test_the_sdist_holds_the_tests_and_what_they_read():
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
-    assert "graft tests" in manifest and "graft logicpy/data" in manifest
-    assert any(line.startswith("include") and "conftest.py" in line and "LICENSE" in line for line in manifest)
+    assert {"graft tests", "graft logicpy/data", "graft docs", "graft bench"} <= set(manifest)
+    (include,) = [line.split()[1:] for line in manifest if line.startswith("include ")]
+    assert {"conftest.py", "LICENSE", "README.md", "mkdocs.yml"} <= set(include)
+    # the tests read these trees: the docs' examples and site, the benchmarks' baselines
+    readers = {"docs": "test_docs.py", "bench": "test_bench_cli.py"}
+    assert all((ROOT / "tests" / test).is_file() and (ROOT / tree).is_dir() for tree, test in readers.items())
+
+
+def test_wheel_check_runs_the_sdists_whole_fast_suite():
+    script = (ROOT / "scripts" / "wheel-check.sh").read_text(encoding="utf-8")
+    run = [line for line in script.splitlines() if "-m pytest" in line]
+    assert len(run) == 1 and '-m "not slow"' in run[0] and "tests/" not in run[0]  # the whole suite, no sample
+    assert 'cd "$work/$base"' in run[0] and "[all,test]" in script
 
 
 # -- shipped files, found by name ---------------------------------------------------------------

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape
-
+from ...svgtext import ASCENT, Picture, text_width, wrap
 from .dates import MONTHS, Date
 from .solve import Tiling
 
@@ -36,34 +35,35 @@ def render_table(counts: dict[Date, int]) -> str:
 
 
 def render_svg(tiling: Tiling, title: str | None = None) -> str:
-    """The tiling as an SVG picture: coloured pieces, their outlines, the open cells labelled."""
+    """The tiling as an SVG picture: coloured pieces, their outlines, the open cells labelled;
+    a title above, wrapped to the board's width."""
     board = tiling.puzzle.board
-    size, margin = 48, 8
+    size = 48
     colour = {p.name: PALETTE[i % len(PALETTE)] for i, p in enumerate(tiling.puzzle.pieces)}
     owner = {cell: name for name, cells in tiling.placements for cell in cells}
-    width, height = board.width * size + 2 * margin, board.height * size + 2 * margin + (28 if title else 0)
-    top = margin + (28 if title else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif">']
+    pic = Picture(size=17, margin=8)
+    top = 0.0
     if title:
-        out.append(f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="18">{escape(title)}</text>')
+        width = max(board.width * size, 240)
+        lines = wrap(title, 18, width)
+        box = pic.text(board.width * size / 2, ASCENT * 18, lines, size=18, anchor="middle")
+        top = box.bottom + 8
     for cell, label in zip(board.cells, board.labels):
-        x, y = margin + cell[1] * size, top + cell[0] * size
+        x, y = cell[1] * size, top + cell[0] * size
         name = owner.get(cell)
-        fill = colour[name] if name else "#ffffff"
-        out.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" stroke="#dddddd"/>')
-        if name is None:
-            out.append(f'<text x="{x + size / 2}" y="{y + size / 2 + 6}" text-anchor="middle" font-size="17" '
-                       f'font-weight="bold">{escape(label)}</text>')
+        pic.open()
+        pic.rect(x, y, size, size, fill=colour[name] if name else "#ffffff", stroke="#dddddd")
+        if name is None:  # an open cell: its label, shrunk to fit a long one
+            fit = min(17.0, 17 * (size - 6) / max(text_width(label, 17, bold=True), 1))
+            pic.text(x + size / 2, y + size / 2 + fit * 0.35, label, size=fit, anchor="middle", bold=True)
+        pic.close()
     # outlines: a thick line wherever two neighbouring cells belong to different pieces (or the edge)
     on_board = set(board.cells)
     for r, c in board.cells:
-        x, y = margin + c * size, top + r * size
+        x, y = c * size, top + r * size
         for (dr, dc), (x1, y1, x2, y2) in (((-1, 0), (x, y, x + size, y)), ((1, 0), (x, y + size, x + size, y + size)),
                                            ((0, -1), (x, y, x, y + size)), ((0, 1), (x + size, y, x + size, y + size))):
             other = (r + dr, c + dc)
             if other not in on_board or owner.get(other) != owner.get((r, c)):
-                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#222222" stroke-width="3" '
-                           'stroke-linecap="round"/>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+                pic.line(x1, y1, x2, y2, stroke="#222222", stroke_width=3, stroke_linecap="round")
+    return pic.svg()

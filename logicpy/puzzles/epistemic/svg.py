@@ -2,46 +2,47 @@
 
 from __future__ import annotations
 
-from html import escape
+import math
 
 import numpy as np
 
+from ...svgtext import ASCENT, DESCENT, Picture, text_width
 from .solve import Result, secret_at
 
 __all__ = ["render_svg"]
 
-CELL, LABEL, HEAD = 26, 190, 60
+#: A cell's side, and the gap between a label and the grid (px).
+CELL, GAP = 26, 8
 
 
 def render_svg(result: Result, limit: int = 40) -> str:
     """The candidates that lasted longest (at most `limit`), and at which statement each fell."""
     story, steps = result.story, result.steps
+    size = 12
     lasted = np.zeros(len(story.worlds), dtype=np.int32)
     for step in steps:
         lasted += step.after
     order = np.argsort(-lasted, kind="stable")[:limit]
-    width = LABEL + CELL * (len(steps) + 1) + 10
-    height = HEAD + CELL * len(order) + 30
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
-           'font-size="12">',
-           f'<text x="6" y="18" font-weight="bold">{escape(story.name)}</text>']
     columns = ["start"] + [f"{k}. {step.statement.speaker}" for k, step in enumerate(steps, 1)]
+    labels = [story.show(secret_at(story.worlds, world)) for world in order]
+    pic = Picture(size=size)
+    pic.text(0, ASCENT * size, story.name, bold=True)
+    # column titles rise at 45° from above their column: the grid starts below the tallest
+    rise = max(text_width(title, size) for title in columns) * math.sqrt(0.5) + size
+    head = (ASCENT + DESCENT) * size + GAP + rise + GAP
+    left = max([text_width(label, size) for label in labels] + [0]) + GAP
     for c, title in enumerate(columns):
-        x = LABEL + CELL * c + CELL // 2
-        out.append(f'<text transform="translate({x},{HEAD - 6}) rotate(-45)">{escape(title[:16])}</text>')
-    for r, world in enumerate(order):
-        y = HEAD + CELL * r
-        label = story.show(secret_at(story.worlds, world))
-        out.append(f'<text x="{LABEL - 6}" y="{y + 17}" text-anchor="end">{escape(label[:28])}</text>')
-        for c in range(len(steps) + 1):
+        pic.text(left + CELL * c + CELL / 2 - 2, head - GAP, title, angle=-45)
+    for r, (world, label) in enumerate(zip(order, labels)):
+        y = head + CELL * r
+        pic.text(left - GAP, y + CELL / 2 + 3, label, anchor="end")
+        for c in range(len(columns)):
             alive = c <= lasted[world]
             solution = lasted[world] == len(steps)
             fill = ("#2e7d32" if solution else "#81c784") if alive else "#eeeeee"
-            title = f"{label}: {'possible' if alive else 'ruled out'} at {columns[c]}"
-            out.append(f'<rect x="{LABEL + CELL * c}" y="{y}" width="{CELL - 2}" height="{CELL - 2}" '
-                       f'fill="{fill}"><title>{escape(title)}</title></rect>')
+            pic.rect(left + CELL * c, y, CELL - 2, CELL - 2, fill=fill,
+                     title=f"{label}: {'possible' if alive else 'ruled out'} at {columns[c]}")
     hidden = len(story.worlds) - len(order)
     if hidden > 0:
-        out.append(f'<text x="6" y="{height - 10}">… and {hidden:,} candidates that fell earlier</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        pic.text(0, head + CELL * len(order) + 8 + ASCENT * size, f"… and {hidden:,} candidates that fell earlier")
+    return pic.svg()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
+from ...svgtext import Picture, text_width
 from .model import Arrangement, Design, Symmetry
 
 __all__ = ["text", "to_json", "from_json", "neighbours", "svg"]
@@ -57,36 +57,37 @@ def from_json(data: Any) -> tuple[Design, Symmetry, list]:
 
 def svg(arrangement: Arrangement, design: Design | None = None) -> str:
     """The days as rows of figures, left to right, with a cuff drawn between cuffed neighbours
-    (a band round each row when pairs share a row), like ProB's picture of the puzzle."""
+    (a band round each row, its members' numbers inside, when pairs share a row), like ProB's
+    picture of the puzzle."""
     days = arrangement.days
     if design is None:
         rows, row = len(days[0]), len(days[0][0])
         design = Design(rows * row, row, len(days), "cuffed")
-    step, gap, top, left = 46, 30, 30, 70
-    row_w = design.row * step
-    width = left + design.rows_per_day * (row_w + gap)
-    height = top + len(days) * 80
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
-           f'<title>{escape(design.describe())}</title>']
+    size = 13
+    widest = max(text_width(str(p), size) for day in days for r in day for p in r)
+    # figures as far apart as the widest number needs; a band reaches past its end numbers
+    step, gap, band = max(46.0, widest + 12), 30, design.pairs == "row"
+    reach = max(20.0, widest / 2 + 6)
+    left = max(text_width(f"day {len(days)}", size, bold=True), 40) + 16
+    row_w = (design.row - 1) * step
+    pic = Picture(size=size, margin=8)
     for k, day in enumerate(days):
-        y = top + k * 80 + 30
-        out.append(f'<text x="8" y="{y + 5}" font-weight="bold">day {k + 1}</text>')
+        y = k * 80 + 30
+        pic.text(0, y + 5, f"day {k + 1}", bold=True)
         for j, members in enumerate(day):
-            x0 = left + j * (row_w + gap) + step // 2
-            if design.pairs == "row":
-                out.append(f'<rect x="{x0 - 20}" y="{y - 26}" width="{(design.row - 1) * step + 40}" height="52" '
-                           f'rx="14" fill="#eef3fb" stroke="#7a90b0"/>')
-            for i in range(design.row - 1):
-                if design.pairs == "cuffed":
-                    xa, xb = x0 + i * step + 9, x0 + (i + 1) * step - 9
-                    out.append(f'<line x1="{xa}" y1="{y + 4}" x2="{xb}" y2="{y + 4}" stroke="#555" '
-                               f'stroke-width="3" stroke-dasharray="5 3"/>')
+            x0 = left + reach + j * (row_w + 2 * reach + gap)
+            if band:  # the row's band holds its figures and their numbers
+                pic.open()
+                pic.rect(x0 - reach, y - 26, row_w + 2 * reach, 62, rx=14, fill="#eef3fb", stroke="#7a90b0")
+            else:
+                for i in range(design.row - 1):
+                    pic.line(x0 + i * step + 9, y + 4, x0 + (i + 1) * step - 9, y + 4, stroke="#555",
+                             stroke_width=3, stroke_dasharray="5 3")
             for i, person in enumerate(members):
                 x = x0 + i * step
-                out.append(f'<circle cx="{x}" cy="{y - 12}" r="7" fill="#c9a27e" stroke="#333"/>'
-                           f'<rect x="{x - 8}" y="{y - 4}" width="16" height="20" rx="4" '
-                           f'fill="#f2f2f2" stroke="#333"/>'
-                           f'<text x="{x}" y="{y + 28}" text-anchor="middle">{person}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+                pic.circle(x, y - 12, 7, fill="#c9a27e", stroke="#333")
+                pic.rect(x - 8, y - 4, 16, 20, rx=4, fill="#f2f2f2", stroke="#333")
+                pic.text(x, y + 30, str(person), anchor="middle")
+            if band:
+                pic.close()
+    return pic.svg(title=design.describe())

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import html
 import sys
 import threading
 import time
@@ -29,6 +28,7 @@ from typing import Any, Callable, Iterator
 from ....cli_contract import EXIT, emit
 from ....errors import InputError
 from ....progress import terminal_progress
+from ....svgtext import ASCENT, Picture, text_width, wrap
 from .solve import PROOF_KINDS, TIMEOUT, Spec, puzzle_of_row, puzzle_space, run_census, tasks_for
 from .cluster import Engine
 from ..model import TYPES, Semantics
@@ -327,41 +327,51 @@ def _hardest_json(row: dict[str, Any], check: Any) -> dict[str, Any]:
 def heat_map_svg(rows: list[dict[str, Any]]) -> str:
     """A heat map: rows are (number of gods, types present), columns semantics; each cell shows
     the most questions any of its puzzles needs (colour), the highest complexity needed there,
-    and how many puzzles have no tree within the bounds."""
+    and how many puzzles have no tree within the bounds. Columns are as wide as their widest
+    label; the title and the key wrap to the picture's width."""
     groups = sorted({(r["n"], r["types"]) for r in rows}, key=lambda g: (g[0], len(g[1]), g[1]))
     semantics = [s.value for s in Semantics if any(r["semantics"] == s.value for r in rows)]
     cells: dict[tuple, list] = defaultdict(list)
     for r in rows:
         cells[(r["n"], r["types"], r["semantics"])].append(r)
     top = max([r["least_questions"] or 0 for r in rows] + [1])
-    w, h, left, head = 104, 30, 110, 64
-    width, height = left + w * len(semantics) + 10, head + h * len(groups) + 40
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<text x="8" y="18" font-size="14">Gods census: most questions needed (colour), '
-           f'highest complexity c, unsolvable count ×</text>']
+    size, pad, h = 12, 8, 30
+
+    def cell(n: int, types: str, s: str) -> tuple[list, str, int]:
+        group = cells.get((n, types, s), [])
+        solved = [r for r in group if r["status"] == "solvable"]
+        waiting = sum(r["status"] == TIMEOUT for r in group)
+        none = len(group) - len(solved) - waiting
+        q = max([r["least_questions"] for r in solved], default=0)
+        c = max([r["least_complexity"] for r in solved], default=0)
+        label = (f"q{q} c{c}" if solved else "-") + (f" ×{none}" if none else "") + (f" ?{waiting}" if waiting else "")
+        return group, label, q
+
+    shown = {(n, types, s): cell(n, types, s) for n, types in groups for s in semantics}
+    names = {(n, types): f"{n} god{'s' if n != 1 else ''}, {types}" for n, types in groups}
+    w = max([text_width(s, size) for s in semantics] + [text_width(v[1], size) for v in shown.values()] + [48]) + 2 * pad
+    left = max(text_width(name, size) for name in names.values()) + 2 * pad
+    width = max(left + w * len(semantics), 420)
+    pic = Picture(size=size, margin=8)
+    title = pic.text(0, ASCENT * 14, wrap("Gods census: most questions needed (colour), highest complexity c, "
+                                          "unsolvable count ×", 14, width), size=14)
+    head = title.bottom + 2 * size + pad
     for j, s in enumerate(semantics):
-        out.append(f'<text x="{left + j * w + w / 2}" y="{head - 10}" text-anchor="middle">{html.escape(s)}</text>')
+        pic.text(left + j * w + w / 2, head - pad, s, anchor="middle")
     for i, (n, types) in enumerate(groups):
         y = head + i * h
-        out.append(f'<text x="8" y="{y + h / 2 + 4}">{n} gods, {html.escape(types)}</text>')
+        pic.text(0, y + h / 2 + 4, names[(n, types)])
         for j, s in enumerate(semantics):
-            group = cells.get((n, types, s), [])
+            group, label, q = shown[(n, types, s)]
             x = left + j * w
-            solved = [r for r in group if r["status"] == "solvable"]
-            waiting = sum(r["status"] == TIMEOUT for r in group)
-            none = len(group) - len(solved) - waiting
-            q = max([r["least_questions"] for r in solved], default=0)
-            c = max([r["least_complexity"] for r in solved], default=0)
             shade = int(235 - 190 * q / top)
-            colour = f"rgb({shade},{shade},255)" if group else "#eee"
-            label = (f"q{q} c{c}" if solved else "-") + (f" ×{none}" if none else "") + (f" ?{waiting}" if waiting else "")
-            out.append(f'<rect x="{x}" y="{y}" width="{w - 2}" height="{h - 2}" fill="{colour}">'
-                       f'<title>{n} gods {html.escape(types)}, {html.escape(s)}: {len(group)} puzzles</title></rect>')
-            fg = "white" if shade < 140 else "black"
-            out.append(f'<text x="{x + w / 2 - 1}" y="{y + h / 2 + 4}" text-anchor="middle" fill="{fg}">{label}</text>')
-    out.append(f'<text x="8" y="{height - 12}" font-size="11">q = the most questions any puzzle of the cell needs; '
-               f'c = the highest least complexity; ×k = k puzzles with no tree within the bounds; '
-               f'?k = k puzzles that ran out of time</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+            pic.open()
+            pic.rect(x, y, w - 2, h - 2, fill=f"rgb({shade},{shade},255)" if group else "#eee",
+                     title=f"{n} gods {types}, {s}: {len(group)} puzzles")
+            pic.text(x + w / 2 - 1, y + h / 2 + 4, label, anchor="middle", fill="white" if shade < 140 else "black")
+            pic.close()
+    key = ["q = the most questions any puzzle of the cell needs", "c = the highest least complexity",
+           "×k = k puzzles with no tree within the bounds", "?k = k puzzles that ran out of time"]
+    lines = [line for item in key for line in wrap(item, 11, width)]
+    pic.text(0, head + h * len(groups) + pad + ASCENT * 11, lines, size=11)
+    return pic.svg()
