@@ -33,9 +33,7 @@ ROLES = {
     "cli": ("cli",),
 }
 #: Where a puzzle fills a role under another name, and why.
-OTHER_NAMES = {
-    ("epistemic", "model"): ("formulas",),  # the language of stories: worlds, agents, formulas, statements
-}
+OTHER_NAMES: dict[tuple[str, str], tuple[str, ...]] = {}
 #: Roles a puzzle does not fill yet: their tests are expected to fail while the module is missing.
 MISSING: dict[tuple[str, str], str] = {}
 #: Modules of each puzzle's search that its verifier must not import.

@@ -22,7 +22,7 @@ relations `storyo(story, secret)`, `survivo(story, moment, secret)` and
 
 from .dates import MONTHS, MonthDay, parse_date
 from .solve import Result, Run, Step, solve
-from .formulas import (
+from .model import (
     NOTHING, And, At, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
     Statement, Story, fact, initially, knows, knows_whether, knows_which, seeing,
 )

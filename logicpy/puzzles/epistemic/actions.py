@@ -20,7 +20,7 @@ from itertools import product
 from operator import itemgetter
 from typing import Any
 
-from .formulas import (
+from .model import (
     NOTHING, Action, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
     Projection, Seeing, Statement, Story,
 )

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError
-from .formulas import (
+from .model import (
     NOTHING, And, Formula, Projection, Statement, Story, common, fact, knows, knows_which, observes,
 )
 

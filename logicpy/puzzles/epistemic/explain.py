@@ -14,7 +14,7 @@ import numpy as np
 
 from ...errors import InputError
 from .solve import Result, Run, secret_at
-from .formulas import (
+from .model import (
     NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing,
 )
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...errors import InputError, LogicpyError, NoSolution
 from .solve import Model, Run, solve
-from .formulas import Story
+from .model import Story
 
 __all__ = ["samples", "solution_counts", "distribution", "pick", "BATCH"]
 

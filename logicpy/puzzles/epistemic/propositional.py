@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Sequence, overload
 import numpy as np
 
 from ...errors import InputError
-from .formulas import Fact, Projection
+from .model import Fact, Projection
 
 __all__ = ["Valuations", "HiddenAtoms", "AtomsFact", "AtomCount", "sees_all_but", "sees_only", "atom_fact",
            "any_fact", "count_fact", "count_of", "EXPLICIT_ATOMS"]

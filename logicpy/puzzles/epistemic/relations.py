@@ -38,7 +38,7 @@ from ...core.equality import reify, unify
 from ...core.streams import PAUSE
 from ...errors import InputError
 from .solve import secret_at, solve
-from .formulas import Story, knows_which
+from .model import Story, knows_which
 
 __all__ = ["storyo", "survivo", "knowso"]
 

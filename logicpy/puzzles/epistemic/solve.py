@@ -25,7 +25,7 @@ import numpy as np
 from ...errors import InputError
 from .actions import expanded
 from .propositional import Valuations
-from .formulas import (
+from .model import (
     NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or,
     Projection, Seeing, Statement, Story, agents_named,
 )

@@ -17,7 +17,7 @@ import numpy as np
 from ...errors import InputError
 from .dates import MONTHS, MonthDay
 from .propositional import Valuations, any_fact, atom_fact, count_of, sees_all_but
-from .formulas import (
+from .model import (
     NOTHING, And, Or, Projection, Statement, Story, fact, initially, knows, knows_whether,
     knows_which, seeing,
 )

@@ -53,7 +53,7 @@ from typing import Any, Callable
 
 from ...errors import InputError
 from ...inputs import read_text
-from .formulas import (
+from .model import (
     NOTHING, And, At, Formula, Not, Or, Projection, Statement, Story, common, distributed, fact, knows, knows_whether,
     knows_which, learns_privately, learns_whether, observes,
 )

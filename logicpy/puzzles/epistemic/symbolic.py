@@ -35,7 +35,7 @@ import numpy as np
 
 from ...errors import InputError, LogicpyError
 from ...extras import install_hint
-from .formulas import (
+from .model import (
     NOTHING, And, At, Common, Distributed, Fact, Formula, Knows, KnowsWhether, KnowsWhich, Not, Or, Projection, Seeing,
     Statement, Story,
 )

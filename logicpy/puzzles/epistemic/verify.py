@@ -3,7 +3,7 @@
 Worlds are indices in Python sets and dicts; an agent's cell is the worlds that look the
 same to it (grouped in a dict) and are still possible; every formula is evaluated world by
 world, lazily and memoised, by direct recursion on its definition. No class ids, no truth
-arrays, no batching: slow and plain on purpose. Only the story's data (`formulas.py`) is
+arrays, no batching: slow and plain on purpose. Only the story's data (`model.py`) is
 shared with the engine.
 
 `verify(story, result)` is the check behind every printed answer, by size: up to
@@ -26,7 +26,7 @@ from ...errors import InputError
 from ...progress import terminal_progress
 from ..verification import Verification
 from .actions import expanded
-from .formulas import And, At, Common, Distributed, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
+from .model import And, At, Common, Distributed, Fact, Knows, KnowsWhether, KnowsWhich, Not, Or, Seeing, Story
 
 if TYPE_CHECKING:
     from .solve import Result

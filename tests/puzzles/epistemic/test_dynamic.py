@@ -23,7 +23,7 @@ from logicpy.puzzles.epistemic.dynamic import (
     safe_announcements,
 )
 from logicpy.puzzles.epistemic.explain import why_not
-from logicpy.puzzles.epistemic.formulas import (
+from logicpy.puzzles.epistemic.model import (
     Common, common, distributed, learns_privately, learns_whether, observes,
 )
 from logicpy.puzzles.epistemic.solve import Model, Run
@@ -131,7 +131,7 @@ def test_learns_whether_is_a_group_announcement_and_observes_a_private_look():
 
 
 def test_events_that_can_happen_together_are_refused():
-    from logicpy.puzzles.epistemic.formulas import Action, TRUE
+    from logicpy.puzzles.epistemic.model import Action, TRUE
     worlds = (0, 1)
     story = Story("overlap", worlds, {"A": Projection(lambda w: 0)},
                   (Statement("host", "x", TRUE, Action(("A",), (TRUE, TRUE))),

@@ -227,7 +227,7 @@ def test_hats_over_atoms_with_counts_and_partial_views_on_both_engines():
 
 
 def test_common_and_distributed_knowledge_mean_the_same_on_both_engines():
-    from logicpy.puzzles.epistemic.formulas import Common, Distributed
+    from logicpy.puzzles.epistemic.model import Common, Distributed
 
     july = fact(lambda d: d.month == 7, "it is July")
     formulas = [Common(("Albert", "Bernard"), july), Common(("Albert",), ~knows_which("Bernard")),
