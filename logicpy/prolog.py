@@ -41,8 +41,8 @@ from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, 
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
-from .core.clauses import (Build, ClauseScope, Name, NotCompiled, compile_clauses, index_key, term_template,
-                           unify_template)
+from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
+                           index_key, term_template, unify_template)
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
 from .repl.reader import STANDARD, read_clauses, read_query, using
 
@@ -172,6 +172,10 @@ class Predicate:
         self.relation: Callable[..., Any] = self._call
         self._tabled: Any = None
         self._index: dict | None = None  # first argument's key -> candidate clauses, made when asked
+        self._loop: Any = _NOT_YET  # the deterministic loop (`_make_loop`), made when first useful
+        self.looping = True
+        """Whether a call of `name/arity` is still a call of this predicate (false once tabled
+        or replaced): its loop goes round only then."""
 
     @property
     def key(self) -> Key:
@@ -184,10 +188,12 @@ class Predicate:
 
             self._tabled = tabled(self._clauses_goal)
             self.relation = self._tabled
+            self.looping = False
 
     def changed(self) -> None:
         """Clauses were added or removed: answers tabled so far may be wrong."""
         self._index = None
+        self._loop = _NOT_YET
         for predicate in self.program.predicates.values():
             if predicate._tabled is not None:
                 predicate._tabled.clear()
@@ -233,9 +239,56 @@ class Predicate:
             return S, (disj(*(Call(self._clause_goal, (c, args, barrier)) for c in clauses)), K)
         if len(clauses) == 1:
             code = clauses[0].code
-            return (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+            went_on = (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+            if went_on is None or went_on[1] is K or self._loop is None:
+                return went_on
+            g, rest = went_on[1]
+            if rest is not K or g.__class__ is not Apply or g.rel is not self:
+                return went_on
+            # a deterministic call ending in a call of itself: the loop goes on from here
+            loop = self._loop
+            if loop is _NOT_YET:
+                loop = self._loop = self._make_loop()
+                if loop is None:
+                    return went_on
+            went_on = loop(went_on[0].mutate(), K, *g.args)
+            if went_on is None:
+                return None
+            m, K_on, tail = went_on
+            if K_on is AGAIN:
+                current = self.program.predicates.get(self.key)
+                call = call_goal(self.program.relations, self.name, tail) if current is None \
+                    else current.relation(*tail)
+                return m.finish(), (call, K)
+            return m.finish(), K_on
         return first_of(S, K, (barrier, *args), search,
                         [c.compiled(self) if c.code is _NOT_YET else c.code for c in clauses])
+
+    def _make_loop(self) -> Callable[..., Any] | None:
+        """The clauses' deterministic loop (`core.clauses.compile_loop`): a call whose first
+        argument selects one clause that has no body or whose body is one call of this
+        predicate goes round again in one function; a clause with another body hands the call
+        back. None when no first argument selects a single clause."""
+        params = [f"_a{i}" for i in range(self.arity)]
+        templates: list[list[Any] | None] = []
+        names_used: set[str] = set()
+        for clause in self.clauses:
+            names: dict = {}
+            body = [g for g in _conjuncts(clause.body) if g != "true"]
+            goals: list[Any] | None = None
+            try:
+                heads = [unify_template(Name(p), term_template(a, names)) for p, a in zip(params, clause.head)]
+                if not body:
+                    goals = heads
+                elif (len(body) == 1 and isinstance(body[0], tuple) and body[0][0] == self.name
+                      and len(body[0]) == self.arity + 1 and plain_call(self.name, self.arity)):
+                    goals = [*heads, Build(SELF_CALL, [term_template(a, names) for a in body[0][1:]])]
+            except NotCompiled:
+                goals = None
+            names_used.update(names.values())
+            templates.append(goals)
+        scope = ClauseScope(params, (), sorted(names_used))
+        return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in self.clauses], self)
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
         head, body = clause.renamed()
@@ -320,7 +373,9 @@ class Program(Mapping):
         text = read_text(path, empty=True)
         source, key = str(path), str(Path(path).resolve())
         for name in self._loaded.pop(key, ()):
-            self.predicates.pop(name, None)
+            gone = self.predicates.pop(name, None)
+            if gone is not None:
+                gone.looping = False
         before, files = set(self.predicates), set(self._loaded)
         outer, self._directory = self._directory, Path(key).parent
         pending, self._initialization = self._initialization, []

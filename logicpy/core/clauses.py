@@ -52,7 +52,8 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell, rest_of
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
-           "Name", "term_template", "unify_template", "index_key"]
+           "Name", "term_template", "unify_template", "index_key",
+           "compile_loop", "SELF_CALL", "AGAIN"]
 
 
 class NotCompiled(Exception):
@@ -614,7 +615,13 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
         w.eq(g, 2)
     body = goals[head:]
     end = ", None" if w.mutating else ""
-    if w.mutating and len(body) == 1:
+    if w.mutating and len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
+        args = ", ".join(w.build(a, 2) for a in body[0].args) + ","
+        w.emit(2, "if _lp_owner.looping:")
+        w.emit(3, f"{', '.join(params)}, = {args}")
+        w.emit(3, "continue")
+        w.emit(2, f"return _lp_s, _lp_AGAIN, ({args})")
+    elif w.mutating and len(body) == 1:
         w.last_call = None
         expr = w.goal(body[0], 2)
         own = w.last_call
@@ -635,14 +642,15 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     return "\n".join(w.lines), key
 
 
-def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any]]) -> str:
+def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any] | None]) -> str:
     """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
     the other, on the bindings as a `MapMutation` m written in place. While the first argument
     selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
     body is one call of the relation itself goes round again with that call's arguments.
     Returns None (a clause failed: the whole call fails), (m, K', None) when a clause goes on
     with other goals, or (m, `AGAIN`, args) when no single clause is selected or after
-    `TAIL_CALLS` rounds (the caller then calls the relation on args as usual)."""
+    `TAIL_CALLS` rounds (the caller then calls the relation on args as usual). A clause
+    given as None hands the call back when it is selected."""
     params = scope.params
     args = ", ".join(params) + ("," if len(params) == 1 else "")
     lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
@@ -658,9 +666,12 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any]
              "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
              "else _lp_ikey(_lp_f)]"]
     for i, goals in enumerate(clauses):
+        lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
+        if goals is None:
+            lines.append(f"                return _lp_s, _lp_AGAIN, ({args})")
+            continue
         w = _Writer(scope, consts, called, mutating=True)
         _clause_source(w, i, goals)
-        lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
         lines.extend("        " + line for line in w.lines)
     lines += ["            else:",
               f"                return _lp_s, _lp_AGAIN, ({args})",
@@ -701,6 +712,32 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
     one = _single_clauses(keys) if loop and not scope.extra and scope.params else None
     if one is not None:
         sources.append(_loop_source(scope, consts, called, clauses))
+    functions, loop_made, factory = _made(name, scope, sources, len(clauses), one, consts, called, namespace)
+    return CompiledRelation(functions, keys, factory, loop_made)
+
+
+#: The `fn` of a `Build` that is a call of the relation whose loop `compile_loop` makes.
+SELF_CALL = object()
+
+
+def compile_loop(name: str, scope: ClauseScope, clauses: list[list[Any] | None], keys: list[Any],
+                 owner: Any) -> Callable[..., Any] | None:
+    """The deterministic loop (`_loop_source`) of clauses given as goal templates, their own
+    calls `Build(SELF_CALL, args)` (gone round again while `owner.looping`, handed back
+    otherwise); `keys` are their first arguments' index keys, a clause given as None hands
+    the call back. None when no first argument selects a single clause."""
+    one = _single_clauses(keys) if scope.params and not scope.extra else None
+    if one is None:
+        return None
+    consts: list[Any] = []
+    called: list[tuple[Any, Any]] = []
+    source = _loop_source(scope, consts, called, clauses)
+    return _made(name, scope, [source], 0, one, consts, called, {}, owner)[1]
+
+
+def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: list, called: list,
+          namespace: dict, owner: Any = None) -> tuple[list, Any, str]:
+    """(the clause functions, the loop or None, the source) of generated `sources`."""
     helpers = {
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
         "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
@@ -710,9 +747,9 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
         **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
-        **{f"_lp_cell_{n}": c for n, c in scope.cells.items()},
+        **{f"_lp_cell_{c}": cell for c, cell in scope.cells.items()}, "_lp_owner": owner,
     }
-    made = ", ".join(f"_lp_clause{i}" for i in range(len(clauses)))
+    made = ", ".join(f"_lp_clause{i}" for i in range(n))
     factory = (f"def _lp_make({', '.join(helpers)}):\n" + "\n".join(sources)
                + f"\n    return [{made}], {'_lp_loop' if one is not None else 'None'}\n")
     namespace_: dict[str, Any] = {}
@@ -720,7 +757,7 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
     exec(code, namespace_)  # noqa: S102  source generated above from the clauses' own terms
     make = types.FunctionType(namespace_["_lp_make"].__code__, namespace, "_lp_make")
     functions, loop_made = make(*helpers.values())
-    return CompiledRelation(functions, keys, factory, loop_made)
+    return functions, loop_made, factory
 
 
 class _Single(dict):
