@@ -42,6 +42,7 @@ import inspect
 import textwrap
 import types
 from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from cons.core import ConsPair
@@ -642,7 +643,7 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     return "\n".join(w.lines), key
 
 
-def _loop_source(scope: Any, consts: list, called: list, clauses: list[list[Any] | None]) -> str:
+def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None]) -> str:
     """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
     the other, on the bindings as a `MapMutation` m written in place. While the first argument
     selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
@@ -717,7 +718,7 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
 
 
 #: The `fn` of a `Build` that is a call of the relation whose loop `compile_loop` makes.
-SELF_CALL = object()
+SELF_CALL: Any = object()
 
 
 def compile_loop(name: str, scope: ClauseScope, clauses: list[list[Any] | None], keys: list[Any],
