@@ -124,7 +124,7 @@ def _einstein_solver(path: Path | None) -> str:
 
 
 #: The minimised grids of the CP-SAT comparison: (things, kinds) sizes, seeds 1..GRID_SEEDS each.
-GRID_SIZES = ((6, 6), (6, 8), (7, 7), (7, 9), (8, 8), (8, 10))
+GRID_SIZES = ((6, 6), (6, 8), (7, 7), (7, 9), (8, 8), (8, 10), (10, 10))
 GRID_SEEDS = 5
 GRID_DIR = ROOT / "bench" / "data" / "einstein_grids"
 

@@ -6,9 +6,9 @@
 
 Clues are drawn true of the hidden grid from every clue type the format has (`CLUE_TYPES`):
 link, !link, same, orderings, adjacency, xor / or / nand of two facts, and arithmetic.
-They are added until the FD search finds one solution, then dropped one by one (in a
-random order) wherever the rest still pin the solution, so no clue of the result can be
-removed. Difficulty is measured by what the explainer needs (see `difficulty_of`); asking for
+They are added until the FD search finds one solution, then dropped in a random order
+wherever the rest still pin the solution (runs of clues at once while that holds), so no
+clue of the result can be removed. Kinds have up to 10 things. Difficulty is measured by what the explainer needs (see `difficulty_of`); asking for
 one retries derived seeds until a game of that difficulty comes out.
 """
 
@@ -47,32 +47,34 @@ class _Theme:
     attribute: str = ""  # numeric kinds: "age", "house number"
 
 
-_PEOPLE = _Theme("Person", ("Alice", "Bruno", "Chloe", "Dmitri", "Esther", "Farid", "Greta", "Hiro"),
+_PEOPLE = _Theme("Person", ("Alice", "Bruno", "Chloe", "Dmitri", "Esther", "Farid", "Greta", "Hiro", "Ingrid",
+                            "Jonas"),
                  "{}", "is {}", "is not {}")
 _NUMERIC = (
-    _Theme("House", tuple(str(i) for i in range(1, 9)), "the person in house {}", "lives in house {}",
+    _Theme("House", tuple(str(i) for i in range(1, 11)), "the person in house {}", "lives in house {}",
            "does not live in house {}", "house number"),
-    _Theme("Age", ("21", "24", "27", "30", "33", "36", "39", "42"), "the {}-year-old", "is {} years old",
+    _Theme("Age", ("21", "24", "27", "30", "33", "36", "39", "42", "45", "48"), "the {}-year-old", "is {} years old",
            "is not {} years old", "age"),
 )
 _CATEGORIES = (
-    _Theme("Nationality", ("Englishman", "Spaniard", "Ukrainian", "Norwegian", "Japanese", "Italian", "Swede", "Dane"),
+    _Theme("Nationality", ("Englishman", "Spaniard", "Ukrainian", "Norwegian", "Japanese", "Italian", "Swede", "Dane",
+                            "German", "Brazilian"),
            "the {}", "is the {}", "is not the {}"),
-    _Theme("Colour", ("red", "green", "ivory", "yellow", "blue", "white", "black", "orange"),
+    _Theme("Colour", ("red", "green", "ivory", "yellow", "blue", "white", "black", "orange", "purple", "grey"),
            "the person in the {} house", "lives in the {} house", "does not live in the {} house"),
-    _Theme("Pet", ("dog", "snails", "fox", "horse", "zebra", "cat", "parrot", "hamster"),
+    _Theme("Pet", ("dog", "snails", "fox", "horse", "zebra", "cat", "parrot", "hamster", "rabbit", "tortoise"),
            "the owner of the {}", "keeps the {}", "does not keep the {}"),
-    _Theme("Drink", ("coffee", "tea", "milk", "juice", "water", "cocoa", "lemonade", "cider"),
+    _Theme("Drink", ("coffee", "tea", "milk", "juice", "water", "cocoa", "lemonade", "cider", "beer", "soda"),
            "the {} drinker", "drinks {}", "does not drink {}"),
-    _Theme("Instrument", ("piano", "violin", "cello", "flute", "drums", "harp", "oboe", "guitar"),
+    _Theme("Instrument", ("piano", "violin", "cello", "flute", "drums", "harp", "oboe", "guitar", "trumpet", "banjo"),
            "the {} player", "plays the {}", "does not play the {}"),
-    _Theme("Sport", ("tennis", "chess", "rugby", "golf", "squash", "judo", "polo", "curling"),
+    _Theme("Sport", ("tennis", "chess", "rugby", "golf", "squash", "judo", "polo", "curling", "hockey", "rowing"),
            "the person who plays {}", "plays {}", "does not play {}"),
-    _Theme("Car", ("Ford", "Fiat", "Volvo", "Skoda", "Honda", "Mini", "Lada", "Saab"),
+    _Theme("Car", ("Ford", "Fiat", "Volvo", "Skoda", "Honda", "Mini", "Lada", "Saab", "Audi", "Opel"),
            "the {} driver", "drives a {}", "does not drive a {}"),
 )
 MAX_KINDS = 1 + len(_NUMERIC) + len(_CATEGORIES)
-MAX_THINGS = 8
+MAX_THINGS = 10
 
 
 @dataclass(frozen=True)
@@ -166,13 +168,13 @@ def _unique(game: Game) -> bool:
     return len(solve_fd(game, limit=2)) == 1
 
 
-def _still_unique(game: Game, dropped: Rule) -> bool:
-    """Whether a game with one solution keeps it as its only one without the rule `dropped`:
-    any other solution would break that rule, so it is one search for a grid where the rest
-    hold and `dropped` fails (far smaller than re-proving uniqueness from scratch)."""
+def _still_unique(game: Game, dropped: list[Rule]) -> bool:
+    """Whether a game with one solution keeps it as its only one without the rules `dropped`:
+    any other solution would break one of them, so it is one search for a grid where the rest
+    hold and one of `dropped` fails (far smaller than re-proving uniqueness from scratch)."""
     from .compile import solve_fd
 
-    negated = Clue(len(game.clues) + 1, (Connective("not", (dropped,)),))
+    negated = Clue(len(game.clues) + 1, (Connective("nand", tuple(dropped)),))
     return not solve_fd(replace(game, clues=game.clues + (negated,)), limit=1)
 
 
@@ -234,11 +236,24 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
     order = list(range(len(rules)))
     rng.shuffle(order)
     keep = set(order)
-    for done, i in enumerate(order):  # drop every clue the others make redundant
+    # drop, in that order, every clue the others make redundant; a run of clues is dropped at
+    # once when the rest pin the solution (then one by one would drop each of them too): the
+    # run doubles after two drops in a row and halves after a refusal, down to the single
+    # clue it keeps
+    done, run_length, dropped_last = 0, 4, True
+    while done < len(order):
         tell(f"seed {seed}: minimising {len(rules)} clues", done, len(order))
-        rest = Game(kind_list, tuple(Clue(n, (rules[j],)) for n, j in enumerate(sorted(keep - {i}), 1)))
-        if _still_unique(rest, rules[i]):
-            keep.discard(i)
+        chunk = order[done:done + run_length]
+        rest = Game(kind_list, tuple(Clue(n, (rules[j],)) for n, j in enumerate(sorted(keep - set(chunk)), 1)))
+        if _still_unique(rest, [rules[i] for i in chunk]):
+            keep -= set(chunk)
+            done += len(chunk)
+            run_length *= 2 if dropped_last else 1
+            dropped_last = True
+        else:
+            done += len(chunk) == 1
+            run_length = max(1, len(chunk) // 2)
+            dropped_last = False
     final = [r for j, r in enumerate(rules) if j in keep]
     return _renumbered(kind_list, final, by_name, f"generated {things}x{kinds} seed {seed}"), hidden
 
