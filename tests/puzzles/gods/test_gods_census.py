@@ -268,8 +268,10 @@ def test_the_command_stopped_or_killed_resumes_without_losing_rows(tmp_path, how
     deadline = time.time() + 60
     while time.time() < deadline:
         time.sleep(0.5)
-        if store.exists() and len(Store(store).done_keys()) >= 3:
-            break
+        if store.exists():
+            with Store(store) as polled:
+                if len(polled.done_keys()) >= 3:
+                    break
     os.killpg(proc.pid, getattr(signal, how)) if how == "SIGKILL" else proc.send_signal(signal.SIGINT)
     code = proc.wait(timeout=60)
     with Store(store) as s:
