@@ -28,8 +28,9 @@ from typing import Any
 from kanren.core import GoalType
 
 from ...core import eq, lany
-from ...errors import InputError, LogicpyError
-from .model import Game, Grid
+from ...errors import InputError
+from .model import Game
+from .solve import checked_grids
 
 __all__ = ["solutiono", "rowo", "togethero"]
 RELATIONS = ("solutiono", "rowo", "togethero")
@@ -46,18 +47,6 @@ def _game(game: Any) -> Game:
     raise InputError(f"einstein relations: the game must be a Game or the name of one, got {game!r}")
 
 
-def _solutions(game: Game) -> Iterator[Grid]:
-    """The game's solutions as the FD search finds them, each checked against the clues first."""
-    from .compile import iter_grids
-    from .verify import check
-
-    for grid in iter_grids(game, "wdeg"):
-        problems = check(game, grid)
-        if problems:
-            raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {problems[0]}")
-        yield grid
-
-
 def _distinct(items: Iterator[Any]) -> Iterator[Any]:
     seen: set[Any] = set()
     for item in items:
@@ -69,18 +58,18 @@ def _distinct(items: Iterator[Any]) -> Iterator[Any]:
 def solutiono(game: Any, grid: Any) -> GoalType:
     """solutiono(+game, ?grid): grid (rows of things, lists) is a solution of game."""
     g = _game(game)
-    return lany(eq(grid, [list(row) for row in solution]) for solution in _solutions(g))
+    return lany(eq(grid, [list(row) for row in solution]) for solution in checked_grids(g))
 
 
 def rowo(game: Any, row: Any) -> GoalType:
     """rowo(+game, ?row): row (one thing per kind) is a row of some solution of game."""
     g = _game(game)
-    rows = _distinct(r for solution in _solutions(g) for r in solution)
+    rows = _distinct(r for solution in checked_grids(g) for r in solution)
     return lany(eq(row, list(r)) for r in rows)
 
 
 def togethero(game: Any, a: Any, b: Any) -> GoalType:
     """togethero(+game, ?a, ?b): things a and b (of different kinds, or the same thing) share a row of some solution."""
     g = _game(game)
-    pairs = _distinct((x, y) for solution in _solutions(g) for r in solution for x in r for y in r)
+    pairs = _distinct((x, y) for solution in checked_grids(g) for r in solution for x in r for y in r)
     return lany(eq((a, b), pair) for pair in pairs)

@@ -1,18 +1,18 @@
-"""Solve a game (FD propagation and search), each solution checked by `verify`, and the Result type."""
+"""Solve a game (FD propagation and search), each solution checked clue by clue (`verify.check`), and the Result type."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Iterator
 
 from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
 from .compile import iter_grids, sort_key
 from .model import Connective, Game, Grid, Rule
-from .verify import check, verify
+from .verify import check
 
-__all__ = ["Result", "solve", "count", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
+__all__ = ["Result", "solve", "count", "checked_grids", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
 
 #: Solutions `solve` keeps unless told otherwise: enough to show, few enough to stay quick.
 DEFAULT_MAX = 1000
@@ -97,18 +97,24 @@ def solve(
         max_solutions = cap if upper_bound(game) > cap else max_solutions
     found: list[Grid] = []
     complete = True
-    for grid in iter_grids(game, strategy):
+    for grid in checked_grids(game, strategy):
         if max_solutions is not None and len(found) == max_solutions:
             complete = False
             break
-        problems = check(game, grid)
-        if problems:  # the FD model and the direct reading of the rules disagree
-            raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {problems[0]}")
         found.append(grid)
         if progress is not None and len(found) % PROGRESS_EVERY == 0:
             progress(len(found))
     found.sort(key=lambda g: sort_key(game, g))
     return Result(game, tuple(found), complete)
+
+
+def checked_grids(game: Game, strategy: str = "wdeg") -> Iterator[Grid]:
+    """The game's solutions as the FD search finds them, each checked clue by clue before it is given."""
+    for grid in iter_grids(game, strategy):
+        problems = check(game, grid)
+        if problems:  # the FD model and the direct reading of the rules disagree
+            raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {problems[0]}")
+        yield grid
 
 
 #: How often (in solutions found) `solve` and `count` report progress.
@@ -140,9 +146,7 @@ def count(game: Game, strategy: str = "wdeg", progress: Callable[[int], None] | 
     if free:
         game = replace(game, kinds=tuple(k for k in game.kinds if k.name not in free))
     n = 0
-    for grid in iter_grids(game, strategy):
-        if not verify(game, grid):
-            raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {check(game, grid)[0]}")
+    for _ in checked_grids(game, strategy):
         n += 1
         if progress is not None and n % PROGRESS_EVERY == 0:
             progress(n * factor)
