@@ -31,11 +31,11 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 from kanren.core import GoalType
-from unification import isvar
 
 from ...core import Table
 from ...core.equality import reify, unify
 from ...core.streams import PAUSE
+from ...core.terms import variables_in
 from ...errors import InputError
 from .solve import secret_at, solve
 from .model import Story, knows_which
@@ -87,7 +87,7 @@ def storyo(story: Story, secret: Any, worlds: Any = _NO_WORLDS, pool: Sequence[A
 
     def goal(S: Any) -> Iterator[Any]:
         given = reify(worlds, S)
-        if not isvar(given) and not _has_var(given):
+        if not _has_var(given):
             result = solve(story.on(tuple(given)))
             if result.status == "unique":
                 unified = unify(secret, result.solutions[0], S)
@@ -109,11 +109,8 @@ def storyo(story: Story, secret: Any, worlds: Any = _NO_WORLDS, pool: Sequence[A
 
 
 def _has_var(term: Any) -> bool:
-    if isvar(term):
-        return True
-    if isinstance(term, (tuple, list)):
-        return any(_has_var(t) for t in term)
-    return False
+    """True iff the (reified) term still holds a logic variable."""
+    return next(variables_in(term), None) is not None
 
 
 def _unique_lists(story: Story, pool: list, size: int, seed: int, holding: Any) -> Iterator[Any]:
