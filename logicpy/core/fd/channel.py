@@ -30,6 +30,7 @@ class Channel(Propagator):
     """
 
     __slots__ = ("xs", "ys", "keys")
+    priority = 1
 
     def __init__(self, xs: tuple, ys: tuple, keys: tuple):
         self.xs, self.ys, self.keys = xs, ys, keys

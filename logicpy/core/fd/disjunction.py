@@ -48,6 +48,7 @@ class Disjunction(Propagator):
     """
 
     __slots__ = ("b", "alternatives", "_terms", "_shared")
+    priority = 2
 
     def __init__(self, b: Any, alternatives: Iterable[Iterable[Propagator]]):
         self.b = b

@@ -172,10 +172,13 @@ def _all(goals: Iterable[GoalType]) -> GoalType:
 
 
 @named
-def all_differento(xs: Sequence[Any]) -> GoalType:
-    """all_differento(?xs): True iff the elements of xs are pairwise different ints.
+def all_differento(xs: Sequence[Any], matching: bool = True) -> GoalType:
+    """all_differento(?xs, +matching=True): True iff the elements of xs are pairwise different ints.
 
     Domain consistent (Régin's matching): a value no complete assignment can use is removed.
+    With `matching=False`, singles only: a variable's one value leaves the others, and when
+    the open variables have exactly as many values left as they are, a value only one of them
+    can take is that one's; cheaper per wake, for searches that prune enough elsewhere.
 
     >>> from logicpy.core.fd import all_differento, domo
     >>> from logicpy.core import run, var
@@ -183,7 +186,7 @@ def all_differento(xs: Sequence[Any]) -> GoalType:
     >>> run(0, z, domo(x, [1, 2]), domo(y, [1, 2]), domo(z, [1, 2, 3]), all_differento([x, y, z]))
     (3,)
     """
-    return _on_list("all_differento", xs, lambda xs: post(P.AllDifferent(xs)))
+    return _on_list("all_differento", xs, lambda xs: post(P.AllDifferent(xs, matching)))
 
 
 @named

@@ -303,22 +303,25 @@ class NotAbsDiff(_Distance):
 
 
 class AllDifferent(Propagator):
-    """Pairwise different, domain consistent (Régin: values no maximum matching uses are removed).
+    """Pairwise different, domain consistent (Régin: values no maximum matching uses are removed);
+    with `matching=False`, singles only (`_singles`): cheaper, and as strong once one value is left
+    per variable.
 
     Invariants: variables without a domain take part only once they have a value (or when
     one occurs twice, which fails).
     """
 
-    __slots__ = ("xs",)
+    __slots__ = ("xs", "matching")
+    priority = 1
 
-    def __init__(self, xs: tuple):
-        self.xs = xs
+    def __init__(self, xs: tuple, matching: bool = True):
+        self.xs, self.matching = xs, matching
 
     def terms(self):
         return self.xs
 
     def __repr__(self) -> str:
-        return f"all_distinct({_list(self.xs)})"
+        return f"{'all_distinct' if self.matching else 'all_different'}({_list(self.xs)})"
 
     def propagate(self, s: FDStore) -> None:
         ts, doms, taken, seen = [], [], 0, set()
@@ -339,7 +342,7 @@ class AllDifferent(Propagator):
                 raise Inconsistent
             else:
                 taken |= d
-        for t, keep in zip(ts, _distinct(doms, taken)):
+        for t, keep in zip(ts, (_distinct if self.matching else _singles)(doms, taken)):
             s.restrict(t, keep)
 
     def _sparse(self, s: FDStore) -> None:
@@ -366,7 +369,7 @@ class AllDifferent(Propagator):
                 raise Inconsistent
             else:
                 taken |= bits
-        for t, keep in zip(ts, _distinct(doms, taken)):
+        for t, keep in zip(ts, (_distinct if self.matching else _singles)(doms, taken)):
             s.restrict(t, s.mask(ranked[r] for r in iter_bits(keep)))
             if not keep & (keep - 1):
                 taken |= keep
@@ -405,6 +408,48 @@ def _distinct(doms: list[int], taken: int) -> list[int]:
         for i, keep in zip(open_ix, _regin([doms[i] for i in open_ix])):
             doms[i] = keep
     return doms
+
+
+def _singles(doms: list[int], taken: int) -> list[int]:
+    """The bitset domains `doms` (of two values or more) of variables different from each other
+    and from the values of `taken`, pruned by singles only: a variable's one value leaves the
+    others (naked), and when the open variables have exactly as many values as they are, a
+    value only one of them holds is that one's (hidden). Fails when they have fewer values.
+    """
+    doms = list(doms)
+    while True:
+        new_single = True
+        while new_single:
+            new_single = False
+            for i, d in enumerate(doms):
+                if d & (d - 1) and d & taken:
+                    d &= ~taken
+                    if not d:
+                        raise Inconsistent
+                    doms[i] = d
+                    if not d & (d - 1):
+                        taken |= d
+                        new_single = True
+        once = twice = 0
+        open_count = 0
+        for d in doms:
+            if d & (d - 1):
+                open_count += 1
+                twice |= once & d
+                once |= d
+        values = once.bit_count()
+        if values < open_count:
+            raise Inconsistent
+        hidden = once & ~twice if values == open_count else 0
+        if not hidden:
+            return doms
+        for i, d in enumerate(doms):
+            if d & (d - 1) and d & hidden:
+                h = d & hidden
+                if h & (h - 1):  # two values only this variable can take, both needed
+                    raise Inconsistent
+                doms[i] = h
+                taken |= h
 
 
 def _regin(doms: list[int]) -> list[int]:
@@ -615,6 +660,7 @@ class Element(Propagator):
     """
 
     __slots__ = ("i", "xs", "v")
+    priority = 1
 
     def __init__(self, i: Any, xs: tuple, v: Any):
         self.i, self.xs, self.v = i, xs, v

@@ -263,7 +263,9 @@ class Propagator:
     `dom` (a domain in the store's form: a bitset int or a `Domain`), `mask`, `interval`,
     `shifted`, `union`, `meets`, `contains`, `values`. The class attribute `wake` says which
     changes of a variable wake it: "domain" (any), "bounds" (its min or max) or "value" (it
-    is down to one value); `watches = False` runs it once, when posted.
+    is down to one value); `watches = False` runs it once, when posted. `priority` orders
+    the queue: 0 (cheap, the default) runs before 1 (a global constraint), 1 before 2 (one
+    that tries alternatives), so a costly propagator runs once on what the cheap ones leave.
 
     Invariants: a propagator is immutable (its state lives in the store's domains);
     `propagate` only narrows domains and raises `Inconsistent` only when no assignment
@@ -274,6 +276,7 @@ class Propagator:
     __slots__ = ()
     watches = True
     wake = "domain"
+    priority = 0
 
     def terms(self) -> Iterable[Any]:
         """The argument terms (ints or logic variables) whose changes wake this propagator."""
@@ -308,7 +311,7 @@ class FDStore(ConstraintStore):
     __slots__ = ("domains", "watch", "base", "failed", "_smap", "_queue", "_queued")
     op_str = "in"
     _smap: dict  # the substitution, the queue and its set: only while propagating
-    _queue: deque[Propagator]
+    _queue: tuple[deque[Propagator], deque[Propagator], deque[Propagator]]  # one per priority
     _queued: set[Propagator]
 
     def __init__(self, domains: dict | None = None, watch: dict | None = None, base: int = 0):
@@ -660,32 +663,41 @@ class FDStore(ConstraintStore):
                 woken += on_bounds
             if on_value and lo == hi:
                 woken += on_value
-        queued = self._queued
+        queued, queue = self._queued, self._queue
         for p in woken:
             if p not in queued:
                 queued.add(p)
-                self._queue.append(p)
+                queue[p.priority].append(p)
 
     def _fixpoint(self, smap: dict, pending: Iterable[Propagator], first: Any = None) -> bool:
         """Run `first()` (a narrowing, if given), then the pending propagators and all they wake
-        until nothing changes; False if one fails.
+        until nothing changes, cheapest priority first; False if one fails.
 
         The substitution and the queue live on the store only while this runs.
         """
         self._smap = smap
-        queue: deque[Propagator] = deque()
+        cheap: deque[Propagator] = deque()
+        queue: tuple[deque[Propagator], deque[Propagator], deque[Propagator]] = (cheap, deque(), deque())
         queued: set[Propagator] = set()
         self._queue, self._queued = queue, queued
         for q in pending:
             if q not in queued:
                 queued.add(q)
-                queue.append(q)
+                queue[q.priority].append(q)
         p: Propagator | None = None  # the propagator running: the one to blame when propagation fails
+        _, costly, costliest = queue
         try:
             if first is not None:
                 first()
-            while queue:
-                p = queue.popleft()
+            while True:
+                if cheap:
+                    p = cheap.popleft()
+                elif costly:
+                    p = costly.popleft()
+                elif costliest:
+                    p = costliest.popleft()
+                else:
+                    break
                 queued.discard(p)
                 p.propagate(self)
         except Inconsistent:

@@ -41,6 +41,31 @@ __all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd", "MAX_CELLS", "MA
 
 Term = Union[int, Var]
 
+
+@dataclass(frozen=True)
+class Shifted:
+    """The value of the variable `v` plus the int `c`: a lookup that is a row, or another
+    lookup, moved by a constant (no variable or propagator of its own)."""
+
+    v: Var
+    c: int
+
+
+Value = Union[int, Var, Shifted]
+
+
+def _split(t: Value) -> tuple[Term, int]:
+    """A value as a term and the constant added to it."""
+    return (t.v, t.c) if isinstance(t, Shifted) else (t, 0)
+
+
+def _plus(t: Value, c: int) -> Value:
+    """The value t + c."""
+    v, d = _split(t)
+    if isinstance(v, int):
+        return v + d + c
+    return Shifted(v, d + c) if d + c else v
+
 #: The most cells a game may have to fill (things × (kinds − 1)): the search goes one level
 #: deeper per cell, and a grid this size already takes minutes to prove unique.
 MAX_CELLS = 400
@@ -92,21 +117,27 @@ Formula = Union[bool, Atom, And, Or]
 _COMPLEMENT = {"eq": "neq", "neq": "eq"}
 
 
-def _atom(op: str, x: Term, y: Term, c: int = 0) -> Formula:
-    """An order or equality atom, folded to a bool when both sides are known."""
+def _atom(op: str, x: Value, y: Value, c: int = 0) -> Formula:
+    """An order or equality atom `x op y + c`, shifts moved into c, folded to a bool when both sides are known."""
+    (x, a), (y, b) = _split(x), _split(y)
+    c += b - a
     if isinstance(x, int) and isinstance(y, int):
         return {"eq": x == y + c, "neq": x != y + c, "lt": x < y + c, "le": x <= y + c}[op]
     return Atom(op, x, y, c)
 
 
-def _table(xs: list[Term], domains: list[list[int]], test: Callable[[tuple[int, ...]], bool]) -> Formula:
+def _table(values: list[Value], domains: list[list[int]], test: Callable[[tuple[int, ...]], bool]) -> Formula:
+    """The tuples of the values (each ranging over its domain) that pass `test`, over the
+    values' own terms (a shifted value's term ranges over its domain shifted back)."""
     size = 1
     for d in domains:
         size *= len(d)
     if size > MAX_TABLE:
         raise _TooBig(size)
+    xs, shifts = zip(*map(_split, values))
+    domains = [[v - c for v in d] for d, c in zip(domains, shifts)]
     universe = frozenset(itertools.product(*domains))
-    rows = frozenset(r for r in universe if test(r))
+    rows = frozenset(r for r in universe if test(tuple(v + c for v, c in zip(r, shifts))))
     if all(isinstance(x, int) for x in xs) or not rows or rows == universe:
         return bool(rows)
     return Atom("table", xs=tuple(xs), rows=rows, universe=universe)
@@ -158,7 +189,7 @@ class FDModel:
     definitions: list = field(default_factory=list)
     structure: list = field(default_factory=list)
     _values: dict[tuple[str, str], list[Term]] = field(default_factory=dict)
-    _lookups: dict[tuple[str, str, str], Term] = field(default_factory=dict)
+    _lookups: dict[tuple[str, str, str], Value] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         pivot = self.pivot
@@ -196,7 +227,8 @@ class FDModel:
         if what == "dom":
             self.definitions.append(fd.domo(*args))
         elif what == "all_different":
-            self.definitions.append(fd.all_differento(*args))
+            # singles only: on these grids Régin's matching costs more than the search it saves
+            self.definitions.append(fd.all_differento(args[0], matching=False))
         elif what == "channel":
             self.definitions.append(fd.channelo(*args))
         else:
@@ -233,21 +265,44 @@ class FDModel:
         """The variables to label: the rows of every thing outside the first kind."""
         return [v for v in self.rows.values() if is_var(v)]
 
-    def value(self, base: str, kind: str, key: str) -> Term:
-        """`key` ("number", "alpha", or "rank" / "rankA") of the `kind`-thing in base's row."""
+    def value(self, base: str, kind: str, key: str) -> Value:
+        """`key` ("number", "alpha", or "rank" / "rankA") of the `kind`-thing in base's row.
+
+        Without a variable of its own when it is a constant shift of one: of base's row (the
+        pivot's keys, when they count up one per row) or of base's lookup of another key of
+        the kind (two keys of a kind that differ by a constant: numbers and ranks).
+        """
         f = self._key(key, kind)
         if self.game.kind_of(base).name == kind:
             return f(base)
         if (base, kind, key) not in self._lookups:
             row = self.rows[base]
-            column = self._value_list(kind, key)
-            if isinstance(row, int):
-                self._lookups[base, kind, key] = column[row - 1]
+            things = self.game.kind(kind).things
+            keys = [f(t) for t in things]
+            same = next((k for k in self._key_names(kind) if k != key and self._offset(kind, k, key) is not None), None)
+            if kind == self.pivot.name and all(k - r == keys[0] for r, k in enumerate(keys)):
+                self._lookups[base, kind, key] = _plus(row, keys[0] - 1)  # row r holds key r - 1 + keys[0]
+            elif same is not None:
+                offset = self._offset(kind, same, key)
+                assert offset is not None
+                self._lookups[base, kind, key] = _plus(self.value(base, kind, same), offset)
+            elif isinstance(row, int):
+                self._lookups[base, kind, key] = self._value_list(kind, key)[row - 1]
             else:
                 v = var(f"{key}({base}::{kind})")
-                self._define("element", row, column, v)
+                self._define("element", row, self._value_list(kind, key), v)
                 self._lookups[base, kind, key] = v
         return self._lookups[base, kind, key]
+
+    def _key_names(self, kind: str) -> list[str]:
+        """The keys of `kind` that have a value list already."""
+        return [k for (name, k) in self._values if name == kind]
+
+    def _offset(self, kind: str, key: str, other: str) -> int | None:
+        """c when `other` is `key` + c on every thing of `kind`, else None."""
+        f, g = self._key(key, kind), self._key(other, kind)
+        offsets = {g(t) - f(t) for t in self.game.kind(kind).things}
+        return offsets.pop() if len(offsets) == 1 else None
 
     def domain(self, kind: str, key: str) -> list[int]:
         """The values `key` takes on the things of `kind`, sorted."""
