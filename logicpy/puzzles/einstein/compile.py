@@ -5,10 +5,12 @@ are fixed to rows 1..n in their listed order: the kind the numeric clues compare
 its values are constants, else the first kind), all different within a kind. A symbol `A::K`
 lives in A's row, so `link` and `same` compare row variables. Orderings, adjacency
 and arithmetic compare a *value* of the K-thing in A's row (its number, its rank in
-the kind, or its alphabetic index), reached through one row-indexed list per kind and
-key, `values[K][r]`, tied to the rows by `channelo(rows of K, values[K], keys)` when each
-thing of K has its own key (place j is thing t's row iff values[K][j] is t's key: the two
-views prune each other), else by `elemento(row[t], values[K], key(t))`.
+the kind, or its alphabetic index), read through the *index* of that thing in K's list:
+A's row itself when K is the pivot, else one variable p per (A, K) with
+`elemento(p, rows of K, row[A])`, shared by every key of K. A value is its index shifted
+by a constant when the keys count up one per thing (ranks, and numbers listed in order),
+so most lookups add no variable and no propagator; other keys add an element of the
+constant keys. A value written `Shifted(v, c)` is v + c until the atom folds c in.
 
 Boolean rules are put in negation normal form: a negated atom becomes its complement
 (`x < y` ↦ `y <= x`, `x = y + c` ↦ `x ≠ y + c`, a table ↦ the other rows), `and`
@@ -188,7 +190,7 @@ class FDModel:
     rows: dict[str, Term] = field(default_factory=dict)
     definitions: list = field(default_factory=list)
     structure: list = field(default_factory=list)
-    _values: dict[tuple[str, str], list[Term]] = field(default_factory=dict)
+    _indices: dict[tuple[str, str], Term] = field(default_factory=dict)
     _lookups: dict[tuple[str, str, str], Value] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -229,8 +231,6 @@ class FDModel:
         elif what == "all_different":
             # singles only: on these grids Régin's matching costs more than the search it saves
             self.definitions.append(fd.all_differento(args[0], matching=False))
-        elif what == "channel":
-            self.definitions.append(fd.channelo(*args))
         else:
             self.definitions.append(fd.elemento(*args))
 
@@ -268,41 +268,41 @@ class FDModel:
     def value(self, base: str, kind: str, key: str) -> Value:
         """`key` ("number", "alpha", or "rank" / "rankA") of the `kind`-thing in base's row.
 
-        Without a variable of its own when it is a constant shift of one: of base's row (the
-        pivot's keys, when they count up one per row) or of base's lookup of another key of
-        the kind (two keys of a kind that differ by a constant: numbers and ranks).
+        It is the key of the `kind`-thing at `index(base, kind)`: that index shifted when the
+        keys count up one per thing in the listed order (no variable of its own), else a
+        variable tied to the index by an element of the constant keys.
         """
         f = self._key(key, kind)
         if self.game.kind_of(base).name == kind:
             return f(base)
         if (base, kind, key) not in self._lookups:
-            row = self.rows[base]
-            things = self.game.kind(kind).things
-            keys = [f(t) for t in things]
-            same = next((k for k in self._key_names(kind) if k != key and self._offset(kind, k, key) is not None), None)
-            if kind == self.pivot.name and all(k - r == keys[0] for r, k in enumerate(keys)):
-                self._lookups[base, kind, key] = _plus(row, keys[0] - 1)  # row r holds key r - 1 + keys[0]
-            elif same is not None:
-                offset = self._offset(kind, same, key)
-                assert offset is not None
-                self._lookups[base, kind, key] = _plus(self.value(base, kind, same), offset)
-            elif isinstance(row, int):
-                self._lookups[base, kind, key] = self._value_list(kind, key)[row - 1]
+            keys = [f(t) for t in self.game.kind(kind).things]
+            at = self.index(base, kind)
+            if all(k - j == keys[0] for j, k in enumerate(keys)):
+                self._lookups[base, kind, key] = _plus(at, keys[0] - 1)
+            elif isinstance(at, int):
+                self._lookups[base, kind, key] = keys[at - 1]
             else:
                 v = var(f"{key}({base}::{kind})")
-                self._define("element", row, self._value_list(kind, key), v)
+                self._define("element", at, keys, v)
                 self._lookups[base, kind, key] = v
         return self._lookups[base, kind, key]
 
-    def _key_names(self, kind: str) -> list[str]:
-        """The keys of `kind` that have a value list already."""
-        return [k for (name, k) in self._values if name == kind]
+    def index(self, base: str, kind: str) -> Term:
+        """Which `kind`-thing shares base's row, as its place in the kind's list (from 1).
 
-    def _offset(self, kind: str, key: str, other: str) -> int | None:
-        """c when `other` is `key` + c on every thing of `kind`, else None."""
-        f, g = self._key(key, kind), self._key(other, kind)
-        offsets = {g(t) - f(t) for t in self.game.kind(kind).things}
-        return offsets.pop() if len(offsets) == 1 else None
+        For the pivot it is base's row itself; for another kind a variable p with
+        `element(p, rows of the kind, row of base)`: every key of the kind is read through it.
+        """
+        if kind == self.pivot.name:
+            return self.rows[base]
+        if (base, kind) not in self._indices:
+            things = self.game.kind(kind).things
+            p = var(f"{kind}({base})")
+            self._define("dom", p, list(range(1, len(things) + 1)))
+            self._define("element", p, [self.rows[t] for t in things], self.rows[base])
+            self._indices[base, kind] = p
+        return self._indices[base, kind]
 
     def domain(self, kind: str, key: str) -> list[int]:
         """The values `key` takes on the things of `kind`, sorted."""
@@ -318,26 +318,6 @@ class FDModel:
         order = rank_key("adjA" if key == "rankA" else "adj")
         ranked = sorted(order(t) for t in self.game.kind(kind).things)
         return lambda t: ranked.index(order(t))
-
-    def _value_list(self, kind: str, key: str) -> list[Term]:
-        """values[K][r]: the key of the K-thing in row r + 1."""
-        if (kind, key) not in self._values:
-            things = self.game.kind(kind).things
-            f = self._key(key, kind)
-            if kind == self.pivot.name:
-                self._values[kind, key] = [f(t) for t in things]
-            else:
-                column = [var(f"{key}[{kind}]") for _ in things]
-                domain = self.domain(kind, key)
-                for v in column:
-                    self._define("dom", v, domain)
-                if len(domain) == len(things):  # a bijection: the two views channel each other
-                    self._define("channel", [self.rows[t] for t in things], column, [f(t) for t in things])
-                else:
-                    for t in things:
-                        self._define("element", self.rows[t], column, f(t))
-                self._values[kind, key] = column
-        return self._values[kind, key]
 
     # -- rules to formulas ---------------------------------------------------
 
