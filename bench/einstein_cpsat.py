@@ -1,6 +1,6 @@
 """The same Einstein FD model solved by OR-Tools CP-SAT, for `bench_einstein` (an optional extra).
 
-The game is compiled by logicpy's own `compile_game` (pivot rows, value lookups, NNF
+The game is compiled by logicpy's own `compile_game` (pivot rows, index variables, NNF
 formulas); its defining constraints (`FDModel.structure`) and clue formulas are posted to
 CP-SAT instead of the FD store: integer variables, AllDifferent, Element, and each formula
 as reified linear constraints (a table as a disjunction of its rows). Solutions are
@@ -40,12 +40,11 @@ def cpsat_count(game: Game, limit: int = 0, presolve: bool = True) -> int:
             m.AddAllowedAssignments([term(v)], [(x,) for x in values])
         elif what == "all_different":
             m.AddAllDifferent([term(v) for v in args[0]])
-        else:  # element(i, xs, v), or channel(rows, column, keys): element(rows[t], column, keys[t]) for each t
-            pairs = [args] if what == "element" else [(r, args[1], key) for r, key in zip(args[0], args[2])]
-            for i, xs, v in pairs:
-                index = m.NewIntVar(0, len(xs) - 1, "")
-                m.Add(index == term(i) - 1)
-                m.AddElement(index, [term(x) for x in xs], term(v))
+        else:  # element(i, xs, v), i counted from 1
+            i, xs, v = args
+            index = m.NewIntVar(0, len(xs) - 1, "")
+            m.Add(index == term(i) - 1)
+            m.AddElement(index, [term(x) for x in xs], term(v))
 
     def lit(f) -> Any:
         """A literal that implies the formula."""
