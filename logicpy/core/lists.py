@@ -320,6 +320,8 @@ def membero(x: Any, xs: Any) -> GoalType:
         items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S, cyclic=True)
         x_rf = x if x.__class__ is tuple else walk(x, S)
         if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
+            if S.__class__ is Map:
+                return tuple(_member_hits(x_rf, items, S, record if x_rf is x else _record_of(x_rf, None)))
             return tuple(hits(S, x_rf, items))
         return endless(S, x_rf, items, tail)
 
