@@ -218,6 +218,23 @@ def _fit(record: _Record, term: Any, s: Map, m: Any) -> Any:
     return m
 
 
+def _atom_in(x: Any, item: Any, s: Map) -> Any:
+    """The bindings `s` extended so that the atom or integer `x` unifies with `item` (of
+    another type than x's, or a variable), or False."""
+    get = s.get
+    while item.__class__ is Variable:
+        nxt = get(item, _UNBOUND)
+        if nxt is _UNBOUND:
+            return s.set(item, x)
+        item = nxt
+    kind = item.__class__
+    if kind is x.__class__:
+        return s if item == x else False
+    if kind is str or kind is int or kind is tuple or kind is list:
+        return False
+    return unify_subst(x, item, s)
+
+
 def _member_hits(x: Any, items: list, s: Map, record: _Record | None) -> list:
     """The bindings `s` extended so that the walked `x` unifies with each of `items` in turn,
     for those it unifies with, in order (`record`: `x` prepared, when it is a tuple)."""
@@ -228,28 +245,17 @@ def _member_hits(x: Any, items: list, s: Map, record: _Record | None) -> list:
             if m is not False:
                 out.append(s if m is None else m.finish())
         return out
-    get = s.get
     kind = x.__class__
     if kind is str or kind is int:
         for item in items:
-            while item.__class__ is Variable:
-                nxt = get(item, _UNBOUND)
-                if nxt is _UNBOUND:
-                    break
-                item = nxt
-            if item is x:
-                out.append(s)
-            elif item.__class__ is kind:
-                if item == x:  # the same test unification makes, without its dispatch
-                    out.append(s)
-            elif item.__class__ is Variable:
-                out.append(s.set(item, x))
-            elif not (item.__class__ is str or item.__class__ is int or item.__class__ is tuple
-                      or item.__class__ is list):
-                found = unify_subst(x, item, s)
+            if item.__class__ is not kind:
+                found = _atom_in(x, item, s)
                 if found is not False:
                     out.append(found)
+            elif item == x:  # the same test unification makes, without its dispatch
+                out.append(s)
         return out
+    get = s.get
     if kind is Variable:
         for item in items:
             while item.__class__ is Variable:
