@@ -135,6 +135,34 @@ def _record_of(pattern: Any, prepared: _Record | None) -> _Record | None:
     return _Record(pattern) if pattern.__class__ is tuple else None
 
 
+def _may_fit(record: _Record, term: Any, get: Any) -> bool:
+    """False when `term` (walked in the bindings' `get`) cannot unify with the `record`'s
+    pattern for a reason `_fit` finds first: an atom or integer of the pattern clashes, or
+    the term is an atom, an integer, a list or a tuple of another length. Binds nothing."""
+    while term.__class__ is Variable:
+        term = get(term, _UNBOUND)
+        if term is _UNBOUND:
+            return True
+    kind = term.__class__
+    if kind is not tuple:
+        return not (kind is str or kind is int or kind is list)
+    if len(term) != record.size:
+        return False
+    for i, c in record.checks:
+        t = term[i]
+        while t.__class__ is Variable:
+            t = get(t, _UNBOUND)
+        if t is c or t is _UNBOUND:
+            continue
+        kind = t.__class__
+        if kind is c.__class__:
+            if t != c:
+                return False
+        elif kind is str or kind is int or kind is tuple or kind is list:
+            return False
+    return True
+
+
 def _fit(record: _Record, term: Any, s: Map, m: Any) -> Any:
     """Unify the `record`'s pattern with `term` in the bindings `s` as extended by the
     mutation `m` (None: not extended yet; one is made at the first binding): `m` or the
@@ -772,7 +800,10 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
         y_rf = y if y.__class__ is tuple else walk(y, s)
         x_rec, y_rec = _record_of(x_rf, x_record), _record_of(y_rf, y_record)
         found = []
+        get = s.get
         for i in range(len(items) - 1):
+            if y_rec is not None and not _may_fit(y_rec, items[i + 1], get):
+                continue  # before binding anything for x
             m = _fit(x_rec, items[i], s, None) if x_rec is not None else unify_mutation(x_rf, items[i], s.mutate())
             if m is not False:
                 m = _fit(y_rec, items[i + 1], s, m) if y_rec is not None else unify_mutation(y_rf, items[i + 1], s.mutate() if m is None else m)
