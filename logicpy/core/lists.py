@@ -13,9 +13,11 @@ without the occurs check) `membero` enumerates the elements round after round, w
 end, as member/2 does; the other relations raise `TermError` (length/2's type error).
 
 `membero` and `adjacento` over a short proper list (records in a puzzle, say) answer at
-once, as a tuple: a record whose atom or integer clashes with the pattern's is ruled out
-without unifying, and the rest are matched shallowly (`_match`), with `unify` for what a
-shallow match does not know and for states with constraint stores or the occurs check.
+once, as a tuple. A tuple pattern is matched against each element in one pass (`_fit`):
+its atoms and integers first, so a record that clashes is ruled out before anything is
+bound, then its other elements, the bindings written into one `MapMutation` made at the
+first binding; what that loop does not know (deeper terms, floats, cons cells) goes to
+`unify_mutation`, and states with constraint stores or the occurs check to `unify`.
 """
 
 from __future__ import annotations
