@@ -12,7 +12,7 @@ so other branches and time limits are served whatever the lists. On a cyclic lis
 without the occurs check) `membero` enumerates the elements round after round, without
 end, as member/2 does; the other relations raise `TermError` (length/2's type error).
 
-`membero` and `adjacento` over a short proper list (records in a puzzle, say) answer at
+`membero` and `adjacento` over a short proper list (a table of records, say) answer at
 once, as a tuple. A tuple pattern is matched against each element in one pass (`_fit`):
 its atoms and integers first, so a record that clashes is ruled out before anything is
 bound, then its other elements, the bindings written into one `MapMutation` made at the
@@ -115,7 +115,7 @@ def _as_state(found: list, S: Any) -> list:
 
 
 class _Record:
-    """A tuple pattern (a record such as `("house", A, "red", B)`) ready to be matched
+    """A tuple pattern (a record such as `("edge", A, 3, B)`) ready to be matched
     against the terms of a list: its atoms and integers (`checks`, (position, value) pairs,
     the first position last: a record's name is shared by every candidate, so it rules
     little out), then its other elements (`rest`, (position, element) pairs, in order)."""
