@@ -448,30 +448,29 @@ def _reads(game: Game, rule: Rule, reads: list) -> None:
 
 
 class _RowsView:
-    """The things whose rows are fixed in a substitution, as `semantics.View` reads a grid."""
+    """The things whose rows are fixed in a substitution, as `semantics.View` reads a grid
+    (a thing whose row is not fixed is a KeyError)."""
 
     def __init__(self, game: Game, rows: dict, data):
-        from ...core.fd.store import walk
-
-        self.game, self.data = game, data
-        self.row_of = {}
-        for t, term in rows.items():
-            r = walk(term, data)
-            if r.__class__ is int:
-                self.row_of[t] = r
-        self.at = {(game.kind_of(t).name, r): t for t, r in self.row_of.items()}
-
-    def partner(self, thing: str, kind: str) -> str:
-        return self.at[kind, self.row_of[thing]]
-
-    def linked(self, a: str, b: str) -> bool:
-        return self.row_of[a] == self.row_of[b]
+        self.game, self.rows, self.data = game, rows, data
 
     def row(self, term) -> int:
-        """The row a row term is fixed to (KeyError when it is not)."""
+        """The row a row term is fixed to."""
         from ...core.fd.store import walk
 
         r = walk(term, self.data)
         if r.__class__ is not int:
             raise KeyError(term)
         return r
+
+    def partner(self, thing: str, kind: str) -> str:
+        from ...core.fd.store import walk
+
+        r = self.row(self.rows[thing])
+        for t in self.game.kind(kind).things:
+            if walk(self.rows[t], self.data) == r:
+                return t
+        raise KeyError(kind)
+
+    def linked(self, a: str, b: str) -> bool:
+        return self.row(self.rows[a]) == self.row(self.rows[b])
