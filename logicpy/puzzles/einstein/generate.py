@@ -7,9 +7,11 @@
 Clues are drawn true of the hidden grid from every clue type the format has (`CLUE_TYPES`):
 link, !link, same, orderings, adjacency, xor / or / nand of two facts, and arithmetic.
 They are added until the FD search finds one solution, then dropped in a random order
-wherever the rest still pin the solution (runs of clues at once while that holds), so no
-clue of the result can be removed. Kinds have up to 10 things. Difficulty is measured by what the explainer needs (see `difficulty_of`); asking for
-one retries derived seeds until a game of that difficulty comes out.
+wherever the rest still pin the solution (runs of clues at once while that holds; a clue
+that a known grid other than the hidden one breaks alone is kept without a search), so no
+clue of the result can be removed. Kinds have up to 10 things. Difficulty is measured by
+what the explainer needs (see `difficulty_of`); asking for one retries derived seeds until
+a game of that difficulty comes out.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
-from ...errors import InputError
+from ...errors import InputError, LogicpyError
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
 
 __all__ = ["CLUE_TYPES", "DIFFICULTIES", "Generated", "generate", "difficulty_of", "english", "is_minimal"]
@@ -223,8 +225,8 @@ class _Witnesses:
 
     def add(self, broken: set[int]) -> None:
         broken = broken & self.clues
-        if not broken:
-            raise AssertionError("a grid other than the hidden one meets every clue of a unique set")
+        if not broken:  # the FD search and the direct reading of the clues disagree
+            raise LogicpyError("internal error: a grid other than the hidden one meets every clue of a unique set")
         for c in broken:
             self._by_clue.setdefault(c, []).append(len(self._breaks))
         self._breaks.append(broken)

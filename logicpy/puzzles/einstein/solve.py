@@ -1,4 +1,5 @@
-"""Solve a game (FD propagation and search), each solution checked clue by clue (`verify.check`), and the Result type."""
+"""Solve and count a game's solutions (FD propagation and search), each checked clue by clue
+(`verify.check`; while counting, each clue on the rows it reads), and the Result type."""
 
 from __future__ import annotations
 
@@ -139,7 +140,8 @@ def count(game: Game, strategy: str = "wdeg", progress: Callable[[int], None] | 
 
     The search splits the grid into parts that no clue links once enough rows are fixed, and
     multiplies their counts (see `_Split`), so the solutions need not be visited one by one;
-    `strategy` "leftmost" labels in order, the others smallest domain first. A kind no clue
+    with `strategy` "leftmost" it labels rows in order, else the row most clues read first
+    (smallest domain first among those). A kind no clue
     mentions can be arranged in any of its n! orders whatever the rest is, so it is not
     searched: the count of the game without it is multiplied by n!.
     """
