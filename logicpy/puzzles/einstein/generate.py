@@ -321,7 +321,8 @@ def _near_witnesses(game: Game, hidden: Grid, rules: list[Rule], witnesses: _Wit
     for pair in pairs:
         for a in columns:
             for b in range(a + 1, len(game.kinds)):
-                witnesses.add(breaks([(a, pair), (b, pair)]))
+                if len(game.kinds) > 2:  # else the two columns are all: the same rows
+                    witnesses.add(breaks([(a, pair), (b, pair)]))
 
 
 def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Progress = None) -> tuple[Game, Grid]:

@@ -176,3 +176,10 @@ def test_a_dropped_clue_is_negated_as_the_direct_reading_has_it(seed):
              itertools.product(*(itertools.permutations(k.things) for k in others))]
     failing = {g for g in grids if not holds(game, rule, GridView(game, g))}
     assert set(solve(negated, max_solutions=10**6).solutions) == failing and count(negated) == len(failing)
+
+
+@pytest.mark.parametrize("things", [2, 3, 5])
+def test_two_kind_games_are_unique_and_minimal(things):
+    """With two kinds, two rows swapped in both columns are the same rows: not another grid."""
+    for seed in range(3):
+        assert_unique_and_minimal(generate(kinds=2, things=things, seed=seed))
