@@ -113,3 +113,30 @@ def test_every_counted_grid_has_its_clues_checked(monkeypatch):
     monkeypatch.setattr(sys.modules["logicpy.puzzles.einstein.solve"], "holds", refuses_cat)
     with pytest.raises(LogicpyError, match="internal error, FD solution fails: clue 2"):
         count(game)
+
+
+def test_nested_connectives_are_solved_exactly():
+    """A `nand` of two `xor`s compiles to disjunctions inside a disjunction: every grid the
+    FD search gives passes its clues (checked_grids raises otherwise) and there are as many
+    as brute force finds."""
+    game = parse_text("""
+kind P: Al, Bo, Cy
+kind N: 1, 2, 3
+kind A: ant, bat, cat
+1. nand(xor(Al link ant, Bo link 1), xor(Cy link bat, Al link 2))
+""")
+    assert sum(1 for _ in checked_grids(game)) == brute_force_count(game) == count(game) == 28
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_nested_connectives_are_solved_exactly(seed):
+    rng = random.Random(500 + seed)
+    kinds = KINDS[:3]
+
+    def rule(depth):
+        if depth < 2 and rng.random() < 0.7:
+            return Connective(rng.choice(["or", "xor", "nand", "and"]), (rule(depth + 1), rule(depth + 1)))
+        return _random_rule(rng, kinds, 1)
+
+    game = Game(kinds, tuple(Clue(i, (rule(0),)) for i in range(1, 3)))
+    assert sum(1 for _ in checked_grids(game)) == brute_force_count(game)
