@@ -403,6 +403,11 @@ class _Writer:
         self.n = 0
         self.last_call: tuple[Any, str, str, str] | None = None  # the last relation call written: see `goal`
         self.changed = False  # whether the code written so far may bind a variable
+        # write mode across rounds (`_hole_plans`): the loop's open cells by parameter position
+        self.hole_fresh: dict[int, str] = {}  # position -> the fresh variable its hole stands for
+        self.hole_eq: dict[str, int] = {}  # parameters whose first use, an `eq`, may find their hole
+        self.creating: tuple[str, int] | None = None  # (local, position): the `eq` being written leaves it open
+        self.opened: str | None = None  # the cell the last structure built left open
 
     def fresh_name(self) -> str:
         self.n += 1
@@ -437,6 +442,18 @@ class _Writer:
         if isinstance(t, _Cons):
             last = t.items[-1]
             fresh_tail = isinstance(last, _Var) and last.name not in self.bound
+            if fresh_tail and self.creating is not None and last.name == self.creating[0]:
+                # the cell's tail left open: the next round writes it (or makes the variable)
+                parts = [self.build(x, depth) for x in t.items[:-1]]
+                cell = self.opened = self.fresh_name()
+                self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {parts[-1]}; {last.name} = _lp_HOLE")
+                self.bound.add(last.name)
+                out = cell
+                for p in reversed(parts[:-1]):
+                    cell = self.fresh_name()
+                    self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {p}; {cell}.cdr = {out}")
+                    out = cell
+                return out
             parts = [self.build(x, depth) for x in t.items]
             if fresh_tail:  # a cell in front of a new variable, as `cons` makes it
                 out = parts[-1]
@@ -452,6 +469,24 @@ class _Writer:
         """Bind the unbound variable `w` to `value` in the substitution."""
         self.changed = True
         self.emit(depth, f"_lp_s[{w}] = {value}" if self.mutating else f"_lp_s = _lp_s.set({w}, {value})")
+
+    def unhole(self, depth: int, name: str, position: int) -> None:
+        """Make `name` a real variable if it is the open cell of `position` (the variable
+        deferred, put in the cell)."""
+        self.emit(depth, f"if {name} is _lp_HOLE:")
+        self.emit(depth + 1, f"{name} = {self.hole_fresh[position]}; _lp_hole{position}.cdr = {name}")
+
+    def write_hole(self, depth: int, x: str, position: int, t: Any) -> None:
+        """The branch of `match(x, t)` where `x` is its position's open cell: `t` built into it."""
+        built = self.build(t, depth + 1)
+        self.emit(depth + 1, f"_lp_hole{position}.cdr = {built}; {x} = {built}")
+        self.reopen(depth + 1)
+
+    def reopen(self, depth: int) -> None:
+        """The cell just built left open becomes its position's hole."""
+        if self.opened is not None and self.creating is not None:
+            self.emit(depth, f"_lp_hole{self.creating[1]} = {self.opened}")
+        self.opened = None
 
     def fail_unless(self, depth: int, x: str, y: str) -> None:
         self.changed = True
@@ -482,9 +517,15 @@ class _Writer:
                 self.bound.add(t.name)
             return
         w = self.walk(depth, x)
+        hole = self.hole_eq.pop(x, None)
+        kw = "if"
+        if hole is not None and (isinstance(t, _Const) or isinstance(t, _Seq) and not t.items):
+            self.emit(depth, f"if {w} is _lp_HOLE:")
+            self.write_hole(depth, x, hole, t)
+            kw = "elif"
         if isinstance(t, _Const):
             value = t.value
-            self.emit(depth, f"if {w}.__class__ is _lp_V:")
+            self.emit(depth, f"{kw} {w}.__class__ is _lp_V:")
             self.bind(depth + 1, w, self.const(value))
             if type(value) in (int, str):
                 self.emit(depth, f"elif {w}.__class__ is not {type(value).__name__} or {w} != {self.const(value)}:")
@@ -494,16 +535,21 @@ class _Writer:
             return
         if isinstance(t, _Seq) and not t.items:
             empty = "[]" if t.kind is list else "()"
-            self.emit(depth, f"if {w}.__class__ is _lp_V:")
+            self.emit(depth, f"{kw} {w}.__class__ is _lp_V:")
             self.bind(depth + 1, w, empty)
             self.emit(depth, f"elif {w}.__class__ is not {t.kind.__name__} or {w}:")
             self.fail_unless(depth + 1, w, empty)
             return
         # a structure: built and bound when the value is a variable, else read in place
         before = set(self.bound)
-        self.emit(depth, f"if {w}.__class__ is _lp_V:")
+        if hole is not None:
+            self.emit(depth, f"if {w} is _lp_HOLE:")
+            self.write_hole(depth, x, hole, t)
+            kw, self.bound = "elif", set(before)
+        self.emit(depth, f"{kw} {w}.__class__ is _lp_V:")
         built = self.build(t, depth + 1)
         self.bind(depth + 1, w, built)
+        self.reopen(depth + 1)
         after_write = self.bound
         self.bound = before
         self.emit(depth, "else:")
@@ -597,9 +643,10 @@ class _CellNames(ast.NodeTransformer):
         return node
 
 
-def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
+def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | None" = None) -> tuple[str, Any]:
     """(source of the clause's function, its first argument's index key); in a loop writer
-    (`w.mutating`), the clause's code as a branch of `_loop_source`'s loop."""
+    (`w.mutating`), the clause's code as a branch of `_loop_source`'s loop, with `plan` its
+    use of the loop's open cells."""
     params = w.reader.params
     if not w.mutating:
         w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
@@ -612,15 +659,25 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
             for a, b in ((g.left, g.right), (g.right, g.left)):
                 if key is None and isinstance(a, _Var) and a.name == params[0]:
                     key = _key(b)
-    for g in goals[:head]:
+    if plan is not None:
+        for name in plan.made:
+            w.unhole(2, name, params.index(name))
+        w.hole_eq = dict(plan.by_eq)
+    for i, g in enumerate(goals[:head]):
+        w.creating = None if plan is None else plan.opens.get(i)
         w.eq(g, 2)
+    w.creating = None
     body = goals[head:]
     end = ", None" if w.mutating else ""
+    # the self call's arguments that may be open cells, made real before the call leaves the loop
+    open_args = [] if plan is None else plan.open_args
     if w.mutating and len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
         args = ", ".join(w.build(a, 2) for a in body[0].args) + ","
         w.emit(2, "if _lp_owner.looping:")
         w.emit(3, f"{', '.join(params)}, = {args}")
         w.emit(3, "continue")
+        for name, j in open_args:
+            w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, _lp_AGAIN, ({args})")
     elif w.mutating and len(body) == 1:
         w.last_call = None
@@ -631,6 +688,8 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
             w.emit(3, f"{', '.join(params)}, = {own[2]}")
             w.emit(3, "continue")
             expr = own[3]
+        for name, j in open_args:
+            w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
     elif not body:
         w.emit(2, f"return _lp_s, _lp_K{end}")
@@ -666,18 +725,162 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
              "            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
              "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
              "else _lp_ikey(_lp_f)]"]
+    plans, fresh = _hole_plans(scope, clauses)
+
+    def hand_back(depth: int) -> list[str]:
+        w = _Writer(scope, consts, called, mutating=True)
+        w.hole_fresh = fresh
+        for j in fresh:
+            w.unhole(depth, params[j], j)
+        return [*w.lines, "    " * depth + f"return _lp_s, _lp_AGAIN, ({args})"]
+
     for i, goals in enumerate(clauses):
         lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
         if goals is None:
-            lines.append(f"                return _lp_s, _lp_AGAIN, ({args})")
+            lines += hand_back(4)
             continue
         w = _Writer(scope, consts, called, mutating=True)
-        _clause_source(w, i, goals)
+        w.hole_fresh = fresh
+        _clause_source(w, i, goals, plans[i])
         lines.extend("        " + line for line in w.lines)
-    lines += ["            else:",
-              f"                return _lp_s, _lp_AGAIN, ({args})",
-              f"        return _lp_s, _lp_AGAIN, ({args})"]
+    lines += ["            else:", *hand_back(4), *hand_back(2)]
     return "\n".join(lines)
+
+
+class _HolePlan:
+    """How one clause of a loop meets the open cells (see `_hole_plans`): `opens`, head goal
+    number -> (local, position) of a cell it leaves open; `by_eq`, parameter -> position of
+    those whose first use is a head `eq` with a structure (which writes into the cell);
+    `made`, parameters made real variables first; `open_args`, (name, position) of the self
+    call's arguments that may be open cells."""
+
+    def __init__(self) -> None:
+        self.opens: dict[int, tuple[str, int]] = {}
+        self.by_eq: dict[str, int] = {}
+        self.made: list[str] = []
+        self.open_args: list[tuple[str, int]] = []
+
+
+def _count_names(t: Any, out: dict[str, int]) -> None:
+    """Add the names `t` (a template or goal) mentions to the counts `out`."""
+    if isinstance(t, _Var):
+        out[t.name] = out.get(t.name, 0) + 1
+    elif isinstance(t, (_Seq, _Cons)):
+        for x in t.items:
+            _count_names(x, out)
+    elif isinstance(t, _Eq):
+        _count_names(t.left, out)
+        _count_names(t.right, out)
+    elif isinstance(t, Build):
+        for x in t.args:
+            _count_names(x, out)
+    elif isinstance(t, _Expr):
+        for n in ast.walk(t.node):
+            if isinstance(n, ast.Name):
+                out[n.id] = out.get(n.id, 0) + 1
+
+
+def _self_call_args(scope: Any, g: Any) -> list[str | None] | None:
+    """The arguments of `g` if it is a call of the relation itself (each a parameter's or
+    local's name, or None for another term); None for any other goal."""
+    names = set(scope.params) | set(scope.locals)
+    if isinstance(g, Build):
+        if g.fn is not SELF_CALL:
+            return None
+        return [a.name if isinstance(a, _Var) and a.name in names else None for a in g.args]
+    if not isinstance(g, _Expr) or not isinstance(g.node, ast.Call) or g.node.keywords \
+            or any(isinstance(a, ast.Starred) for a in g.node.args):
+        return None
+    rel: Any = scope.resolve(g.node.func)
+    r = getattr(rel, "relation", None)
+    if not isinstance(r, streams.Relation) or r.function is not rel or r.fn is not getattr(scope, "fn", None) \
+            or r.arity != len(g.node.args):
+        return None
+    return [a.id if isinstance(a, ast.Name) and a.id in names else None for a in g.node.args]
+
+
+def _structure_eq(g: Any, params: list[str]) -> tuple[str, Any] | None:
+    """(parameter, structure) of a head goal `eq(parameter, structure)` (either way round) whose
+    structure (a constant, list, tuple or cell) does not mention the parameter; else None."""
+    if not isinstance(g, _Eq):
+        return None
+    for a, b in ((g.left, g.right), (g.right, g.left)):
+        if isinstance(a, _Var) and a.name in params and isinstance(b, (_Const, _Seq, _Cons)):
+            counts: dict[str, int] = {}
+            _count_names(b, counts)
+            return (a.name, b) if a.name not in counts else None
+    return None
+
+
+def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, dict[int, str]]:
+    """Write mode across the rounds of a loop (tail recursion modulo cons): a head goal
+    `eq(p, cons(..., r))` whose fresh `r` is only passed on to the self call (position j)
+    leaves the cell's tail open instead of making `r` and binding it; the next round finds the
+    hole `_lp_HOLE` as its parameter j, and a first use `eq(p_j, structure)` writes the
+    structure into the cell (no variable, no binding, no walk). Any other use of the hole
+    first makes the deferred variable and puts it in the cell (`_Writer.unhole`), as does
+    leaving the loop, so no hole escapes. (the plan of each clause, position -> the fresh
+    variable's expression for the positions that can hold a hole)."""
+    params = scope.params
+    plans: list[_HolePlan | None] = []
+    fresh: dict[int, str] = {}
+    facts = []
+    for goals in clauses:
+        if goals is None:
+            facts.append(None)
+            continue
+        head = 0
+        while head < len(goals) and isinstance(goals[head], _Eq):
+            head += 1
+        body = goals[head:]
+        call = _self_call_args(scope, body[0]) if len(body) == 1 else None
+        counts: dict[str, int] = {}
+        first: dict[str, int] = {}
+        for i, g in enumerate(goals):
+            mentioned: dict[str, int] = {}
+            _count_names(g, mentioned)
+            for n, c in mentioned.items():
+                counts[n] = counts.get(n, 0) + c
+                first.setdefault(n, i)
+        eqs = [_structure_eq(g, params) for g in goals[:head]]
+        opens: dict[int, tuple[str, int]] = {}
+        for i, found in enumerate(eqs):
+            if found is None or not isinstance(found[1], _Cons) or call is None:
+                continue
+            last = found[1].items[-1]
+            if not isinstance(last, _Var) or last.name in params or counts.get(last.name) != 2 \
+                    or call.count(last.name) != 1:
+                continue
+            j = call.index(last.name)
+            k = first.get(params[j])
+            later = k is not None and i < k < head and eqs[k] is not None and eqs[k][0] == params[j]
+            prefix = scope.prefixes.get(last.name, "")
+            made = f"_lp_V({prefix!r})" if prefix else "_lp_new(_lp_V)"
+            if j == 0 or later or fresh.setdefault(j, made) != made:
+                continue
+            opens[i] = (last.name, j)
+        facts.append((head, call, counts, first, eqs, opens))
+    for fact in facts:
+        if fact is None:
+            plans.append(None)
+            continue
+        head, call, counts, first, eqs, opens = fact
+        plan = _HolePlan()
+        plan.opens = opens
+        for j in fresh:
+            p = params[j]
+            k = first.get(p)
+            if k is not None and k < head and eqs[k] is not None and eqs[k][0] == p:
+                plan.by_eq[p] = j
+            elif not (k is not None and k >= head and call is not None and counts[p] == 1 and call[j] == p):
+                plan.made.append(p)
+            if call is not None and call[j] is not None and (call[j] == p and p not in plan.by_eq
+                                                            and p not in plan.made):
+                plan.open_args.append((p, j))
+        if call is not None:
+            plan.open_args += [(r, j) for r, j in opens.values()]
+        plans.append(plan)
+    return plans, fresh
 
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
@@ -689,6 +892,9 @@ def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
 
 #: What a deterministic loop gives for the continuation when it hands the call back.
 AGAIN = object()
+
+#: A loop's parameter that is an open cell's tail (`_hole_plans`); never seen outside the loop.
+_HOLE = object()
 
 #: Rounds of a compiled relation's deterministic loop (`_loop_source`) before it hands back
 #: to the search: a bound on one step's work, so turns stay short.
@@ -743,7 +949,7 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
         "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
         "_lp_one_list": None if one is None else one[_LIST_KEY],  # the list cell's, looked up once
-        "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN,
+        "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
         "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
