@@ -50,7 +50,7 @@ from immutables import Map
 
 from . import equality, streams, terms
 from .equality import atomic_key, unify_subst
-from .terms import Suffix, Variable, _cell, rest_of
+from .terms import Suffix, Variable, _cell
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
            "Name", "term_template", "unify_template", "index_key",
@@ -562,10 +562,19 @@ class _Writer:
             for i, p in enumerate(parts):
                 self.emit(d, f"if {cur}.__class__ is _lp_Pair:")
                 self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
-                self.emit(d, f"elif {cur}.__class__ is list and {cur}:")
-                self.emit(d + 1, f"{p} = {cur}[0]; {rest} = _lp_rest({cur}, 1)")
+                # a list's rest is a `Suffix` sharing its items, made here without a call
                 self.emit(d, f"elif {cur}.__class__ is _lp_Suffix:")
-                self.emit(d + 1, f"{p} = {cur}.items[{cur}.start]; {rest} = _lp_rest({cur}.items, {cur}.start + 1)")
+                self.emit(d + 1, f"_lp_l = {cur}.items; _lp_j = {cur}.start + 1; {p} = _lp_l[_lp_j - 1]")
+                self.emit(d + 1, "if _lp_j < len(_lp_l):")
+                self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = _lp_l; {rest}.start = _lp_j")
+                self.emit(d + 1, "else:")
+                self.emit(d + 2, f"{rest} = []")
+                self.emit(d, f"elif {cur}.__class__ is list and {cur}:")
+                self.emit(d + 1, f"{p} = {cur}[0]")
+                self.emit(d + 1, f"if len({cur}) > 1:")
+                self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = {cur}; {rest}.start = 1")
+                self.emit(d + 1, "else:")
+                self.emit(d + 2, f"{rest} = []")
                 self.emit(d, "else:")
                 self.emit(d + 1, f"{p} = _lp_new(_lp_V); {rest} = _lp_new(_lp_V)")
                 self.fail_unless(d + 1, cur, f"_lp_cell({p}, {rest})")
@@ -824,7 +833,7 @@ def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, 
     params = scope.params
     plans: list[_HolePlan | None] = []
     fresh: dict[int, str] = {}
-    facts = []
+    facts: list[Any] = []
     for goals in clauses:
         if goals is None:
             facts.append(None)
@@ -842,9 +851,11 @@ def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, 
             for n, c in mentioned.items():
                 counts[n] = counts.get(n, 0) + c
                 first.setdefault(n, i)
-        eqs = [_structure_eq(g, params) for g in goals[:head]]
+        # the parameter each head goal `eq(parameter, structure)` is about ("" for other goals)
+        eqs = [(_structure_eq(g, params) or ("",))[0] for g in goals[:head]]
         opens: dict[int, tuple[str, int]] = {}
-        for i, found in enumerate(eqs):
+        for i, g in enumerate(goals[:head]):
+            found = _structure_eq(g, params)
             if found is None or not isinstance(found[1], _Cons) or call is None:
                 continue
             last = found[1].items[-1]
@@ -853,7 +864,7 @@ def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, 
                 continue
             j = call.index(last.name)
             k = first.get(params[j])
-            later = k is not None and i < k < head and eqs[k] is not None and eqs[k][0] == params[j]
+            later = k is not None and i < k < head and eqs[k] == params[j]
             prefix = scope.prefixes.get(last.name, "")
             made = f"_lp_V({prefix!r})" if prefix else "_lp_new(_lp_V)"
             if j == 0 or later or fresh.setdefault(j, made) != made:
@@ -870,7 +881,7 @@ def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, 
         for j in fresh:
             p = params[j]
             k = first.get(p)
-            if k is not None and k < head and eqs[k] is not None and eqs[k][0] == p:
+            if k is not None and k < head and eqs[k] == p:
                 plan.by_eq[p] = j
             elif not (k is not None and k >= head and call is not None and counts[p] == 1 and call[j] == p):
                 plan.made.append(p)
@@ -950,7 +961,7 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
         "_lp_one_list": None if one is None else one[_LIST_KEY],  # the list cell's, looked up once
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
-        "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
+        "_lp_cons": terms.cons, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
         **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
