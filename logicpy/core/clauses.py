@@ -495,10 +495,9 @@ class _Writer:
         self.emit(depth + 1, "return None")
 
     def walk(self, depth: int, x: str) -> str:
-        w = self.fresh_name()
         if self.mutating and x == self.reader.params[0] and not self.changed:
-            self.emit(depth, f"{w} = _lp_f")  # the loop has walked the first argument, and nothing is bound since
-            return w
+            return "_lp_f"  # the loop has walked the first argument (its class `_lp_kind`), and bound nothing since
+        w = self.fresh_name()
         self.emit(depth, f"{w} = {x}")
         self.emit(depth, f"while {w}.__class__ is _lp_V:")
         self.emit(depth + 1, f"_lp_n = _lp_s.get({w}, _lp_U)")
@@ -506,6 +505,25 @@ class _Writer:
         self.emit(depth + 2, "break")
         self.emit(depth + 1, f"{w} = _lp_n")
         return w
+
+    @staticmethod
+    def cls(w: str) -> str:
+        """The class of walked value `w`."""
+        return "_lp_kind" if w == "_lp_f" else f"{w}.__class__"
+
+    def part_names(self, t: Any) -> tuple[list[str], set[str]]:
+        """Names for the parts of structure `t` read in place: an unbound variable met once in
+        `t` is named itself (no copy); (the names, those named themselves)."""
+        counts: dict[str, int] = {}
+        _count_names(t, counts)
+        names, own = [], set()
+        for sub in t.items:
+            if isinstance(sub, _Var) and sub.name not in self.bound and counts[sub.name] == 1:
+                names.append(sub.name)
+                own.add(sub.name)
+            else:
+                names.append(self.fresh_name())
+        return names, own
 
     def match(self, x: str, t: Any, depth: int) -> None:
         """Code unifying the value of expression `x` (a name) with template `t`."""
@@ -516,37 +534,38 @@ class _Writer:
                 self.emit(depth, f"{t.name} = {x}")
                 self.bound.add(t.name)
             return
-        w = self.walk(depth, x)
         hole = self.hole_eq.pop(x, None)
-        kw = "if"
-        if hole is not None and (isinstance(t, _Const) or isinstance(t, _Seq) and not t.items):
-            self.emit(depth, f"if {w} is _lp_HOLE:")
+        if hole is not None:  # x may be its position's open cell: the structure written into it
+            before = set(self.bound)
+            self.emit(depth, f"if {x} is _lp_HOLE:")
             self.write_hole(depth, x, hole, t)
-            kw = "elif"
+            written, self.bound = self.bound, before
+            self.emit(depth, "else:")
+            self.match(x, t, depth + 1)
+            assert self.bound == written, "both modes bind the same names"
+            return
+        w = self.walk(depth, x)
+        c = self.cls(w)
         if isinstance(t, _Const):
             value = t.value
-            self.emit(depth, f"{kw} {w}.__class__ is _lp_V:")
+            self.emit(depth, f"if {c} is _lp_V:")
             self.bind(depth + 1, w, self.const(value))
             if type(value) in (int, str):
-                self.emit(depth, f"elif {w}.__class__ is not {type(value).__name__} or {w} != {self.const(value)}:")
+                self.emit(depth, f"elif {c} is not {type(value).__name__} or {w} != {self.const(value)}:")
             else:
                 self.emit(depth, "else:")
             self.fail_unless(depth + 1, w, self.const(value))
             return
         if isinstance(t, _Seq) and not t.items:
             empty = "[]" if t.kind is list else "()"
-            self.emit(depth, f"{kw} {w}.__class__ is _lp_V:")
+            self.emit(depth, f"if {c} is _lp_V:")
             self.bind(depth + 1, w, empty)
-            self.emit(depth, f"elif {w}.__class__ is not {t.kind.__name__} or {w}:")
+            self.emit(depth, f"elif {c} is not {t.kind.__name__} or {w}:")
             self.fail_unless(depth + 1, w, empty)
             return
         # a structure: built and bound when the value is a variable, else read in place
         before = set(self.bound)
-        if hole is not None:
-            self.emit(depth, f"if {w} is _lp_HOLE:")
-            self.write_hole(depth, x, hole, t)
-            kw, self.bound = "elif", set(before)
-        self.emit(depth, f"{kw} {w}.__class__ is _lp_V:")
+        self.emit(depth, f"if {c} is _lp_V:")
         built = self.build(t, depth + 1)
         self.bind(depth + 1, w, built)
         self.reopen(depth + 1)
@@ -554,22 +573,26 @@ class _Writer:
         self.bound = before
         self.emit(depth, "else:")
         d = depth + 1
+        names, own = self.part_names(t)
         if isinstance(t, _Cons):
             heads, tail = t.items[:-1], t.items[-1]
-            parts = [self.fresh_name() for _ in heads]
-            rest = self.fresh_name()
+            parts = names[:-1]
+            rest = self.fresh_name() if len(parts) > 1 else names[-1]
             cur = w
             for i, p in enumerate(parts):
-                self.emit(d, f"if {cur}.__class__ is _lp_Pair:")
+                if i == len(parts) - 1:
+                    rest = names[-1]
+                k = self.cls(cur)
+                self.emit(d, f"if {k} is _lp_Pair:")
                 self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
                 # a list's rest is a `Suffix` sharing its items, made here without a call
-                self.emit(d, f"elif {cur}.__class__ is _lp_Suffix:")
+                self.emit(d, f"elif {k} is _lp_Suffix:")
                 self.emit(d + 1, f"_lp_l = {cur}.items; _lp_j = {cur}.start + 1; {p} = _lp_l[_lp_j - 1]")
                 self.emit(d + 1, "if _lp_j < len(_lp_l):")
                 self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = _lp_l; {rest}.start = _lp_j")
                 self.emit(d + 1, "else:")
                 self.emit(d + 2, f"{rest} = []")
-                self.emit(d, f"elif {cur}.__class__ is list and {cur}:")
+                self.emit(d, f"elif {k} is list and {cur}:")
                 self.emit(d + 1, f"{p} = {cur}[0]")
                 self.emit(d + 1, f"if len({cur}) > 1:")
                 self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = {cur}; {rest}.start = 1")
@@ -581,22 +604,27 @@ class _Writer:
                 if i < len(parts) - 1:
                     cur = self.walk(d, rest)
                     rest = self.fresh_name()
+            self.bound |= own
             for p, sub in zip(parts, heads):
-                self.match(p, sub, d)
-            self.match(rest, tail, d)
+                if p not in own:
+                    self.match(p, sub, d)
+            if rest not in own:
+                self.match(rest, tail, d)
         else:
             kind = t.kind.__name__  # type: ignore[union-attr]
             n = len(t.items)  # type: ignore[union-attr]
-            parts = [self.fresh_name() for _ in range(n)]
+            parts = names
             unpack = ", ".join(parts) + ("," if n == 1 else "")
-            self.emit(d, f"if {w}.__class__ is {kind} and len({w}) == {n}:")
+            self.emit(d, f"if {c} is {kind} and len({w}) == {n}:")
             self.emit(d + 1, f"{unpack} = {w}")
             self.emit(d, "else:")
             self.emit(d + 1, f"{unpack} = {', '.join('_lp_new(_lp_V)' for _ in parts)}{',' if n == 1 else ''}")
             built = f"[{', '.join(parts)}]" if kind == "list" else f"({unpack})"
             self.fail_unless(d + 1, w, built)
+            self.bound |= own
             for p, sub in zip(parts, t.items):  # type: ignore[union-attr]
-                self.match(p, sub, d)
+                if p not in own:
+                    self.match(p, sub, d)
         assert self.bound == after_write, "both modes bind the same names"
 
     def eq(self, g: _Eq, depth: int) -> None:
