@@ -406,6 +406,8 @@ class _Writer:
         # write mode across rounds (`_hole_plans`): the loop's open cells by parameter position
         self.hole_fresh: dict[int, str] = {}  # position -> the fresh variable its hole stands for
         self.hole_eq: dict[str, int] = {}  # parameters whose first use, an `eq`, may find their hole
+        self.used_again: set[str] = set()  # of those, the ones the clause uses after that `eq`
+        self.live: dict[int, str] = {}  # position -> the name that may hold its open cell here
         self.creating: tuple[str, int] | None = None  # (local, position): the `eq` being written leaves it open
         self.opened: str | None = None  # the cell the last structure built left open
 
@@ -446,7 +448,8 @@ class _Writer:
                 # the cell's tail left open: the next round writes it (or makes the variable)
                 parts = [self.build(x, depth) for x in t.items[:-1]]
                 cell = self.opened = self.fresh_name()
-                self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {parts[-1]}; {last.name} = _lp_HOLE")
+                self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {parts[-1]}; "
+                                 f"{cell}.cdr = {last.name} = _lp_HOLE")
                 self.bound.add(last.name)
                 out = cell
                 for p in reversed(parts[:-1]):
@@ -476,10 +479,20 @@ class _Writer:
         self.emit(depth, f"if {name} is _lp_HOLE:")
         self.emit(depth + 1, f"{name} = {self.hole_fresh[position]}; _lp_hole{position}.cdr = {name}")
 
+    def read_tail(self, depth: int, cell: str, rest: str) -> None:
+        """After `rest = cell.cdr`: if `cell` is an open cell (reached through a term the loop
+        reads), its variable is made now and read instead."""
+        if not self.live:
+            return
+        self.emit(depth, f"if {rest} is _lp_HOLE:")
+        for j, name in self.live.items():
+            self.emit(depth + 1, f"if {cell} is _lp_hole{j}:")
+            self.emit(depth + 2, f"{name} = {self.hole_fresh[j]}; _lp_hole{j}.cdr = {rest} = {name}")
+
     def write_hole(self, depth: int, x: str, position: int, t: Any) -> None:
         """The branch of `match(x, t)` where `x` is its position's open cell: `t` built into it."""
         built = self.build(t, depth + 1)
-        self.emit(depth + 1, f"_lp_hole{position}.cdr = {built}; {x} = {built}")
+        self.emit(depth + 1, f"_lp_hole{position}.cdr = {built}" + (f"; {x} = {built}" if x in self.used_again else ""))
         self.reopen(depth + 1)
 
     def reopen(self, depth: int) -> None:
@@ -490,6 +503,8 @@ class _Writer:
 
     def fail_unless(self, depth: int, x: str, y: str) -> None:
         self.changed = True
+        for j, name in self.live.items():  # the unifier sees no open cell
+            self.unhole(depth, name, j)
         self.emit(depth, f"_lp_s = {'_lp_unify_m' if self.mutating else '_lp_unify'}({x}, {y}, _lp_s)")
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
@@ -536,6 +551,7 @@ class _Writer:
             return
         hole = self.hole_eq.pop(x, None)
         if hole is not None:  # x may be its position's open cell: the structure written into it
+            self.live.pop(hole, None)
             before = set(self.bound)
             self.emit(depth, f"if {x} is _lp_HOLE:")
             self.write_hole(depth, x, hole, t)
@@ -585,6 +601,7 @@ class _Writer:
                 k = self.cls(cur)
                 self.emit(d, f"if {k} is _lp_Pair:")
                 self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
+                self.read_tail(d + 1, cur, rest)
                 # a list's rest is a `Suffix` sharing its items, made here without a call
                 self.emit(d, f"elif {k} is _lp_Suffix:")
                 self.emit(d + 1, f"_lp_l = {cur}.items; _lp_j = {cur}.start + 1; {p} = _lp_l[_lp_j - 1]")
@@ -700,9 +717,14 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         for name in plan.made:
             w.unhole(2, name, params.index(name))
         w.hole_eq = dict(plan.by_eq)
+        w.used_again = plan.used_again
+        w.live = {params.index(name): name for name in plan.by_eq}
+        w.live.update({j: name for name, j in plan.open_args if name == params[j]})
     for i, g in enumerate(goals[:head]):
         w.creating = None if plan is None else plan.opens.get(i)
         w.eq(g, 2)
+        if w.creating is not None:
+            w.live[w.creating[1]] = w.creating[0]
     w.creating = None
     body = goals[head:]
     end = ", None" if w.mutating else ""
@@ -753,16 +775,18 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
     lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
              "        for _lp_i in _lp_rounds:",
              f"            _lp_f = {params[0]}",
-             "            while _lp_f.__class__ is _lp_V:",
+             "            _lp_kind = _lp_f.__class__",
+             "            while _lp_kind is _lp_V:",
              "                _lp_n = _lp_s.get(_lp_f, _lp_U)",
              "                if _lp_n is _lp_U:",
              "                    break",
              "                _lp_f = _lp_n",
-             "            _lp_kind = _lp_f.__class__",
+             "                _lp_kind = _lp_f.__class__",
              "            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
              "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
              "else _lp_ikey(_lp_f)]"]
     plans, fresh = _hole_plans(scope, clauses)
+    lines[1:1] = [f"        _lp_hole{j} = None" for j in fresh]
 
     def hand_back(depth: int) -> list[str]:
         w = _Writer(scope, consts, called, mutating=True)
@@ -788,12 +812,14 @@ class _HolePlan:
     """How one clause of a loop meets the open cells (see `_hole_plans`): `opens`, head goal
     number -> (local, position) of a cell it leaves open; `by_eq`, parameter -> position of
     those whose first use is a head `eq` with a structure (which writes into the cell);
-    `made`, parameters made real variables first; `open_args`, (name, position) of the self
-    call's arguments that may be open cells."""
+    `used_again`, those of them the clause mentions again; `made`, parameters made real
+    variables first; `open_args`, (name, position) of the self call's arguments that may be
+    open cells."""
 
     def __init__(self) -> None:
         self.opens: dict[int, tuple[str, int]] = {}
         self.by_eq: dict[str, int] = {}
+        self.used_again: set[str] = set()
         self.made: list[str] = []
         self.open_args: list[tuple[str, int]] = []
 
@@ -911,6 +937,8 @@ def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, 
             k = first.get(p)
             if k is not None and k < head and eqs[k] == p:
                 plan.by_eq[p] = j
+                if counts[p] > 1:
+                    plan.used_again.add(p)
             elif not (k is not None and k >= head and call is not None and counts[p] == 1 and call[j] == p):
                 plan.made.append(p)
             if call is not None and call[j] is not None and (call[j] == p and p not in plan.by_eq

@@ -73,7 +73,22 @@ def dealo(xs, ys, zs):
                  [eq(xs, cons(h, t)), eq(ys, cons(h, r)), eq(zs, cons(("z", h), s)), dealo(t, s, r)])
 
 
-RELATIONS = [appo, wrapo, twiceo, pickedo, prefixo, zipo, dealo]
+@relation
+def copyo(xs, ys):
+    """A copy whose clause reads back the cell it has just written."""
+    h, t, r, g, u = vars(5)
+    return conde([eq(xs, []), eq(ys, [])],
+                 [eq(xs, cons(h, t)), eq(ys, cons(h, r)), eq(ys, cons(g, u)), eq(g, h), copyo(t, r)])
+
+
+@relation
+def takeo(n, xs, ys):
+    """ys starts with the first n (z, s(z), ...) elements of xs."""
+    m, h, t, r = vars(4)
+    return conde([eq(n, "z")], [eq(n, ("s", m)), eq(xs, cons(h, t)), eq(ys, cons(h, r)), takeo(m, t, r)])
+
+
+RELATIONS = [appo, wrapo, twiceo, pickedo, prefixo, zipo, dealo, copyo, takeo]
 
 
 def as_written(rel):
@@ -138,6 +153,7 @@ def test_map_like_relations():
     [wrapped] = same(lambda r: r["wrapo"]([1, "a", [2]], q), q)
     assert show(wrapped) == "[w(1),w(a),w([2])|end]"
     assert same(lambda r: r["twiceo"]([1, 2, 3], q), q) == ([1, 1, 2, 2, 3, 3],)
+    assert same(lambda r: r["copyo"]([1, 2, 3], q), q) == ([1, 2, 3],)
     assert same(lambda r: r["twiceo"](q, [1, 1, 2, 2]), q) == ([1, 2],)
     assert same(lambda r: r["twiceo"](q, [1, 2]), q) == ()
     chain = ("keep", 1, ("drop", 2, ("drop", 3, ("keep", 4, ("drop", 5, "nil")))))
@@ -157,6 +173,21 @@ def test_outputs_that_change_places():
     long = list(range(2 * TAIL_CALLS + 1))
     [(ys, zs)] = same(lambda r: r["dealo"](long, y, z), [y, z])
     assert ys[-1] == long[-1] and zs[-1] == ("z", long[-1]) and len(ys) == len(zs) == len(long)
+
+
+def test_an_input_that_reaches_the_output_being_built():
+    """An argument bound to the output (or to a term around it) reads the cells written so
+    far, the open one as the variable it stands for."""
+    y, z = vars(2)
+    three = ("s", ("s", ("s", "z")))
+    [built] = same(lambda r: r["takeo"](three, cons("a", z), z), z)
+    assert show(built) == "[a,a,a|_0]"
+    [built] = same(lambda r: r["takeo"](("s", three), cons("a", "b", z), z), z)
+    assert show(built) == "[a,b,a,b|_0]"
+    [(mine, built)] = same(lambda r: lall(eq(y, ("box", z)), r["takeo"](three, [1, 2, 3], z)), [y, z])
+    assert show([mine, built]) == "[box([1,2,3|_0]),[1,2,3|_0]]"
+    with pytest.raises(SearchTimeout):  # endless: the input runs after the output it builds
+        run(1, z, appo(cons(1, z), y, z), timeout=0.3)
 
 
 def test_output_later_unified_with_a_bound_list():
