@@ -761,7 +761,8 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
     return "\n".join(w.lines), key
 
 
-def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None]) -> str:
+def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None],
+                 hot: int = -1) -> str:
     """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
     the other, on the bindings as a `MapMutation` m written in place. While the first argument
     selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
@@ -769,7 +770,8 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
     Returns None (a clause failed: the whole call fails), (m, K', None) when a clause goes on
     with other goals, or (m, `AGAIN`, args) when no single clause is selected or after
     `TAIL_CALLS` rounds (the caller then calls the relation on args as usual). A clause
-    given as None hands the call back when it is selected."""
+    given as None hands the call back when it is selected. Clause `hot` (the one a list cell
+    selects) is tested first."""
     params = scope.params
     args = ", ".join(params) + ("," if len(params) == 1 else "")
     lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
@@ -795,8 +797,10 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
             w.unhole(depth, params[j], j)
         return [*w.lines, "    " * depth + f"return _lp_s, _lp_AGAIN, ({args})"]
 
-    for i, goals in enumerate(clauses):
-        lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
+    order = sorted(range(len(clauses)), key=lambda i: i != hot)
+    for n, i in enumerate(order):
+        goals = clauses[i]
+        lines.append(f"            {'if' if n == 0 else 'elif'} _lp_c == {i}:")
         if goals is None:
             lines += hand_back(4)
             continue
@@ -985,7 +989,7 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         keys.append(key)
     one = _single_clauses(keys) if loop and not scope.extra and scope.params else None
     if one is not None:
-        sources.append(_loop_source(scope, consts, called, clauses))
+        sources.append(_loop_source(scope, consts, called, clauses, one[_LIST_KEY]))
     functions, loop_made, factory = _made(name, scope, sources, len(clauses), one, consts, called, namespace)
     return CompiledRelation(functions, keys, factory, loop_made)
 
@@ -1005,7 +1009,7 @@ def compile_loop(name: str, scope: ClauseScope, clauses: list[list[Any] | None],
         return None
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
-    source = _loop_source(scope, consts, called, clauses)
+    source = _loop_source(scope, consts, called, clauses, one[_LIST_KEY])
     return _made(name, scope, [source], 0, one, consts, called, {}, owner)[1]
 
 
