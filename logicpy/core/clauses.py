@@ -27,6 +27,14 @@ behind. Answers, their order, fairness and time limits are those of the function
 written; in a state with constraints or the occurs check (a `State`) the function is run
 as written, so every store sees every unification.
 
+A call whose first argument selects a single clause runs in the relation's deterministic
+loop (`_loop_source`): while the clause selected ends in a call of the relation itself, the
+next round goes on in the same function on a `MapMutation` of the bindings. A list the
+rounds build (append's third argument, a map's output) is written cell into cell: a cell
+whose fresh tail only goes on to the next round is left open, and that round writes its own
+structure into it (`_hole_plans`); anything else that could see the open tail first makes
+the variable it stands for, so no open cell leaves the loop.
+
 A function is compiled only when its body is, statement by statement: a docstring, fresh
 variables (`h, t = var(), var()`, `a, b, c = vars(3)`), and `return` of a goal expression
 whose `conde`/`conj`/`disj` clauses are written out. Any other statement (an `if`, a loop,
