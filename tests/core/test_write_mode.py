@@ -5,10 +5,13 @@ its clauses without the loop; no open cell ever escapes the loop."""
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from logicpy.core import (SearchTimeout, conde, cons, disj, eq, lall, neq, relation, run, show, var,
                           vars)
@@ -91,6 +94,7 @@ def takeo(n, xs, ys):
 RELATIONS = [appo, wrapo, twiceo, pickedo, prefixo, zipo, dealo, copyo, takeo]
 
 
+@functools.cache
 def as_written(rel):
     """The same relation, never compiled (the function runs at every call)."""
     plain = relation(rel.relation.fn)
@@ -98,6 +102,7 @@ def as_written(rel):
     return plain
 
 
+@functools.cache
 def without_loop(rel):
     """The same relation compiled, without its deterministic loop (so without write mode)."""
     again = relation(rel.relation.fn)
@@ -246,6 +251,24 @@ def test_an_endless_loop_stays_fair_and_stops_in_time():
         run(1, q, eq(loop, cons(1, loop)), appo(loop, [], q), timeout=0.3)
     with pytest.raises(SearchTimeout):
         run(1, q, eq(loop, cons(1, loop)), twiceo(loop, q), timeout=0.3)
+
+
+items = st.sampled_from([0, 1, "a", ("f", 1)])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(items, max_size=2 * TAIL_CALLS + 3), st.lists(items, max_size=3), st.integers(0, 3))
+def test_random_lists_with_parts_unknown(xs, ys, holes):
+    """Random lists, some of their elements or tails unknown, through every relation."""
+    z, y, w = vars(3)
+    known = [var() if i < holes else x for i, x in enumerate(xs)]  # the first elements unknown
+    partial = cons(*xs[:holes], w) if holes and len(xs) >= holes else xs
+    for goal in (lambda r: r["appo"](known, ys, z), lambda r: r["appo"](xs, y, z),
+                 lambda r: lall(r["appo"](xs, y, z), eq(z, xs + ys)), lambda r: r["appo"](xs, ys, xs + ys),
+                 lambda r: r["twiceo"](known, z), lambda r: r["zipo"](known, xs, z),
+                 lambda r: r["dealo"](xs, y, z), lambda r: r["copyo"](known, z),
+                 lambda r: r["appo"](partial, ys, z)):
+        same(goal, [z, y, w], 3)
 
 
 # ---------------------------------------------------------------- consulted Prolog predicates
