@@ -415,6 +415,7 @@ class _Writer:
         self.hole_fresh: dict[int, str] = {}  # position -> the fresh variable its hole stands for
         self.hole_eq: dict[str, int] = {}  # parameters whose first use, an `eq`, may find their hole
         self.used_again: set[str] = set()  # of those, the ones the clause uses after that `eq`
+        self.first_kind: str | None = None  # the class the loop has found the first argument to have
         self.live: dict[int, str] = {}  # position -> the name that may hold its open cell here
         self.creating: tuple[str, int] | None = None  # (local, position): the `eq` being written leaves it open
         self.opened: str | None = None  # the cell the last structure built left open
@@ -548,6 +549,42 @@ class _Writer:
                 names.append(self.fresh_name())
         return names, own
 
+    def read_cell(self, d: int, cur: str, p: str, rest: str, known: str | None = None) -> None:
+        """Code reading the walked value `cur` as a list cell: its head into `p`, its tail into
+        `rest` (a variable or another term unified with a new cell); `known`, the class the
+        loop has found `cur` to have (`_lp_Pair` or `_lp_Suffix`): that case alone."""
+        if known == "_lp_Pair":
+            self.emit(d, f"{p} = {cur}.car; {rest} = {cur}.cdr")
+            self.read_tail(d, cur, rest)
+            return
+        if known == "_lp_Suffix":
+            self.read_suffix(d, cur, p, rest)
+            return
+        k = self.cls(cur)
+        self.emit(d, f"if {k} is _lp_Pair:")
+        self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
+        self.read_tail(d + 1, cur, rest)
+        self.emit(d, f"elif {k} is _lp_Suffix:")
+        self.read_suffix(d + 1, cur, p, rest)
+        self.emit(d, f"elif {k} is list and {cur}:")
+        self.emit(d + 1, f"{p} = {cur}[0]")
+        self.emit(d + 1, f"if len({cur}) > 1:")
+        self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = {cur}; {rest}.start = 1")
+        self.emit(d + 1, "else:")
+        self.emit(d + 2, f"{rest} = []")
+        self.emit(d, "else:")
+        self.emit(d + 1, f"{p} = _lp_new(_lp_V); {rest} = _lp_new(_lp_V)")
+        self.fail_unless(d + 1, cur, f"_lp_cell({p}, {rest})")
+
+    def read_suffix(self, d: int, cur: str, p: str, rest: str) -> None:
+        """`read_cell` of a `Suffix`: its rest another `Suffix` of the same items, made here
+        without a call."""
+        self.emit(d, f"_lp_l = {cur}.items; _lp_j = {cur}.start + 1; {p} = _lp_l[_lp_j - 1]")
+        self.emit(d, "if _lp_j < len(_lp_l):")
+        self.emit(d + 1, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = _lp_l; {rest}.start = _lp_j")
+        self.emit(d, "else:")
+        self.emit(d + 1, f"{rest} = []")
+
     def match(self, x: str, t: Any, depth: int) -> None:
         """Code unifying the value of expression `x` (a name) with template `t`."""
         if isinstance(t, _Var):
@@ -588,15 +625,20 @@ class _Writer:
             self.fail_unless(depth + 1, w, empty)
             return
         # a structure: built and bound when the value is a variable, else read in place
-        before = set(self.bound)
-        self.emit(depth, f"if {c} is _lp_V:")
-        built = self.build(t, depth + 1)
-        self.bind(depth + 1, w, built)
-        self.reopen(depth + 1)
-        after_write = self.bound
-        self.bound = before
-        self.emit(depth, "else:")
-        d = depth + 1
+        # the loop has found the first argument's class (a list cell): that case alone is read
+        pair = w == "_lp_f" and self.first_kind is not None and isinstance(t, _Cons)
+        after_write = None
+        d = depth
+        if not pair:
+            before = set(self.bound)
+            self.emit(depth, f"if {c} is _lp_V:")
+            built = self.build(t, depth + 1)
+            self.bind(depth + 1, w, built)
+            self.reopen(depth + 1)
+            after_write = self.bound
+            self.bound = before
+            self.emit(depth, "else:")
+            d = depth + 1
         names, own = self.part_names(t)
         if isinstance(t, _Cons):
             heads, tail = t.items[:-1], t.items[-1]
@@ -606,26 +648,7 @@ class _Writer:
             for i, p in enumerate(parts):
                 if i == len(parts) - 1:
                     rest = names[-1]
-                k = self.cls(cur)
-                self.emit(d, f"if {k} is _lp_Pair:")
-                self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
-                self.read_tail(d + 1, cur, rest)
-                # a list's rest is a `Suffix` sharing its items, made here without a call
-                self.emit(d, f"elif {k} is _lp_Suffix:")
-                self.emit(d + 1, f"_lp_l = {cur}.items; _lp_j = {cur}.start + 1; {p} = _lp_l[_lp_j - 1]")
-                self.emit(d + 1, "if _lp_j < len(_lp_l):")
-                self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = _lp_l; {rest}.start = _lp_j")
-                self.emit(d + 1, "else:")
-                self.emit(d + 2, f"{rest} = []")
-                self.emit(d, f"elif {k} is list and {cur}:")
-                self.emit(d + 1, f"{p} = {cur}[0]")
-                self.emit(d + 1, f"if len({cur}) > 1:")
-                self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = {cur}; {rest}.start = 1")
-                self.emit(d + 1, "else:")
-                self.emit(d + 2, f"{rest} = []")
-                self.emit(d, "else:")
-                self.emit(d + 1, f"{p} = _lp_new(_lp_V); {rest} = _lp_new(_lp_V)")
-                self.fail_unless(d + 1, cur, f"_lp_cell({p}, {rest})")
+                self.read_cell(d, cur, p, rest, self.first_kind if pair and i == 0 else None)
                 if i < len(parts) - 1:
                     cur = self.walk(d, rest)
                     rest = self.fresh_name()
@@ -650,7 +673,7 @@ class _Writer:
             for p, sub in zip(parts, t.items):  # type: ignore[union-attr]
                 if p not in own:
                     self.match(p, sub, d)
-        assert self.bound == after_write, "both modes bind the same names"
+        assert after_write is None or self.bound == after_write, "both modes bind the same names"
 
     def eq(self, g: _Eq, depth: int) -> None:
         left, right = g.left, g.right
@@ -791,12 +814,18 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
              "                if _lp_n is _lp_U:",
              "                    break",
              "                _lp_f = _lp_n",
-             "                _lp_kind = _lp_f.__class__",
-             "            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
-             "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
-             "else _lp_ikey(_lp_f)]"]
+             "                _lp_kind = _lp_f.__class__"]
     plans, fresh = _hole_plans(scope, clauses)
     lines[1:1] = [f"        _lp_hole{j} = None" for j in fresh]
+    for kind in ("_lp_Pair", "_lp_Suffix") if hot >= 0 and clauses[hot] is not None else ():
+        # a list cell or a list's rest: its clause at once, the first argument read as such
+        w = _Writer(scope, consts, called, mutating=True)
+        w.hole_fresh, w.first_kind = fresh, kind
+        _clause_source(w, hot, clauses[hot], plans[hot])  # type: ignore[arg-type]
+        lines += [f"            if _lp_kind is {kind}:", *("        " + line for line in w.lines)]
+    lines.append("            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
+                 "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
+                 "else _lp_ikey(_lp_f)]")
 
     def hand_back(depth: int) -> list[str]:
         w = _Writer(scope, consts, called, mutating=True)
