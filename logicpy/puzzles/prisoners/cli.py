@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ...cli_contract import emit
+from ...cli_contract import emit, number
 from ...errors import InputError, NoSolution
 from ...inputs import read_json
 from ...progress import terminal_progress
@@ -65,7 +65,7 @@ def register(subparsers: Any) -> None:
                           "days and rows, reversing rows), by pynauty's canonical forms")
     out.add_argument("--svg", metavar="FILE", help="also draw the arrangement as SVG into FILE")
     out.add_argument("--verify", metavar="FILE.json", help="check an arrangement saved with --json, print nothing else")
-    parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
+    parser.add_argument("--timeout", type=number(float, maximum=MAX_TIMEOUT), default=120.0, metavar="S",
                         help="give up after S seconds with exit status 4 (default 120; 0: no limit); large "
                              "designs such as 21 schoolgirls can take the search longer")
     parser.set_defaults(func=run)
@@ -94,9 +94,6 @@ def run(args: argparse.Namespace) -> int:
     """The command, under the --timeout alarm (exit 4 when it rings)."""
     from ...alarm import TimeUp, time_limit
 
-    if not 0 <= args.timeout <= MAX_TIMEOUT:
-        raise InputError(f"--timeout {args.timeout:g}: must be 0 (no limit) or a number of seconds up to "
-                         f"{MAX_TIMEOUT:,}")
     try:
         with time_limit(args.timeout):
             return _run(args)
