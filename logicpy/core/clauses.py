@@ -762,9 +762,10 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
     # the self call's arguments that may be open cells, made real before the call leaves the loop
     open_args = [] if plan is None else plan.open_args
     if w.mutating and len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
-        args = ", ".join(w.build(a, 2) for a in body[0].args) + ","
+        built = [w.build(a, 2) for a in body[0].args]
+        args = ", ".join(built) + ","
         w.emit(2, "if _lp_owner.looping:")
-        w.emit(3, f"{', '.join(params)}, = {args}")
+        w.emit(3, _next_round(params, built))
         w.emit(3, "continue")
         for name, j in open_args:
             w.unhole(2, name, j)
@@ -775,7 +776,9 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         own = w.last_call
         if own is not None and own[0].fn is getattr(w.reader, "fn", None):  # a call of this relation: loop
             w.emit(2, f"if {own[1]}:")
-            w.emit(3, f"{', '.join(params)}, = {own[2]}")
+            names = _self_call_args(w.reader, body[0])
+            w.emit(3, f"{', '.join(params)}, = {own[2]}" if names is None or None in names
+                   else _next_round(params, names))  # type: ignore[arg-type]
             w.emit(3, "continue")
             expr = own[3]
         for name, j in open_args:
@@ -790,6 +793,15 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
             cont = f"({e}, {cont})"
         w.emit(2, f"return _lp_s, {cont}{end}")
     return "\n".join(w.lines), key
+
+
+def _next_round(params: list[str], args: list[str]) -> str:
+    """The assignment of a self call's arguments (names) to the parameters, those passed on
+    unchanged left out."""
+    changed = [(p, a) for p, a in zip(params, args) if p != a]
+    if not changed:
+        return "pass"
+    return f"{', '.join(p for p, _ in changed)}, = {', '.join(a for _, a in changed)},"
 
 
 def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None],

@@ -91,7 +91,14 @@ def takeo(n, xs, ys):
     return conde([eq(n, "z")], [eq(n, ("s", m)), eq(xs, cons(h, t)), eq(ys, cons(h, r)), takeo(m, t, r)])
 
 
-RELATIONS = [appo, wrapo, twiceo, pickedo, prefixo, zipo, dealo, copyo, takeo]
+@relation
+def alternateo(xs, a, b, out):
+    """As many of a, b, a, ... as xs has elements: the call swaps two of its arguments."""
+    h, t, r = vars(3)
+    return conde([eq(xs, []), eq(out, [])], [eq(xs, cons(h, t)), eq(out, cons(a, r)), alternateo(t, b, a, r)])
+
+
+RELATIONS = [appo, wrapo, twiceo, pickedo, prefixo, zipo, dealo, copyo, takeo, alternateo]
 
 
 @functools.cache
@@ -193,6 +200,14 @@ def test_an_input_that_reaches_the_output_being_built():
     assert show([mine, built]) == "[box([1,2,3|_0]),[1,2,3|_0]]"
     with pytest.raises(SearchTimeout):  # endless: the input runs after the output it builds
         run(1, z, appo(cons(1, z), y, z), timeout=0.3)
+
+
+def test_a_call_that_swaps_its_arguments():
+    z = var()
+    assert same(lambda r: r["alternateo"]([1, 2, 3, 4, 5], "x", "y", z), z) == (["x", "y", "x", "y", "x"],)
+    n = 2 * TAIL_CALLS + 1
+    [long] = same(lambda r: r["alternateo"](list(range(n)), "x", "y", z), z)
+    assert long == ["x", "y"] * TAIL_CALLS + ["x"]
 
 
 def test_output_later_unified_with_a_bound_list():
