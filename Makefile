@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test test-slow test-faults typecheck bench docs setup swi wheel-check clean
+.PHONY: demo test test-slow test-faults test-pure compile typecheck bench docs setup swi wheel-check clean
 
 ## setup: a venv with logicpy (editable) and every extra the tests use.
 $(STAMP): pyproject.toml
@@ -38,6 +38,14 @@ typecheck: $(STAMP)
 ## test: the type check, then the whole fast suite (SWI-Prolog tests skip with a reason when it cannot be installed).
 test: $(STAMP) swi typecheck
 	scripts/pytest.sh $(PY) -m "not slow" -q
+
+## test-pure: the core's fast tests with every module run from its source, as where no C compiler built it.
+test-pure: $(STAMP)
+	LOGICPY_PURE=1 scripts/pytest.sh $(PY) tests/core logicpy/core -m "not slow" -q
+
+## compile: compile the core's modules again in place after editing them (an install compiles them too).
+compile: $(STAMP)
+	$(PY) setup.py --quiet build_ext --inplace
 
 ## test-slow: the slow tests only.
 test-slow: $(STAMP) swi

@@ -5,7 +5,9 @@
 - logicpy relations: examples/zebra.py with logicpy.core's membero/adjacento;
 - plain kanren: the same model with kanren 1.0.5's own membero, and adjacency as
   membership in the list of neighbouring pairs (the idiom of kanren's README);
-- SWI-Prolog: prolog/zebra.pl (member/2, nextto/3), timed inside Prolog.
+- SWI-Prolog: prolog/zebra.pl (member/2, nextto/3), timed inside Prolog; its solutions
+  are also printed and compared with each engine's (atoms as written in Prolog: "Old Gold"
+  is old_gold).
 
 `ENGINES` maps a name to a function returning the solutions (lists of house terms); other
 benchmarks and engines (a finite-domain entry, say) add to it. Times are CPU seconds,
@@ -15,6 +17,8 @@ best of the repeats; memory is the peak Python heap of one traced run.
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 import sys
 from typing import Any, Callable
 
@@ -55,6 +59,29 @@ SWI_FILE = PROLOG_DIR / "zebra.pl"
 SWI_GOAL = "findall(H, zebra(H), _)"
 
 
+#: Prints each solution of zebra.pl on a line, its houses' fields space-separated, houses ';'-separated.
+SWI_PRINT = ("forall(zebra(H), (forall(member(h(A,B,C,D,E), H), format('~w ~w ~w ~w ~w;', [A,B,C,D,E])), nl))")
+
+
+def _prolog_atom(value: Any) -> str:
+    """How zebra.pl writes a field's value: "Old Gold" -> old_gold."""
+    return str(value).lower().replace(" ", "_")
+
+
+def _as_prolog(solutions: Any) -> list[list[tuple[str, ...]]]:
+    """Solutions (lists of house terms) as zebra.pl writes them."""
+    return [[tuple(_prolog_atom(v) for v in house[1:]) for house in houses] for houses in solutions]
+
+
+def swi_solutions() -> list[list[tuple[str, ...]]] | None:
+    """Every solution of zebra.pl as SWI-Prolog finds it, in its order; None without swipl."""
+    if shutil.which("swipl") is None:
+        return None
+    out = subprocess.run(["swipl", "-q", "-g", SWI_PRINT, "-t", "halt", str(SWI_FILE)],
+                         capture_output=True, text=True, check=True).stdout
+    return [[tuple(house.split()) for house in line.split(";") if house.strip()] for line in out.splitlines() if line]
+
+
 def _answer(solutions: Any) -> str:
     """'Norwegian / Japanese' for the one expected solution, else what went wrong."""
     solutions = list(solutions)
@@ -71,13 +98,16 @@ def main() -> None:
     """Time every engine and print the table, with ratios to SWI-Prolog and to logicpy."""
     rows = []
     times: dict[str, float | None] = {}
+    swi_found = swi_solutions()
     for name, solve in ENGINES.items():
         m = measure(solve, repeat=REPEATS.get(name, 3), trace_memory=name not in REPEATS)
         times[name] = m.seconds
-        rows.append([name, fmt_seconds(m.seconds), fmt_bytes(m.peak_bytes), _answer(m.result)])
+        same = "n/a" if swi_found is None else "yes" if _as_prolog(m.result) == swi_found else "NO"
+        rows.append([name, fmt_seconds(m.seconds), fmt_bytes(m.peak_bytes), _answer(m.result), same])
     swi = swipl_seconds(SWI_FILE, SWI_GOAL, repeat=5)
     times["SWI-Prolog (zebra.pl)"] = swi
-    rows.append(["SWI-Prolog (zebra.pl)", fmt_seconds(swi), "n/a", "Norwegian / Japanese (in Prolog)" if swi else "swipl missing"])
+    swi_answer = "swipl missing" if swi_found is None else f"{len(swi_found)} solution{'' if len(swi_found) == 1 else 's'}"
+    rows.append(["SWI-Prolog (zebra.pl)", fmt_seconds(swi), "n/a", swi_answer, "n/a"])
     base = times["logicpy relations"]
     record(ZEBRA, base, swi)
     for row in rows:
@@ -85,7 +115,7 @@ def main() -> None:
         row.insert(2, f"{t / swi:,.0f}x" if t and swi else "n/a")
         row.insert(3, f"{t / base:.2f}x" if t and base else "n/a")
     print_table("Zebra puzzle, all solutions (CPU time, best of repeats)",
-                ["engine", "time", "vs SWI", "vs logicpy", "peak heap", "water / zebra"], rows)
+                ["engine", "time", "vs SWI", "vs logicpy", "peak heap", "water / zebra", "same solutions as SWI"], rows)
 
 
 if __name__ == "__main__":

@@ -222,12 +222,16 @@ def _fail(command: str, message: str, status: str, as_json: bool) -> int:
 
 
 class _Version(argparse.Action):
-    """`--version`: the version is looked up only when asked for."""
+    """`--version`: the version (looked up only when asked for), and whether the core runs
+    compiled (see `logicpy.core.accelerator`)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         from . import __version__
+        from .core import accelerator
 
-        parser.exit(message=f"logicpy {__version__}\n")
+        forms = accelerator.status().values()
+        compiled = sum(form == "compiled" for form in forms)
+        parser.exit(message=f"logicpy {__version__} (core: {compiled} of {len(forms)} modules compiled)\n")
 
 
 if __name__ == "__main__":

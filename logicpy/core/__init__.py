@@ -22,7 +22,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import lazy_names
+from . import accelerator
+
+accelerator.choose()  # before any compiled module is imported: compiled or source (see accelerator)
+
+from ..lazy import lazy_names  # noqa: E402
 from . import equality  # noqa: F401  first: registers logicpy's state types with unification
 from kanren import conso, heado, itero, nullo, tailo
 from kanren.core import fail, succeed

@@ -12,10 +12,12 @@ so other branches and time limits are served whatever the lists. On a cyclic lis
 without the occurs check) `membero` enumerates the elements round after round, without
 end, as member/2 does; the other relations raise `TermError` (length/2's type error).
 
-`membero` and `adjacento` over a short proper list (records in a puzzle, say) answer at
-once, as a tuple: a record whose atom or integer clashes with the pattern's is ruled out
-without unifying, and the rest are matched shallowly (`_match`), with `unify` for what a
-shallow match does not know and for states with constraint stores or the occurs check.
+`membero` and `adjacento` over a short proper list (a table of records, say) answer at
+once, as a tuple. A tuple pattern is matched against each element in one pass (`_fit`):
+its atoms and integers first, so a record that clashes is ruled out before anything is
+bound, then its other elements, the bindings written into one `MapMutation` made at the
+first binding; what that loop does not know (deeper terms, floats, cons cells) goes to
+`unify_mutation`, and states with constraint stores or the occurs check to `unify`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from kanren.core import GoalType
 from ..errors import ModeError, TermError, shown
 from ._spine import EMPTY, Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .disequality import neq
-from .equality import State, reify_dict, unify
+from .equality import State, reify_dict, unify, unify_mutation, unify_subst
 from .streams import PAUSE, named
 from .terms import Variable, is_var, var, variables_in, vars
 
@@ -97,7 +99,7 @@ _UNBOUND = object()
 
 
 def _bindings_of(S: Any) -> Map | None:
-    """The `Map` of bindings a shallow match may extend for `S`: its own for a `Map`, a
+    """The `Map` of bindings a record match may extend for `S`: its own for a `Map`, a
     `State`'s when it has no constraint store and no occurs check; else None (unify in full)."""
     kind = S.__class__
     if kind is Map:
@@ -107,185 +109,197 @@ def _bindings_of(S: Any) -> Map | None:
     return None
 
 
-def _match(pairs: list, s: Map) -> Any:
-    """The bindings `s` extended so that each (u, v) of `pairs` unifies, or False, or None
-    when a term is beyond a shallow match (the caller then unifies in full).
+def _as_state(found: list, S: Any) -> list:
+    """The extended bindings `found` as states of `S`'s kind (see `_bindings_of`)."""
+    return found if S.__class__ is Map else [State(s, None, False) for s in found]
 
-    A shallow match knows variables, atoms (str), integers, and tuples of those (a pattern
-    such as `("house", A, "red", B)` against a variable bound to another): what membership
-    and adjacency tests meet in lists of records. It binds as the unifier does (the left
-    side's variable to the right side's term when both are variables) and copies `s` once,
-    only when it succeeds; it leaves floats, lists and deeper terms to `unify`.
-    """
-    get = s.get
-    binds: dict = {}
-    look = binds.get
-    for u, v in pairs:
+
+class _Record:
+    """A tuple pattern (a record such as `("edge", A, 3, B)`) ready to be matched
+    against the terms of a list: its atoms and integers (`checks`, (position, value) pairs,
+    the first position last: a record's name is shared by every candidate, so it rules
+    little out), then its other elements (`rest`, (position, element) pairs, in order)."""
+
+    __slots__ = ("term", "size", "checks", "rest")
+
+    def __init__(self, term: tuple):
+        self.term = term
+        self.size = len(term)
+        self.checks = [(i, t) for i, t in reversed(list(enumerate(term))) if t.__class__ is str or t.__class__ is int]
+        self.rest = [(i, t) for i, t in enumerate(term) if not (t.__class__ is str or t.__class__ is int)]
+
+
+def _record_of(pattern: Any, prepared: _Record | None) -> _Record | None:
+    """The `_Record` of a walked `pattern`: `prepared` when it is that pattern's, a new one for
+    another tuple, None for any other term."""
+    if prepared is not None and prepared.term is pattern:
+        return prepared
+    return _Record(pattern) if pattern.__class__ is tuple else None
+
+
+def _may_fit(record: _Record, term: Any, get: Any) -> bool:
+    """False when `term` (walked in the bindings' `get`) cannot unify with the `record`'s
+    pattern for a reason `_fit` finds first: an atom or integer of the pattern clashes, or
+    the term is an atom, an integer, a list or a tuple of another length. Binds nothing."""
+    while term.__class__ is Variable:
+        term = get(term, _UNBOUND)
+        if term is _UNBOUND:
+            return True
+    kind = term.__class__
+    if kind is not tuple:
+        return not (kind is str or kind is int or kind is list)
+    if len(term) != record.size:
+        return False
+    for i, c in record.checks:
+        t = term[i]
+        while t.__class__ is Variable:
+            t = get(t, _UNBOUND)
+        if t is c or t is _UNBOUND:
+            continue
+        kind = t.__class__
+        if kind is c.__class__:
+            if t != c:
+                return False
+        elif kind is str or kind is int or kind is tuple or kind is list:
+            return False
+    return True
+
+
+def _fit(record: _Record, term: Any, s: Map, m: Any) -> Any:
+    """Unify the `record`'s pattern with `term` in the bindings `s` as extended by the
+    mutation `m` (None: not extended yet; one is made at the first binding): `m` or the
+    mutation now holding the bindings (None when none was needed), or False.
+
+    The pattern's atoms and integers are compared first, so most records that do not fit
+    are ruled out before anything is bound. Variables, atoms and integers are matched here,
+    anything else by `unify_mutation`. Bindings go as `unify` makes them: the pattern's
+    variable to the term's side when both are variables."""
+    get = s.get if m is None else m.get
+    while term.__class__ is Variable:
+        nxt = get(term, _UNBOUND)
+        if nxt is _UNBOUND:
+            if m is None:
+                m = s.mutate()
+            m[term] = record.term
+            return m
+        term = nxt
+    kind = term.__class__
+    if kind is not tuple or len(term) != record.size:
+        if kind is str or kind is int or kind is list or kind is tuple:
+            return False  # an atom, an integer or a list never unifies with a tuple
+        return unify_mutation(record.term, term, s.mutate() if m is None else m)
+    for i, c in record.checks:
+        t = term[i]
+        while t.__class__ is Variable:
+            nxt = get(t, _UNBOUND)
+            if nxt is _UNBOUND:
+                if m is None:
+                    m = s.mutate()
+                    get = m.get
+                m[t] = c
+                break
+            t = nxt
+        else:
+            if t is c:
+                continue
+            kind = t.__class__
+            if kind is c.__class__:
+                if t != c:
+                    return False
+            elif kind is str or kind is int or kind is tuple or kind is list:
+                return False
+            else:
+                m = unify_mutation(c, t, s.mutate() if m is None else m)
+                if m is False:
+                    return False
+                get = m.get
+    for i, u in record.rest:
+        t = term[i]
+        if u is t:
+            continue
         while u.__class__ is Variable:
             nxt = get(u, _UNBOUND)
             if nxt is _UNBOUND:
-                if not binds:
-                    break
-                nxt = look(u, _UNBOUND)
-                if nxt is _UNBOUND:
-                    break
+                break
             u = nxt
-        while v.__class__ is Variable:
-            nxt = get(v, _UNBOUND)
-            if nxt is _UNBOUND:
-                if not binds:
-                    break
-                nxt = look(v, _UNBOUND)
-                if nxt is _UNBOUND:
-                    break
-            v = nxt
-        if u is v:
-            continue
-        ku, kv = u.__class__, v.__class__
-        if ku is Variable:
-            binds[u] = v
-            continue
-        if kv is Variable:
-            binds[v] = u
-            continue
-        if ku is not tuple or kv is not tuple:
-            if ku is kv and (ku is str or ku is int):
-                if u != v:
-                    return False
-                continue
-            return None
-        if len(u) != len(v):
-            return False
-        for a, b in zip(u, v):
-            if a is b:  # the record's name, most often
-                continue
-            while a.__class__ is Variable:
-                nxt = get(a, _UNBOUND)
-                if nxt is _UNBOUND:
-                    if not binds:
-                        break
-                    nxt = look(a, _UNBOUND)
-                    if nxt is _UNBOUND:
-                        break
-                a = nxt
-            while b.__class__ is Variable:
-                nxt = get(b, _UNBOUND)
-                if nxt is _UNBOUND:
-                    if not binds:
-                        break
-                    nxt = look(b, _UNBOUND)
-                    if nxt is _UNBOUND:
-                        break
-                b = nxt
-            if a is b:
-                continue
-            ka, kb = a.__class__, b.__class__
-            if ka is Variable:
-                binds[a] = b
-            elif kb is Variable:
-                binds[b] = a
-            elif ka is kb and (ka is str or ka is int):
-                if a != b:
-                    return False
-            else:
-                return None
-    if not binds:
-        return s
-    if len(binds) == 1:
-        (v, t), = binds.items()
-        return s.set(v, t)
-    return s.update(binds)
-
-
-def _constants(pattern: Any, s: Map | None = None) -> list:
-    """The (position, value) pairs of a tuple `pattern` whose element is an atom or integer
-    (in `s`; without, as written), the first position (a record's name, shared by every
-    candidate) last; empty for any other term. What a candidate's element there must not
-    contradict."""
-    if pattern.__class__ is not tuple:
-        return []
-    get: Any = s.get if s is not None else {}.get
-    found = []
-    for i in range(len(pattern) - 1, -1, -1):
-        t = pattern[i]
         while t.__class__ is Variable:
-            t = get(t, _UNBOUND)
-        if t.__class__ is str or t.__class__ is int:
-            found.append((i, t))
-    return found
-
-
-def _walked(items: list, get: Any) -> list:
-    """Each of `items` walked in its bindings' `get` (an unbound variable as `_UNBOUND`)."""
-    out = []
-    for term in items:
-        while term.__class__ is Variable:
-            term = get(term, _UNBOUND)
-        out.append(term)
-    return out
-
-
-def _open_to(constants: list, size: int, walked: list, get: Any) -> list:
-    """For each of the `walked` terms (their bindings' `get`), False iff it is a tuple of
-    `size` elements with an atom or integer different from the one `constants` gives at its
-    position (then no unification with the pattern can succeed), else True."""
-    if not constants:
-        return [True] * len(walked)
-    out = []
-    for term in walked:
-        ok = True
-        if term.__class__ is tuple and len(term) == size:
-            for i, c in constants:
-                t = term[i]
-                while t.__class__ is Variable:
-                    t = get(t, _UNBOUND)
-                if t.__class__ is c.__class__:
-                    if t != c:
-                        ok = False
-                        break
-                elif t.__class__ is str or t.__class__ is int:
-                    ok = False
-                    break
-        out.append(ok)
-    return out
-
-
-def _open_items(constants: list, size: int, items: list, get: Any) -> list:
-    """The `items` that `_open_to` keeps: a pattern's candidates, in order."""
-    out = []
-    for item in items:
-        term = item
-        while term.__class__ is Variable:
-            term = get(term, _UNBOUND)
-        if term.__class__ is tuple and len(term) == size:
-            for i, c in constants:
-                t = term[i]
-                while t.__class__ is Variable:
-                    t = get(t, _UNBOUND)
-                if t.__class__ is c.__class__:
-                    if t != c:
-                        break
-                elif t.__class__ is str or t.__class__ is int:
-                    break
-            else:
-                out.append(item)
+            nxt = get(t, _UNBOUND)
+            if nxt is _UNBOUND:
+                break
+            t = nxt
+        if u is t:
+            continue
+        if m is None:
+            m = s.mutate()
+            get = m.get
+        kind = u.__class__
+        if kind is Variable:
+            m[u] = t
+        elif t.__class__ is Variable:
+            m[t] = u
+        elif kind is t.__class__ and (kind is str or kind is int):
+            if u != t:
+                return False
         else:
-            out.append(item)
+            m = unify_mutation(u, t, m)
+            if m is False:
+                return False
+            get = m.get
+    return m
+
+
+def _atom_in(x: Any, item: Any, s: Map) -> Any:
+    """The bindings `s` extended so that the atom or integer `x` unifies with `item` (of
+    another type than x's, or a variable), or False."""
+    get = s.get
+    while item.__class__ is Variable:
+        nxt = get(item, _UNBOUND)
+        if nxt is _UNBOUND:
+            return s.set(item, x)
+        item = nxt
+    kind = item.__class__
+    if kind is x.__class__:
+        return s if item == x else False
+    if kind is str or kind is int or kind is tuple or kind is list:
+        return False
+    return unify_subst(x, item, s)
+
+
+def _member_hits(x: Any, items: list, s: Map, record: _Record | None) -> list:
+    """The bindings `s` extended so that the walked `x` unifies with each of `items` in turn,
+    for those it unifies with, in order (`record`: `x` prepared, when it is a tuple)."""
+    out = []
+    if record is not None:
+        for item in items:
+            m = _fit(record, item, s, None)
+            if m is not False:
+                out.append(s if m is None else m.finish())
+        return out
+    kind = x.__class__
+    if kind is str or kind is int:
+        for item in items:
+            if item.__class__ is not kind:
+                found = _atom_in(x, item, s)
+                if found is not False:
+                    out.append(found)
+            elif item == x:  # the same test unification makes, without its dispatch
+                out.append(s)
+        return out
+    get = s.get
+    if kind is Variable:
+        for item in items:
+            while item.__class__ is Variable:
+                nxt = get(item, _UNBOUND)
+                if nxt is _UNBOUND:
+                    break
+                item = nxt
+            out.append(s if item is x else s.set(x, item))
+        return out
+    for item in items:
+        found = unify_subst(x, item, s)
+        if found is not False:
+            out.append(found)
     return out
-
-
-def _unified(pairs: list, S: Any, s: Map | None) -> Any:
-    """`S` where each (u, v) of `pairs` unifies, or False: the shallow match on the bindings
-    `s` (`_bindings_of(S)`) when it decides, else `unify`."""
-    if s is not None:
-        found = _match(pairs, s)
-        if found is not None:
-            if found is False or found is s:
-                return S if found is s else False
-            return found if S.__class__ is Map else State(found, None, False)
-    if len(pairs) == 1:
-        return unify(pairs[0][0], pairs[0][1], S)
-    return unify(tuple(u for u, _ in pairs), tuple(v for _, v in pairs), S)
 
 
 @named
@@ -301,28 +315,21 @@ def membero(x: Any, xs: Any) -> GoalType:
     (3,)
     """
     check_list_argument("membero", "xs", xs)
-    x_constants = _constants(x)  # a record pattern's own atoms and integers, for a quick rejection
+    record = _Record(x) if x.__class__ is tuple else None  # a record pattern, prepared once
 
     def hits(S, x_rf, items):
         """The states where `x_rf` unifies with an item of `items`, in order."""
         s = _bindings_of(S)
+        if s is not None:
+            return _as_state(_member_hits(x_rf, items, s, _record_of(x_rf, record)), S)
         out = []
-        if type(x_rf) in _ATOMIC:
-            for item in items:
-                if type(item) in _ATOMIC:
-                    # the same test unification makes, without its dispatch
-                    if item == x_rf:
-                        out.append(S)
-                    continue
-                S_hit = _unified([(x_rf, item)], S, s)
-                if S_hit is not False:
-                    out.append(S_hit)
-            return out
-        constants = None if s is None else x_constants if x_rf is x else _constants(x_rf, s)
-        if constants:  # a record pattern: rule out the records that clash before unifying
-            items = _open_items(constants, len(x_rf), items, s.get)
+        atomic = type(x_rf) in _ATOMIC
         for item in items:
-            S_hit = _unified([(x_rf, item)], S, s)
+            if atomic and type(item) in _ATOMIC:
+                if item == x_rf:  # the same test unification makes: no binding, no store to wake
+                    out.append(S)
+                continue
+            S_hit = unify(x_rf, item, S)
             if S_hit is not False:
                 out.append(S_hit)
         return out
@@ -349,6 +356,8 @@ def membero(x: Any, xs: Any) -> GoalType:
         items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S, cyclic=True)
         x_rf = x if x.__class__ is tuple else walk(x, S)
         if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
+            if S.__class__ is Map:
+                return tuple(_member_hits(x_rf, items, S, record if x_rf is x else _record_of(x_rf, None)))
             return tuple(hits(S, x_rf, items))
         return endless(S, x_rf, items, tail)
 
@@ -776,7 +785,8 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
     ('b',)
     """
     check_list_argument("adjacento", "xs", xs)
-    x_constants, y_constants = _constants(x), _constants(y)  # the patterns' own atoms and integers
+    x_record = _Record(x) if x.__class__ is tuple else None  # record patterns, prepared once
+    y_record = _Record(y) if y.__class__ is tuple else None
 
     def adjacento_goal(S):
         items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S)
@@ -784,23 +794,24 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
             return scan(S, items, tail)
         # a short proper list: every answer now, as a tuple
         s = _bindings_of(S)
-        starts: Any = range(len(items) - 1)
-        if s is not None:  # rule out the windows whose records clash with a pattern's atoms and integers
-            x_rf = x if x.__class__ is tuple else walk(x, s)
-            y_rf = y if y.__class__ is tuple else walk(y, s)
-            x_consts = x_constants if x_rf is x else _constants(x_rf, s)
-            y_consts = y_constants if y_rf is y else _constants(y_rf, s)
-            walked = _walked(items, s.get)
-            x_open = _open_to(x_consts, len(x_rf) if x_consts else 0, walked[:-1], s.get)
-            starts = [i for i, possible in enumerate(x_open) if possible]
-            y_open = _open_to(y_consts, len(y_rf) if y_consts else 0, [walked[i + 1] for i in starts], s.get)
-            starts = [i for i, possible in zip(starts, y_open) if possible]
+        if s is None:
+            pair = (x, y)
+            return tuple(S_hit for S_hit in (unify(pair, (items[i], items[i + 1]), S) for i in range(len(items) - 1))
+                         if S_hit is not False)
+        x_rf = x if x.__class__ is tuple else walk(x, s)
+        y_rf = y if y.__class__ is tuple else walk(y, s)
+        x_rec, y_rec = _record_of(x_rf, x_record), _record_of(y_rf, y_record)
         found = []
-        for i in starts:
-            S_hit = _unified([(x, items[i]), (y, items[i + 1])], S, s)
-            if S_hit is not False:
-                found.append(S_hit)
-        return tuple(found)
+        get = s.get
+        for i in range(len(items) - 1):
+            if y_rec is not None and not _may_fit(y_rec, items[i + 1], get):
+                continue  # before binding anything for x
+            m = _fit(x_rec, items[i], s, None) if x_rec is not None else unify_mutation(x_rf, items[i], s.mutate())
+            if m is not False:
+                m = _fit(y_rec, items[i + 1], s, m) if y_rec is not None else unify_mutation(y_rf, items[i + 1], s.mutate() if m is None else m)
+                if m is not False:
+                    found.append(s if m is None else m.finish())
+        return tuple(_as_state(found, S))
 
     def scan(S, items, tail):
         pair = (x, y)

@@ -234,7 +234,7 @@ def cons(head: Any, *more: Any) -> Any:
     >>> format_term(cons(1, 2, [3])), format_term(cons(1, var("t")))
     ('[1,2,3]', '[1|T]')
     """
-    *heads, tail = (head, *more)
+    *heads, tail = (head,) + more  # (not `(head, *more)`: Cython compiles this module)
     if not heads:
         raise TypeError("cons needs a head and a tail")
     proper = type(tail) is list or type(tail) is Suffix

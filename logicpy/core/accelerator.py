@@ -1,0 +1,127 @@
+"""The core's modules compiled by Cython from their own source, or that source as written.
+
+When logicpy is installed, the build compiles each module of `MODULES` with Cython (the
+same `.py` file, unchanged: Cython's pure-Python mode) into an extension module beside it,
+and records in `accelerator.txt` a checksum of each source it compiled. Compiled, the
+search, unification, the list relations and the finite-domain store run about 1.3-1.5x
+faster (figures in docs/performance.md); answers, their order, time limits and errors are
+the same, as the test suite checks in both forms.
+
+`choose()` runs before any of those modules is imported (first thing in `logicpy.core`):
+a module runs compiled when its extension is there and was built from the source now
+beside it; otherwise from its source — when the build had no C compiler or no Cython,
+when the source was edited after the build, or when the environment says
+`LOGICPY_PURE=1`. `status()` says which form each module runs in, and why.
+
+This file imports nothing of logicpy's: the build reads `MODULES` from it.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+__all__ = ["MODULES", "MANIFEST", "checksum", "choose", "decide", "read_manifest", "source_path", "status"]
+
+#: The modules the build compiles (the search, terms, unification, constraints, the FD
+#: store). Not `cover`: its bitsets shift by `len(...)`, which Cython computes in C integers.
+MODULES = (
+    "logicpy.core.terms", "logicpy.core.equality", "logicpy.core.streams", "logicpy.core.lists",
+    "logicpy.core.disequality", "logicpy.core.residual", "logicpy.core.control", "logicpy.core.tabling",
+    "logicpy.core.facts", "logicpy.core.answers", "logicpy.core._spine",
+    "logicpy.core.fd.store", "logicpy.core.fd.propagators", "logicpy.core.fd.channel",
+    "logicpy.core.fd.labeling", "logicpy.core.fd.disjunction", "logicpy.core.fd.goals",
+)
+
+#: The build's record, beside this file: lines "module checksum" of the sources it compiled.
+MANIFEST = "accelerator.txt"
+
+_HERE = Path(__file__).resolve().parent  # logicpy/core
+_ROOT = _HERE.parent.parent  # the directory holding the logicpy package
+
+#: module name -> "compiled", or "source: <why>" (filled by `choose`).
+_STATUS: dict[str, str] = {}
+
+
+def source_path(module: str, root: Path = _ROOT) -> Path:
+    """The `.py` file of `module` under `root`."""
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def checksum(path: Path) -> str:
+    """The checksum the manifest keeps for a source file (CRC-32 of its bytes, as hex)."""
+    return format(zlib.crc32(path.read_bytes()), "08x")
+
+
+def _extension(module: str, root: Path) -> Path | None:
+    """The compiled extension file of `module` under `root`, if one was built."""
+    base = source_path(module, root)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = base.with_suffix(suffix)
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def read_manifest(path: Path) -> dict[str, str]:
+    """The build's record at `path` (module name -> checksum); empty when there is none."""
+    try:
+        return dict(line.split() for line in path.read_text().splitlines() if line.strip())
+    except (OSError, ValueError):
+        return {}
+
+
+def decide(module: str, root: Path, built: dict[str, str], pure: bool) -> str:
+    """"compiled" when `module` under `root` has an extension built (as `built` records) from
+    the source now beside it and `pure` is false; else "source: <why>"."""
+    if _extension(module, root) is None:
+        return "source: not compiled when installed (no C compiler or Cython at build time)"
+    if pure:
+        return "source: LOGICPY_PURE=1"
+    source = source_path(module, root)
+    if not source.exists() or built.get(module) != checksum(source):
+        return "source: edited since it was compiled (reinstall to compile it again)"
+    return "compiled"
+
+
+def choose() -> None:
+    """Decide, for every module of `MODULES`, between its extension and its source (see the
+    module); the modules that must run from source although an extension is present are
+    loaded from their `.py` by a finder that answers for those names only."""
+    if _STATUS:
+        return
+    pure = os.environ.get("LOGICPY_PURE") == "1"
+    built = read_manifest(_HERE / MANIFEST)
+    from_source: dict[str, Path] = {}
+    for module in MODULES:
+        _STATUS[module] = decide(module, _ROOT, built, pure)
+        source = source_path(module)
+        if _STATUS[module] != "compiled" and _extension(module, _ROOT) is not None and source.exists():
+            from_source[module] = source
+    if from_source:
+        sys.meta_path.insert(0, _SourceFirst(from_source))
+
+
+def status() -> dict[str, str]:
+    """Module name -> "compiled", or "source: <why>"."""
+    choose()
+    return dict(_STATUS)
+
+
+class _SourceFirst:
+    """A finder for the named modules only, loading each from its `.py` file."""
+
+    def __init__(self, sources: dict[str, Path]):
+        self.sources = sources
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        source = self.sources.get(name)
+        if source is None:
+            return None
+        import importlib.util
+
+        return importlib.util.spec_from_file_location(name, source)
