@@ -23,30 +23,21 @@ WORKLOADS = {
         "zebra = importlib.util.module_from_spec(spec); sys.modules[spec.name] = zebra; spec.loader.exec_module(zebra)",
         "len(zebra.solve(zebra.LOGICPY))"),
     "naive reverse of 100, user-written (@relation, eq, conde)": (
-        "from logicpy.core import relation, conde, eq, cons, vars, var, run\n"
-        "@relation\n"
-        "def app(xs, ys, zs):\n"
-        "    h, t, r = vars(3)\n"
-        "    return conde([eq(xs, []), eq(ys, zs)], [eq(xs, cons(h, t)), eq(zs, cons(h, r)), app(t, ys, r)])\n"
-        "@relation\n"
-        "def nrev(xs, ys):\n"
-        "    h, t, r = vars(3)\n"
-        "    return conde([eq(xs, []), eq(ys, [])], [eq(xs, cons(h, t)), nrev(t, r), app(r, [h], ys)])\n"
-        "q = var()",
-        "run(1, q, nrev(list(range(100)), q))[0][0]"),
+        "from bench.bench_relations import nrev_relational\nfrom logicpy.core import run, var\nq = var()",
+        "run(1, q, nrev_relational(list(range(100)), q))[0][0]"),
+    "naive reverse of 100, built-in appendo": (
+        "from bench.bench_relations import nrev_appendo\nfrom logicpy.core import run, var\nq = var()",
+        "run(1, q, nrev_appendo(list(range(100)), q))[0][0]"),
     "permutations of 8": (
         "from logicpy.core import permuteo, run, var\nq = var()",
         "len(run(0, q, permuteo(list(range(8)), q)))"),
     "two-hop join over 20,000 facts": (
-        "from logicpy.core import Table, run, var\n"
-        "e = Table('e', 2)\n"
-        "for i in range(20000): e.add(i % 2000, (i * 7919) % 2000)\n"
-        "x, y, z = var(), var(), var()",
+        "from bench.bench_relations import edges_20000\nfrom logicpy.core import run, var\n"
+        "e = edges_20000()\nx, y, z = var(), var(), var()",
         "len(run(0, (x, z), e(x, y), e(y, z)))"),
     "tabled left-recursive closure of 1,000 edges, from one node": (
-        "from logicpy.core import Table, conde, run, tabled, var\n"
-        "edge = Table('edge', 2)\n"
-        "for i in range(1000): edge.add(i, (i * 37 + 1) % 1000)\n"
+        "from bench.bench_relations import TEDGES\nfrom logicpy.core import Table, conde, run, tabled, var\n"
+        "edge = Table.from_rows('edge', TEDGES)\n"
         "@tabled\n"
         "def path(a, b):\n"
         "    c = var()\n"

@@ -7,9 +7,11 @@
 Clues are drawn true of the hidden grid from every clue type the format has (`CLUE_TYPES`):
 link, !link, same, orderings, adjacency, xor / or / nand of two facts, and arithmetic.
 They are added until the FD search finds one solution, then dropped in a random order
-wherever the rest still pin the solution (runs of clues at once while that holds), so no
-clue of the result can be removed. Kinds have up to 10 things. Difficulty is measured by what the explainer needs (see `difficulty_of`); asking for
-one retries derived seeds until a game of that difficulty comes out.
+wherever the rest still pin the solution (runs of clues at once while that holds; a clue
+that a known grid other than the hidden one breaks alone is kept without a search), so no
+clue of the result can be removed. Kinds have up to 10 things. Difficulty is measured by
+what the explainer needs (see `difficulty_of`); asking for one retries derived seeds until
+a game of that difficulty comes out.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
-from ...errors import InputError
+from ...errors import InputError, LogicpyError
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
 
 __all__ = ["CLUE_TYPES", "DIFFICULTIES", "Generated", "generate", "difficulty_of", "english", "is_minimal"]
@@ -162,20 +164,39 @@ class _Drawer:
         return Relation(op, syms)
 
 
+def _solutions(kinds: tuple[Kind, ...], rules: list[Rule], limit: int) -> list[Grid]:
+    from .compile import solve_fd
+
+    return solve_fd(Game(kinds, tuple(Clue(i, (r,)) for i, r in enumerate(rules, 1))), limit=limit)
+
+
 def _unique(game: Game) -> bool:
     from .compile import solve_fd
 
     return len(solve_fd(game, limit=2)) == 1
 
 
-def _still_unique(game: Game, dropped: list[Rule]) -> bool:
-    """Whether a game with one solution keeps it as its only one without the rules `dropped`:
-    any other solution would break one of them, so it is one search for a grid where the rest
-    hold and one of `dropped` fails (far smaller than re-proving uniqueness from scratch)."""
-    from .compile import solve_fd
+def _breaking(kinds: tuple[Kind, ...], rest: list[Rule], dropped: list[Rule]) -> Grid | None:
+    """A grid where every rule of `rest` holds and one of `dropped` fails, or None.
 
-    negated = Clue(len(game.clues) + 1, (Connective("nand", tuple(dropped)),))
-    return not solve_fd(replace(game, clues=game.clues + (negated,)), limit=1)
+    For a game with one solution, None says the rest pin it without the rules dropped:
+    another solution would break one of them, so this one search replaces a proof of
+    uniqueness from scratch (and is far smaller)."""
+    found = _solutions(kinds, [*rest, Connective("or", tuple(_negation(r) for r in dropped))], 1)
+    return found[0] if found else None
+
+
+def _negation(rule: Rule) -> Rule:
+    """The negation of a drawn rule as alternatives of facts (¬xor(a, b) is (a and b) or
+    (not a and not b)), so that a disjunction of negations has no disjunction inside another."""
+    if isinstance(rule, Relation):
+        return replace(rule, negated=not rule.negated)
+    a, b = rule.args
+    if rule.op == "xor":
+        return Connective("or", (Connective("and", (a, b)), Connective("and", (_negation(a), _negation(b)))))
+    if rule.op == "or":
+        return Connective("and", (_negation(a), _negation(b)))
+    return Connective("and", (a, b))  # nand
 
 
 def _renumbered(kinds: tuple[Kind, ...], rules: list[Rule], themes: dict[str, _Theme], name: str) -> Game:
@@ -187,6 +208,121 @@ def _renumbered(kinds: tuple[Kind, ...], rules: list[Rule], themes: dict[str, _T
 def is_minimal(game: Game) -> bool:
     """True iff dropping any one clue leaves the game with more than one solution."""
     return all(not _unique(replace(game, clues=game.clues[:i] + game.clues[i + 1:])) for i in range(len(game.clues)))
+
+
+class _Witnesses:
+    """Grids other than the hidden one, each kept as the clues of the current set it breaks.
+
+    A grid that breaks exactly one clue of the set proves that clue needed (without it the
+    grid would be a second solution), and it stays a proof while other clues are dropped,
+    so such a clue is kept without a search."""
+
+    def __init__(self, clues: set[int]):
+        self.clues = set(clues)  # the current set
+        self._breaks: list[set[int]] = []
+        self._by_clue: dict[int, list[int]] = {}
+        self.needed: set[int] = set()
+
+    def add(self, broken: set[int]) -> None:
+        broken = broken & self.clues
+        if not broken:  # the FD search and the direct reading of the clues disagree
+            raise LogicpyError("internal error: a grid other than the hidden one meets every clue of a unique set")
+        for c in broken:
+            self._by_clue.setdefault(c, []).append(len(self._breaks))
+        self._breaks.append(broken)
+        if len(broken) == 1:
+            self.needed |= broken
+
+    def drop(self, clue: int) -> None:
+        self.clues.discard(clue)
+        for w in self._by_clue.pop(clue, ()):
+            broken = self._breaks[w]
+            broken.discard(clue)
+            if len(broken) == 1:
+                self.needed |= broken
+
+
+class _Near:
+    """The hidden grid, changed in place by cycles of a column's things over some rows."""
+
+    def __init__(self, game: Game, hidden: Grid):
+        self.game = game
+        self.cells = [list(row) for row in hidden]
+        self.row_of = {t: i for i, row in enumerate(hidden) for t in row}
+        self._column = {k.name: j for j, k in enumerate(game.kinds)}
+
+    def partner(self, thing: str, kind: str) -> str:
+        return self.cells[self.row_of[thing]][self._column[kind]]
+
+    def linked(self, a: str, b: str) -> bool:
+        return self.row_of[a] == self.row_of[b]
+
+    def rotate(self, column: int, rows: tuple[int, ...]) -> list[str]:
+        """Move the thing of `column` in rows[i] to rows[i + 1] (the last to the first); the things moved."""
+        moved = [self.cells[r][column] for r in rows]
+        for r, t in zip(rows, moved[-1:] + moved[:-1]):
+            self.cells[r][column] = t
+            self.row_of[t] = r
+        return moved
+
+
+def _mentions(game: Game, rule: Rule) -> tuple[set[str], set[int]]:
+    """The things a rule names and the columns it reads through `::` paths: all it depends on."""
+    if isinstance(rule, Connective):
+        things: set[str] = set()
+        columns: set[int] = set()
+        for sub in rule.args:
+            t, c = _mentions(game, sub)
+            things |= t
+            columns |= c
+        return things, columns
+    return ({s.base for s in rule.args},
+            {game.kinds.index(game.kind(k)) for s in rule.args for k in s.path})
+
+
+def _near_witnesses(game: Game, hidden: Grid, rules: list[Rule], witnesses: _Witnesses) -> None:
+    """Add to `witnesses` the grids one small change away from the hidden one: a column's things
+    swapped or cycled over two or three rows, or two rows swapped in two columns at once.
+
+    Only the clues that name a thing moved, or read the column changed, can break; the rest
+    still hold as they do on the hidden grid."""
+    from .semantics import holds
+
+    by_thing: dict[str, list[int]] = {}
+    by_column: dict[int, list[int]] = {}
+    for i in witnesses.clues:
+        things, read = _mentions(game, rules[i])
+        for t in things:
+            by_thing.setdefault(t, []).append(i)
+        for c in read:
+            by_column.setdefault(c, []).append(i)
+    near = _Near(game, hidden)
+    n, columns = game.size, list(range(len(game.kinds)))
+
+    def breaks(changes: list[tuple[int, tuple[int, ...]]]) -> set[int]:
+        touched: set[int] = set()
+        for column, rows in changes:
+            for t in near.rotate(column, rows):
+                touched.update(by_thing.get(t, ()))
+            touched.update(by_column.get(column, ()))
+        broken = {i for i in touched if not holds(game, rules[i], near)}
+        for column, rows in reversed(changes):
+            near.rotate(column, rows[::-1])
+        return broken
+
+    pairs = [(r, s) for r in range(n) for s in range(r + 1, n)]
+    for column in columns:
+        for pair in pairs:
+            witnesses.add(breaks([(column, pair)]))
+        for r, s in pairs:
+            for u in range(s + 1, n):
+                witnesses.add(breaks([(column, (r, s, u))]))
+                witnesses.add(breaks([(column, (r, u, s))]))
+    for pair in pairs:
+        for a in columns:
+            for b in range(a + 1, len(game.kinds)):
+                if len(game.kinds) > 2:  # else the two columns are all: the same rows
+                    witnesses.add(breaks([(a, pair), (b, pair)]))
 
 
 def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Progress = None) -> tuple[Game, Grid]:
@@ -204,6 +340,7 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
     rules: list[Rule] = []
     seen: set[Rule] = set()
     states = [rng.getstate()]  # the generator's state after each rule drawn
+    others: list[Grid] = []  # solutions other than the hidden grid met on the way
 
     def draw() -> None:
         while True:
@@ -215,7 +352,9 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
                 return
 
     def unique(m: int) -> bool:
-        return _unique(Game(kind_list, tuple(Clue(i, (r,)) for i, r in enumerate(rules[:m], 1))))
+        found = [g for g in _solutions(kind_list, rules[:m], 2) if g != hidden]
+        others.extend(found)
+        return not found
 
     # the shortest prefix of the drawn rules with one solution (more rules, fewer solutions):
     # drawn in doubling batches, then found by bisection
@@ -235,26 +374,42 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
     rng.setstate(states[high])  # as if drawing had stopped there
     order = list(range(len(rules)))
     rng.shuffle(order)
-    keep = set(order)
-    # drop, in that order, every clue the others make redundant; a run of clues is dropped at
-    # once when the rest pin the solution (then one by one would drop each of them too): the
-    # run doubles after two drops in a row and halves after a refusal, down to the single
-    # clue it keeps
+    # drop, in that order, every clue the others make redundant. A clue that some grid other
+    # than the hidden one breaks alone is kept without a search (see `_Witnesses`): such grids
+    # come from the searches, and from trying every small change of the hidden grid. The
+    # others go in runs: a run is dropped at once when the rest pin the solution (then one by
+    # one would drop each of them too); it doubles after two drops in a row and halves after
+    # a refusal, down to the single clue it keeps
+    from .semantics import GridView, holds
+
+    witnesses = _Witnesses(set(order))
+    full = Game(kind_list, tuple(Clue(i, (r,)) for i, r in enumerate(rules, 1)))
+    for grid in others:
+        view = GridView(full, grid)
+        witnesses.add({i for i, r in enumerate(rules) if not holds(full, r, view)})
+    _near_witnesses(full, hidden, rules, witnesses)
     done, run_length, dropped_last = 0, 4, True
     while done < len(order):
         tell(f"seed {seed}: minimising {len(rules)} clues", done, len(order))
-        chunk = order[done:done + run_length]
-        rest = Game(kind_list, tuple(Clue(n, (rules[j],)) for n, j in enumerate(sorted(keep - set(chunk)), 1)))
-        if _still_unique(rest, [rules[i] for i in chunk]):
-            keep -= set(chunk)
-            done += len(chunk)
+        if order[done] in witnesses.needed:
+            done += 1
+            continue
+        chunk = [i for i in order[done:] if i not in witnesses.needed][:run_length]
+        rest = witnesses.clues - set(chunk)
+        witness = _breaking(kind_list, [rules[i] for i in sorted(rest)], [rules[i] for i in chunk])
+        if witness is None:
+            for i in chunk:
+                witnesses.drop(i)
+            while done < len(order) and (order[done] not in witnesses.clues or order[done] in witnesses.needed):
+                done += 1
             run_length *= 2 if dropped_last else 1
             dropped_last = True
         else:
-            done += len(chunk) == 1
+            view = GridView(full, witness)
+            witnesses.add({i for i in chunk if not holds(full, rules[i], view)})
             run_length = max(1, len(chunk) // 2)
             dropped_last = False
-    final = [r for j, r in enumerate(rules) if j in keep]
+    final = [r for j, r in enumerate(rules) if j in witnesses.clues]
     return _renumbered(kind_list, final, by_name, f"generated {things}x{kinds} seed {seed}"), hidden
 
 

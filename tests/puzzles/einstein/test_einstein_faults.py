@@ -168,7 +168,9 @@ def test_count_of_a_clueless_open_grid_is_exact_and_immediate(tmp_path, capsys):
 
 def test_count_and_max_on_an_open_grid_stop_cleanly_at_the_timeout(tmp_path, capsys):
     path = tmp_path / "open.txt"
-    path.write_text(OPEN + "1. A1 !link B1; C1 !link D2\n")
+    # one clue over every thing of B, C and D: the count cannot split the grid into parts
+    path.write_text(OPEN + "1. " + "; ".join(f"B{i} !link C{i}; C{i} !link D{i}; B{i} !link D{i % 8 + 1}"
+                                            for i in range(1, 9)) + "\n")
     assert main(["einstein", str(path), "--count", "--timeout", "1.5"]) == 4
     err = capsys.readouterr().err
     assert "gave up after 1.5 s: " in err and "solutions counted so far" in err and "Traceback" not in err

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
+from pathlib import Path
 
 import pytest
 
 from logicpy.cli import main
-from logicpy.puzzles.einstein import Connective, Relation, Symbol, load_game, result_from_data, solve, verify
-from logicpy.puzzles.einstein.generate import CLUE_TYPES, difficulty_of, english, generate, is_minimal
+from logicpy.puzzles.einstein import (
+    Clue, Connective, Game, Kind, Relation, Symbol, count, dump_text, load_game, result_from_data, solve, verify,
+)
+from logicpy.puzzles.einstein.generate import (
+    CLUE_TYPES, _Drawer, _negation, _one, _themes, difficulty_of, english, generate, is_minimal,
+)
+from logicpy.puzzles.einstein.semantics import GridView, holds
 
 
 def assert_unique_and_minimal(g) -> None:
@@ -136,3 +144,42 @@ def test_ten_things_a_kind():
     assert [len(k.things) for k in g.game.kinds] == [10, 10, 10]
     assert "Jonas" in g.game.kinds[0].things and "10" in g.game.kinds[1].things
     assert_unique_and_minimal(g)
+
+
+# -- minimising: the same games, fewer searches ----------------------------------------------
+
+GRIDS = Path(__file__).resolve().parents[3] / "bench" / "data" / "einstein_grids"
+
+
+@pytest.mark.parametrize("things, kinds, seed", [(6, 6, 1), (7, 7, 3), (6, 8, 2)])
+def test_minimising_gives_the_games_it_gave_clue_by_clue(things, kinds, seed):
+    """The kept grids were written when minimising searched for every clue in turn; keeping
+    a clue that a known grid breaks alone, without a search, must change none of them."""
+    game, hidden = _one(kinds, things, seed, dict(CLUE_TYPES))
+    assert dump_text(game) == (GRIDS / f"grid_{things}x{kinds}_seed{seed}.txt").read_text()
+    assert solve(game).solutions == (hidden,)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_dropped_clue_is_negated_as_the_direct_reading_has_it(seed):
+    """`_negation` (alternatives of facts, no disjunction inside another): on random drawn
+    clues, the grids where the negation holds are the grids where the clue fails."""
+    rng = random.Random(seed)
+    kinds = tuple(Kind(k.name, k.things[:3]) for k in generate(kinds=4, things=3, seed=seed).game.kinds)
+    game = Game(kinds, ())
+    first, *others = kinds
+    hidden = tuple(zip(first.things, *(rng.sample(k.things, 3) for k in others)))
+    drawer = _Drawer(game, hidden, {t.name: t for t in _themes(4)}, rng)
+    rule = next(r for r in (drawer.draw(rng.choice(list(CLUE_TYPES))) for _ in range(20)) if r is not None)
+    negated = Game(kinds, (Clue(1, (_negation(rule),)),))
+    grids = [tuple(zip(first.things, *perms)) for perms in
+             itertools.product(*(itertools.permutations(k.things) for k in others))]
+    failing = {g for g in grids if not holds(game, rule, GridView(game, g))}
+    assert set(solve(negated, max_solutions=10**6).solutions) == failing and count(negated) == len(failing)
+
+
+@pytest.mark.parametrize("things", [2, 3, 5])
+def test_two_kind_games_are_unique_and_minimal(things):
+    """With two kinds, two rows swapped in both columns are the same rows: not another grid."""
+    for seed in range(3):
+        assert_unique_and_minimal(generate(kinds=2, things=things, seed=seed))
