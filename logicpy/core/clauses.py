@@ -27,6 +27,14 @@ behind. Answers, their order, fairness and time limits are those of the function
 written; in a state with constraints or the occurs check (a `State`) the function is run
 as written, so every store sees every unification.
 
+A call whose first argument selects a single clause runs in the relation's deterministic
+loop (`_loop_source`): while the clause selected ends in a call of the relation itself, the
+next round goes on in the same function on a `MapMutation` of the bindings. A list the
+rounds build (append's third argument, a map's output) is written cell into cell: a cell
+whose fresh tail only goes on to the next round is left open, and that round writes its own
+structure into it (`_hole_plans`); anything else that could see the open tail first makes
+the variable it stands for, so no open cell leaves the loop.
+
 A function is compiled only when its body is, statement by statement: a docstring, fresh
 variables (`h, t = var(), var()`, `a, b, c = vars(3)`), and `return` of a goal expression
 whose `conde`/`conj`/`disj` clauses are written out. Any other statement (an `if`, a loop,
@@ -50,7 +58,7 @@ from immutables import Map
 
 from . import equality, streams, terms
 from .equality import atomic_key, unify_subst
-from .terms import Suffix, Variable, _cell, rest_of
+from .terms import Suffix, Variable, _cell
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
            "Name", "term_template", "unify_template", "index_key",
@@ -403,6 +411,14 @@ class _Writer:
         self.n = 0
         self.last_call: tuple[Any, str, str, str] | None = None  # the last relation call written: see `goal`
         self.changed = False  # whether the code written so far may bind a variable
+        # write mode across rounds (`_hole_plans`): the loop's open cells by parameter position
+        self.hole_fresh: dict[int, str] = {}  # position -> the fresh variable its hole stands for
+        self.hole_eq: dict[str, int] = {}  # parameters whose first use, an `eq`, may find their hole
+        self.used_again: set[str] = set()  # of those, the ones the clause uses after that `eq`
+        self.first_kind: str | None = None  # the class the loop has found the first argument to have
+        self.live: dict[int, str] = {}  # position -> the name that may hold its open cell here
+        self.creating: tuple[str, int] | None = None  # (local, position): the `eq` being written leaves it open
+        self.opened: str | None = None  # the cell the last structure built left open
 
     def fresh_name(self) -> str:
         self.n += 1
@@ -437,6 +453,19 @@ class _Writer:
         if isinstance(t, _Cons):
             last = t.items[-1]
             fresh_tail = isinstance(last, _Var) and last.name not in self.bound
+            if fresh_tail and self.creating is not None and last.name == self.creating[0]:
+                # the cell's tail left open: the next round writes it (or makes the variable)
+                parts = [self.build(x, depth) for x in t.items[:-1]]
+                cell = self.opened = self.fresh_name()
+                self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {parts[-1]}; "
+                                 f"{cell}.cdr = {last.name} = _lp_HOLE")
+                self.bound.add(last.name)
+                out = cell
+                for p in reversed(parts[:-1]):
+                    cell = self.fresh_name()
+                    self.emit(depth, f"{cell} = _lp_new(_lp_Pair); {cell}.car = {p}; {cell}.cdr = {out}")
+                    out = cell
+                return out
             parts = [self.build(x, depth) for x in t.items]
             if fresh_tail:  # a cell in front of a new variable, as `cons` makes it
                 out = parts[-1]
@@ -453,17 +482,46 @@ class _Writer:
         self.changed = True
         self.emit(depth, f"_lp_s[{w}] = {value}" if self.mutating else f"_lp_s = _lp_s.set({w}, {value})")
 
+    def unhole(self, depth: int, name: str, position: int) -> None:
+        """Make `name` a real variable if it is the open cell of `position` (the variable
+        deferred, put in the cell)."""
+        self.emit(depth, f"if {name} is _lp_HOLE:")
+        self.emit(depth + 1, f"{name} = {self.hole_fresh[position]}; _lp_hole{position}.cdr = {name}")
+
+    def read_tail(self, depth: int, cell: str, rest: str) -> None:
+        """After `rest = cell.cdr`: if `cell` is an open cell (reached through a term the loop
+        reads), its variable is made now and read instead."""
+        if not self.live:
+            return
+        self.emit(depth, f"if {rest} is _lp_HOLE:")
+        for j, name in self.live.items():
+            self.emit(depth + 1, f"if {cell} is _lp_hole{j}:")
+            self.emit(depth + 2, f"{name} = {self.hole_fresh[j]}; _lp_hole{j}.cdr = {rest} = {name}")
+
+    def write_hole(self, depth: int, x: str, position: int, t: Any) -> None:
+        """The branch of `match(x, t)` where `x` is its position's open cell: `t` built into it."""
+        built = self.build(t, depth + 1)
+        self.emit(depth + 1, f"_lp_hole{position}.cdr = {built}" + (f"; {x} = {built}" if x in self.used_again else ""))
+        self.reopen(depth + 1)
+
+    def reopen(self, depth: int) -> None:
+        """The cell just built left open becomes its position's hole."""
+        if self.opened is not None and self.creating is not None:
+            self.emit(depth, f"_lp_hole{self.creating[1]} = {self.opened}")
+        self.opened = None
+
     def fail_unless(self, depth: int, x: str, y: str) -> None:
         self.changed = True
+        for j, name in self.live.items():  # the unifier sees no open cell
+            self.unhole(depth, name, j)
         self.emit(depth, f"_lp_s = {'_lp_unify_m' if self.mutating else '_lp_unify'}({x}, {y}, _lp_s)")
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
 
     def walk(self, depth: int, x: str) -> str:
-        w = self.fresh_name()
         if self.mutating and x == self.reader.params[0] and not self.changed:
-            self.emit(depth, f"{w} = _lp_f")  # the loop has walked the first argument, and nothing is bound since
-            return w
+            return "_lp_f"  # the loop has walked the first argument (its class `_lp_kind`), and bound nothing since
+        w = self.fresh_name()
         self.emit(depth, f"{w} = {x}")
         self.emit(depth, f"while {w}.__class__ is _lp_V:")
         self.emit(depth + 1, f"_lp_n = _lp_s.get({w}, _lp_U)")
@@ -471,6 +529,61 @@ class _Writer:
         self.emit(depth + 2, "break")
         self.emit(depth + 1, f"{w} = _lp_n")
         return w
+
+    @staticmethod
+    def cls(w: str) -> str:
+        """The class of walked value `w`."""
+        return "_lp_kind" if w == "_lp_f" else f"{w}.__class__"
+
+    def part_names(self, t: Any) -> tuple[list[str], set[str]]:
+        """Names for the parts of structure `t` read in place: an unbound variable met once in
+        `t` is named itself (no copy); (the names, those named themselves)."""
+        counts: dict[str, int] = {}
+        _count_names(t, counts)
+        names, own = [], set()
+        for sub in t.items:
+            if isinstance(sub, _Var) and sub.name not in self.bound and counts[sub.name] == 1:
+                names.append(sub.name)
+                own.add(sub.name)
+            else:
+                names.append(self.fresh_name())
+        return names, own
+
+    def read_cell(self, d: int, cur: str, p: str, rest: str, known: str | None = None) -> None:
+        """Code reading the walked value `cur` as a list cell: its head into `p`, its tail into
+        `rest` (a variable or another term unified with a new cell); `known`, the class the
+        loop has found `cur` to have (`_lp_Pair` or `_lp_Suffix`): that case alone."""
+        if known == "_lp_Pair":
+            self.emit(d, f"{p} = {cur}.car; {rest} = {cur}.cdr")
+            self.read_tail(d, cur, rest)
+            return
+        if known == "_lp_Suffix":
+            self.read_suffix(d, cur, p, rest)
+            return
+        k = self.cls(cur)
+        self.emit(d, f"if {k} is _lp_Pair:")
+        self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
+        self.read_tail(d + 1, cur, rest)
+        self.emit(d, f"elif {k} is _lp_Suffix:")
+        self.read_suffix(d + 1, cur, p, rest)
+        self.emit(d, f"elif {k} is list and {cur}:")
+        self.emit(d + 1, f"{p} = {cur}[0]")
+        self.emit(d + 1, f"if len({cur}) > 1:")
+        self.emit(d + 2, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = {cur}; {rest}.start = 1")
+        self.emit(d + 1, "else:")
+        self.emit(d + 2, f"{rest} = []")
+        self.emit(d, "else:")
+        self.emit(d + 1, f"{p} = _lp_new(_lp_V); {rest} = _lp_new(_lp_V)")
+        self.fail_unless(d + 1, cur, f"_lp_cell({p}, {rest})")
+
+    def read_suffix(self, d: int, cur: str, p: str, rest: str) -> None:
+        """`read_cell` of a `Suffix`: its rest another `Suffix` of the same items, made here
+        without a call."""
+        self.emit(d, f"_lp_l = {cur}.items; _lp_j = {cur}.start + 1; {p} = _lp_l[_lp_j - 1]")
+        self.emit(d, "if _lp_j < len(_lp_l):")
+        self.emit(d + 1, f"{rest} = _lp_new(_lp_Suffix); {rest}.items = _lp_l; {rest}.start = _lp_j")
+        self.emit(d, "else:")
+        self.emit(d + 1, f"{rest} = []")
 
     def match(self, x: str, t: Any, depth: int) -> None:
         """Code unifying the value of expression `x` (a name) with template `t`."""
@@ -481,68 +594,86 @@ class _Writer:
                 self.emit(depth, f"{t.name} = {x}")
                 self.bound.add(t.name)
             return
+        hole = self.hole_eq.pop(x, None)
+        if hole is not None:  # x may be its position's open cell: the structure written into it
+            self.live.pop(hole, None)
+            before = set(self.bound)
+            self.emit(depth, f"if {x} is _lp_HOLE:")
+            self.write_hole(depth, x, hole, t)
+            written, self.bound = self.bound, before
+            self.emit(depth, "else:")
+            self.match(x, t, depth + 1)
+            assert self.bound == written, "both modes bind the same names"
+            return
         w = self.walk(depth, x)
+        c = self.cls(w)
         if isinstance(t, _Const):
             value = t.value
-            self.emit(depth, f"if {w}.__class__ is _lp_V:")
+            self.emit(depth, f"if {c} is _lp_V:")
             self.bind(depth + 1, w, self.const(value))
             if type(value) in (int, str):
-                self.emit(depth, f"elif {w}.__class__ is not {type(value).__name__} or {w} != {self.const(value)}:")
+                self.emit(depth, f"elif {c} is not {type(value).__name__} or {w} != {self.const(value)}:")
             else:
                 self.emit(depth, "else:")
             self.fail_unless(depth + 1, w, self.const(value))
             return
         if isinstance(t, _Seq) and not t.items:
             empty = "[]" if t.kind is list else "()"
-            self.emit(depth, f"if {w}.__class__ is _lp_V:")
+            self.emit(depth, f"if {c} is _lp_V:")
             self.bind(depth + 1, w, empty)
-            self.emit(depth, f"elif {w}.__class__ is not {t.kind.__name__} or {w}:")
+            self.emit(depth, f"elif {c} is not {t.kind.__name__} or {w}:")
             self.fail_unless(depth + 1, w, empty)
             return
         # a structure: built and bound when the value is a variable, else read in place
-        before = set(self.bound)
-        self.emit(depth, f"if {w}.__class__ is _lp_V:")
-        built = self.build(t, depth + 1)
-        self.bind(depth + 1, w, built)
-        after_write = self.bound
-        self.bound = before
-        self.emit(depth, "else:")
-        d = depth + 1
+        # the loop has found the first argument's class (a list cell): that case alone is read
+        pair = w == "_lp_f" and self.first_kind is not None and isinstance(t, _Cons)
+        after_write = None
+        d = depth
+        if not pair:
+            before = set(self.bound)
+            self.emit(depth, f"if {c} is _lp_V:")
+            built = self.build(t, depth + 1)
+            self.bind(depth + 1, w, built)
+            self.reopen(depth + 1)
+            after_write = self.bound
+            self.bound = before
+            self.emit(depth, "else:")
+            d = depth + 1
+        names, own = self.part_names(t)
         if isinstance(t, _Cons):
             heads, tail = t.items[:-1], t.items[-1]
-            parts = [self.fresh_name() for _ in heads]
-            rest = self.fresh_name()
+            parts = names[:-1]
+            rest = self.fresh_name() if len(parts) > 1 else names[-1]
             cur = w
             for i, p in enumerate(parts):
-                self.emit(d, f"if {cur}.__class__ is _lp_Pair:")
-                self.emit(d + 1, f"{p} = {cur}.car; {rest} = {cur}.cdr")
-                self.emit(d, f"elif {cur}.__class__ is list and {cur}:")
-                self.emit(d + 1, f"{p} = {cur}[0]; {rest} = _lp_rest({cur}, 1)")
-                self.emit(d, f"elif {cur}.__class__ is _lp_Suffix:")
-                self.emit(d + 1, f"{p} = {cur}.items[{cur}.start]; {rest} = _lp_rest({cur}.items, {cur}.start + 1)")
-                self.emit(d, "else:")
-                self.emit(d + 1, f"{p} = _lp_new(_lp_V); {rest} = _lp_new(_lp_V)")
-                self.fail_unless(d + 1, cur, f"_lp_cell({p}, {rest})")
+                if i == len(parts) - 1:
+                    rest = names[-1]
+                self.read_cell(d, cur, p, rest, self.first_kind if pair and i == 0 else None)
                 if i < len(parts) - 1:
                     cur = self.walk(d, rest)
                     rest = self.fresh_name()
+            self.bound |= own
             for p, sub in zip(parts, heads):
-                self.match(p, sub, d)
-            self.match(rest, tail, d)
+                if p not in own:
+                    self.match(p, sub, d)
+            if rest not in own:
+                self.match(rest, tail, d)
         else:
             kind = t.kind.__name__  # type: ignore[union-attr]
             n = len(t.items)  # type: ignore[union-attr]
-            parts = [self.fresh_name() for _ in range(n)]
+            parts = names
             unpack = ", ".join(parts) + ("," if n == 1 else "")
-            self.emit(d, f"if {w}.__class__ is {kind} and len({w}) == {n}:")
+            self.emit(d, f"if {c} is {kind} and len({w}) == {n}:")
             self.emit(d + 1, f"{unpack} = {w}")
             self.emit(d, "else:")
             self.emit(d + 1, f"{unpack} = {', '.join('_lp_new(_lp_V)' for _ in parts)}{',' if n == 1 else ''}")
             built = f"[{', '.join(parts)}]" if kind == "list" else f"({unpack})"
             self.fail_unless(d + 1, w, built)
+            self.bound |= own
             for p, sub in zip(parts, t.items):  # type: ignore[union-attr]
-                self.match(p, sub, d)
-        assert self.bound == after_write, "both modes bind the same names"
+                if p not in own:
+                    self.match(p, sub, d)
+        assert after_write is None or self.bound == after_write, "both modes bind the same names"
 
     def eq(self, g: _Eq, depth: int) -> None:
         left, right = g.left, g.right
@@ -597,9 +728,10 @@ class _CellNames(ast.NodeTransformer):
         return node
 
 
-def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
+def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | None" = None) -> tuple[str, Any]:
     """(source of the clause's function, its first argument's index key); in a loop writer
-    (`w.mutating`), the clause's code as a branch of `_loop_source`'s loop."""
+    (`w.mutating`), the clause's code as a branch of `_loop_source`'s loop, with `plan` its
+    use of the loop's open cells."""
     params = w.reader.params
     if not w.mutating:
         w.emit(1, f"def _lp_clause{index}(_lp_s, _lp_K, {', '.join([*w.reader.extra, *params])}):")
@@ -612,15 +744,31 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
             for a, b in ((g.left, g.right), (g.right, g.left)):
                 if key is None and isinstance(a, _Var) and a.name == params[0]:
                     key = _key(b)
-    for g in goals[:head]:
+    if plan is not None:
+        for name in plan.made:
+            w.unhole(2, name, params.index(name))
+        w.hole_eq = dict(plan.by_eq)
+        w.used_again = plan.used_again
+        w.live = {params.index(name): name for name in plan.by_eq}
+        w.live.update({j: name for name, j in plan.open_args if name == params[j]})
+    for i, g in enumerate(goals[:head]):
+        w.creating = None if plan is None else plan.opens.get(i)
         w.eq(g, 2)
+        if w.creating is not None:
+            w.live[w.creating[1]] = w.creating[0]
+    w.creating = None
     body = goals[head:]
     end = ", None" if w.mutating else ""
+    # the self call's arguments that may be open cells, made real before the call leaves the loop
+    open_args = [] if plan is None else plan.open_args
     if w.mutating and len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
-        args = ", ".join(w.build(a, 2) for a in body[0].args) + ","
+        built = [w.build(a, 2) for a in body[0].args]
+        args = ", ".join(built) + ","
         w.emit(2, "if _lp_owner.looping:")
-        w.emit(3, f"{', '.join(params)}, = {args}")
+        w.emit(3, _next_round(params, built))
         w.emit(3, "continue")
+        for name, j in open_args:
+            w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, _lp_AGAIN, ({args})")
     elif w.mutating and len(body) == 1:
         w.last_call = None
@@ -628,9 +776,13 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
         own = w.last_call
         if own is not None and own[0].fn is getattr(w.reader, "fn", None):  # a call of this relation: loop
             w.emit(2, f"if {own[1]}:")
-            w.emit(3, f"{', '.join(params)}, = {own[2]}")
+            names = _self_call_args(w.reader, body[0])
+            w.emit(3, f"{', '.join(params)}, = {own[2]}" if names is None or None in names
+                   else _next_round(params, names))  # type: ignore[arg-type]
             w.emit(3, "continue")
             expr = own[3]
+        for name, j in open_args:
+            w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
     elif not body:
         w.emit(2, f"return _lp_s, _lp_K{end}")
@@ -643,7 +795,17 @@ def _clause_source(w: _Writer, index: int, goals: list[Any]) -> tuple[str, Any]:
     return "\n".join(w.lines), key
 
 
-def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None]) -> str:
+def _next_round(params: list[str], args: list[str]) -> str:
+    """The assignment of a self call's arguments (names) to the parameters, those passed on
+    unchanged left out."""
+    changed = [(p, a) for p, a in zip(params, args) if p != a]
+    if not changed:
+        return "pass"
+    return f"{', '.join(p for p, _ in changed)}, = {', '.join(a for _, a in changed)},"
+
+
+def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None],
+                 hot: int = -1) -> str:
     """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
     the other, on the bindings as a `MapMutation` m written in place. While the first argument
     selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
@@ -651,33 +813,194 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
     Returns None (a clause failed: the whole call fails), (m, K', None) when a clause goes on
     with other goals, or (m, `AGAIN`, args) when no single clause is selected or after
     `TAIL_CALLS` rounds (the caller then calls the relation on args as usual). A clause
-    given as None hands the call back when it is selected."""
+    given as None hands the call back when it is selected. Clause `hot` (the one a list cell
+    selects) is tested first."""
     params = scope.params
     args = ", ".join(params) + ("," if len(params) == 1 else "")
     lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
              "        for _lp_i in _lp_rounds:",
              f"            _lp_f = {params[0]}",
-             "            while _lp_f.__class__ is _lp_V:",
+             "            _lp_kind = _lp_f.__class__",
+             "            while _lp_kind is _lp_V:",
              "                _lp_n = _lp_s.get(_lp_f, _lp_U)",
              "                if _lp_n is _lp_U:",
              "                    break",
              "                _lp_f = _lp_n",
-             "            _lp_kind = _lp_f.__class__",
-             "            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
-             "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
-             "else _lp_ikey(_lp_f)]"]
-    for i, goals in enumerate(clauses):
-        lines.append(f"            {'if' if i == 0 else 'elif'} _lp_c == {i}:")
+             "                _lp_kind = _lp_f.__class__"]
+    plans, fresh = _hole_plans(scope, clauses)
+    lines[1:1] = [f"        _lp_hole{j} = None" for j in fresh]
+    for kind in ("_lp_Pair", "_lp_Suffix") if hot >= 0 and clauses[hot] is not None else ():
+        # a list cell or a list's rest: its clause at once, the first argument read as such
+        w = _Writer(scope, consts, called, mutating=True)
+        w.hole_fresh, w.first_kind = fresh, kind
+        _clause_source(w, hot, clauses[hot], plans[hot])  # type: ignore[arg-type]
+        lines += [f"            if _lp_kind is {kind}:", *("        " + line for line in w.lines)]
+    lines.append("            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
+                 "_lp_kind is list and _lp_f else _lp_one[_lp_f if _lp_kind is str or _lp_kind is int "
+                 "else _lp_ikey(_lp_f)]")
+
+    def hand_back(depth: int) -> list[str]:
+        w = _Writer(scope, consts, called, mutating=True)
+        w.hole_fresh = fresh
+        for j in fresh:
+            w.unhole(depth, params[j], j)
+        return [*w.lines, "    " * depth + f"return _lp_s, _lp_AGAIN, ({args})"]
+
+    order = sorted(range(len(clauses)), key=lambda i: i != hot)
+    for n, i in enumerate(order):
+        goals = clauses[i]
+        lines.append(f"            {'if' if n == 0 else 'elif'} _lp_c == {i}:")
         if goals is None:
-            lines.append(f"                return _lp_s, _lp_AGAIN, ({args})")
+            lines += hand_back(4)
             continue
         w = _Writer(scope, consts, called, mutating=True)
-        _clause_source(w, i, goals)
+        w.hole_fresh = fresh
+        _clause_source(w, i, goals, plans[i])
         lines.extend("        " + line for line in w.lines)
-    lines += ["            else:",
-              f"                return _lp_s, _lp_AGAIN, ({args})",
-              f"        return _lp_s, _lp_AGAIN, ({args})"]
+    lines += ["            else:", *hand_back(4), *hand_back(2)]
     return "\n".join(lines)
+
+
+class _HolePlan:
+    """How one clause of a loop meets the open cells (see `_hole_plans`): `opens`, head goal
+    number -> (local, position) of a cell it leaves open; `by_eq`, parameter -> position of
+    those whose first use is a head `eq` with a structure (which writes into the cell);
+    `used_again`, those of them the clause mentions again; `made`, parameters made real
+    variables first; `open_args`, (name, position) of the self call's arguments that may be
+    open cells."""
+
+    def __init__(self) -> None:
+        self.opens: dict[int, tuple[str, int]] = {}
+        self.by_eq: dict[str, int] = {}
+        self.used_again: set[str] = set()
+        self.made: list[str] = []
+        self.open_args: list[tuple[str, int]] = []
+
+
+def _count_names(t: Any, out: dict[str, int]) -> None:
+    """Add the names `t` (a template or goal) mentions to the counts `out`."""
+    if isinstance(t, _Var):
+        out[t.name] = out.get(t.name, 0) + 1
+    elif isinstance(t, (_Seq, _Cons)):
+        for x in t.items:
+            _count_names(x, out)
+    elif isinstance(t, _Eq):
+        _count_names(t.left, out)
+        _count_names(t.right, out)
+    elif isinstance(t, Build):
+        for x in t.args:
+            _count_names(x, out)
+    elif isinstance(t, _Expr):
+        for n in ast.walk(t.node):
+            if isinstance(n, ast.Name):
+                out[n.id] = out.get(n.id, 0) + 1
+
+
+def _self_call_args(scope: Any, g: Any) -> list[str | None] | None:
+    """The arguments of `g` if it is a call of the relation itself (each a parameter's or
+    local's name, or None for another term); None for any other goal."""
+    names = set(scope.params) | set(scope.locals)
+    if isinstance(g, Build):
+        if g.fn is not SELF_CALL:
+            return None
+        return [a.name if isinstance(a, _Var) and a.name in names else None for a in g.args]
+    if not isinstance(g, _Expr) or not isinstance(g.node, ast.Call) or g.node.keywords \
+            or any(isinstance(a, ast.Starred) for a in g.node.args):
+        return None
+    rel: Any = scope.resolve(g.node.func)
+    r = getattr(rel, "relation", None)
+    if not isinstance(r, streams.Relation) or r.function is not rel or r.fn is not getattr(scope, "fn", None) \
+            or r.arity != len(g.node.args):
+        return None
+    return [a.id if isinstance(a, ast.Name) and a.id in names else None for a in g.node.args]
+
+
+def _structure_eq(g: Any, params: list[str]) -> tuple[str, Any] | None:
+    """(parameter, structure) of a head goal `eq(parameter, structure)` (either way round) whose
+    structure (a constant, list, tuple or cell) does not mention the parameter; else None."""
+    if not isinstance(g, _Eq):
+        return None
+    for a, b in ((g.left, g.right), (g.right, g.left)):
+        if isinstance(a, _Var) and a.name in params and isinstance(b, (_Const, _Seq, _Cons)):
+            counts: dict[str, int] = {}
+            _count_names(b, counts)
+            return (a.name, b) if a.name not in counts else None
+    return None
+
+
+def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, dict[int, str]]:
+    """Write mode across the rounds of a loop (tail recursion modulo cons): a head goal
+    `eq(p, cons(..., r))` whose fresh `r` is only passed on to the self call (position j)
+    leaves the cell's tail open instead of making `r` and binding it; the next round finds the
+    hole `_lp_HOLE` as its parameter j, and a first use `eq(p_j, structure)` writes the
+    structure into the cell (no variable, no binding, no walk). Any other use of the hole
+    first makes the deferred variable and puts it in the cell (`_Writer.unhole`), as does
+    leaving the loop, so no hole escapes. (the plan of each clause, position -> the fresh
+    variable's expression for the positions that can hold a hole)."""
+    params = scope.params
+    plans: list[_HolePlan | None] = []
+    fresh: dict[int, str] = {}
+    facts: list[Any] = []
+    for goals in clauses:
+        if goals is None:
+            facts.append(None)
+            continue
+        head = 0
+        while head < len(goals) and isinstance(goals[head], _Eq):
+            head += 1
+        body = goals[head:]
+        call = _self_call_args(scope, body[0]) if len(body) == 1 else None
+        counts: dict[str, int] = {}
+        first: dict[str, int] = {}
+        for i, g in enumerate(goals):
+            mentioned: dict[str, int] = {}
+            _count_names(g, mentioned)
+            for n, c in mentioned.items():
+                counts[n] = counts.get(n, 0) + c
+                first.setdefault(n, i)
+        # the parameter each head goal `eq(parameter, structure)` is about ("" for other goals)
+        eqs = [(_structure_eq(g, params) or ("",))[0] for g in goals[:head]]
+        opens: dict[int, tuple[str, int]] = {}
+        for i, g in enumerate(goals[:head]):
+            found = _structure_eq(g, params)
+            if found is None or not isinstance(found[1], _Cons) or call is None:
+                continue
+            last = found[1].items[-1]
+            if not isinstance(last, _Var) or last.name in params or counts.get(last.name) != 2 \
+                    or call.count(last.name) != 1:
+                continue
+            j = call.index(last.name)
+            k = first.get(params[j])
+            later = k is not None and i < k < head and eqs[k] == params[j]
+            prefix = scope.prefixes.get(last.name, "")
+            made = f"_lp_V({prefix!r})" if prefix else "_lp_new(_lp_V)"
+            if j == 0 or later or fresh.setdefault(j, made) != made:
+                continue
+            opens[i] = (last.name, j)
+        facts.append((head, call, counts, first, eqs, opens))
+    for fact in facts:
+        if fact is None:
+            plans.append(None)
+            continue
+        head, call, counts, first, eqs, opens = fact
+        plan = _HolePlan()
+        plan.opens = opens
+        for j in fresh:
+            p = params[j]
+            k = first.get(p)
+            if k is not None and k < head and eqs[k] == p:
+                plan.by_eq[p] = j
+                if counts[p] > 1:
+                    plan.used_again.add(p)
+            elif not (k is not None and k >= head and call is not None and counts[p] == 1 and call[j] == p):
+                plan.made.append(p)
+            if call is not None and call[j] is not None and (call[j] == p and p not in plan.by_eq
+                                                            and p not in plan.made):
+                plan.open_args.append((p, j))
+        if call is not None:
+            plan.open_args += [(r, j) for r, j in opens.values()]
+        plans.append(plan)
+    return plans, fresh
 
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
@@ -689,6 +1012,9 @@ def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
 
 #: What a deterministic loop gives for the continuation when it hands the call back.
 AGAIN = object()
+
+#: A loop's parameter that is an open cell's tail (`_hole_plans`); never seen outside the loop.
+_HOLE = object()
 
 #: Rounds of a compiled relation's deterministic loop (`_loop_source`) before it hands back
 #: to the search: a bound on one step's work, so turns stay short.
@@ -712,7 +1038,7 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         keys.append(key)
     one = _single_clauses(keys) if loop and not scope.extra and scope.params else None
     if one is not None:
-        sources.append(_loop_source(scope, consts, called, clauses))
+        sources.append(_loop_source(scope, consts, called, clauses, one[_LIST_KEY]))
     functions, loop_made, factory = _made(name, scope, sources, len(clauses), one, consts, called, namespace)
     return CompiledRelation(functions, keys, factory, loop_made)
 
@@ -732,7 +1058,7 @@ def compile_loop(name: str, scope: ClauseScope, clauses: list[list[Any] | None],
         return None
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
-    source = _loop_source(scope, consts, called, clauses)
+    source = _loop_source(scope, consts, called, clauses, one[_LIST_KEY])
     return _made(name, scope, [source], 0, one, consts, called, {}, owner)[1]
 
 
@@ -743,8 +1069,8 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_V": Variable, "_lp_U": equality._UNBOUND, "_lp_unify": unify_subst, "_lp_cell": _cell,
         "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
         "_lp_one_list": None if one is None else one[_LIST_KEY],  # the list cell's, looked up once
-        "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN,
-        "_lp_cons": terms.cons, "_lp_rest": rest_of, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
+        "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
+        "_lp_cons": terms.cons, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
         **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},

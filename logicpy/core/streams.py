@@ -524,17 +524,21 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
                                else first if kind is str or kind is int else index_key(first)]
         if len(candidates) != 1:
             return first_of(S, K, args, search, candidates)
-        went_on = candidates[0](S, K, *args)
-        if loop is None or went_on is None:
-            return went_on
-        K_on = went_on[1]
-        if K_on is K:
-            return went_on
-        g, rest = K_on
-        if rest is not K or g.__class__ is not Apply or g.rel is not owner:
-            return went_on
-        # a deterministic call ending in a call of the same relation: the loop goes on from here
-        went_on = loop(went_on[0].mutate(), K, *g.args)
+        if loop is not None and index is not None:
+            # the first argument selects one clause: the deterministic loop runs it from here
+            went_on = loop(S.mutate(), K, *args)
+        else:
+            went_on = candidates[0](S, K, *args)
+            if loop is None or went_on is None:
+                return went_on
+            K_on = went_on[1]
+            if K_on is K:
+                return went_on
+            g, rest = K_on
+            if rest is not K or g.__class__ is not Apply or g.rel is not owner:
+                return went_on
+            # a deterministic call ending in a call of the same relation: the loop goes on from here
+            went_on = loop(went_on[0].mutate(), K, *g.args)
         if went_on is None:
             return None
         m, K_on, tail = went_on

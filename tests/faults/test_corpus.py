@@ -130,7 +130,8 @@ def _cases(corpus: Path, out: Path) -> dict[str, list[str]]:
                                         for w in template]
     for path, parser in sorted(PARSERS.items()):
         for action in parser._actions:
-            if action.type not in (int, float) or not action.option_strings:
+            # type=int, type=float, or a bounded reader from cli_contract.number (named int or float)
+            if getattr(action.type, "__name__", None) not in ("int", "float") or not action.option_strings:
                 continue
             option = action.option_strings[-1]
             for value in NUMBERS:
