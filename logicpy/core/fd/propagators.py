@@ -380,15 +380,11 @@ class AllDifferent(Propagator):
                     s.remove(t, v)
 
 
-def _distinct(doms: list[int], taken: int) -> list[int]:
-    """The bitset domains `doms` (of two values or more) of variables different from each other
-    and from the values of `taken`, pruned: naked singles, then Régin's matching when some
-    domain has fewer values than there are open variables.
+def _naked_singles(doms: list[int], taken: int) -> int:
+    """Remove the values of `taken` from the open bitset domains `doms` (in place), again
+    after each domain left with one value (its value taken too); the values taken at the end.
 
-    Raises `Inconsistent` when no assignment gives every variable its own value.
-    """
-    doms = list(doms)
-    # naked singles first: cheap, and they shrink the matching problem
+    Raises `Inconsistent` when a domain is left empty."""
     new_single = True
     while new_single:
         new_single = False
@@ -401,6 +397,18 @@ def _distinct(doms: list[int], taken: int) -> list[int]:
                 if not d & (d - 1):
                     taken |= d
                     new_single = True
+    return taken
+
+
+def _distinct(doms: list[int], taken: int) -> list[int]:
+    """The bitset domains `doms` (of two values or more) of variables different from each other
+    and from the values of `taken`, pruned: naked singles, then Régin's matching when some
+    domain has fewer values than there are open variables.
+
+    Raises `Inconsistent` when no assignment gives every variable its own value.
+    """
+    doms = list(doms)
+    _naked_singles(doms, taken)  # first: cheap, and they shrink the matching problem
     open_ix = [i for i, d in enumerate(doms) if d & (d - 1)]
     # when every domain has at least as many values as there are open variables, every
     # value has a complete matching (Hall's theorem), so the matching could prune nothing
@@ -418,18 +426,7 @@ def _singles(doms: list[int], taken: int) -> list[int]:
     """
     doms = list(doms)
     while True:
-        new_single = True
-        while new_single:
-            new_single = False
-            for i, d in enumerate(doms):
-                if d & (d - 1) and d & taken:
-                    d &= ~taken
-                    if not d:
-                        raise Inconsistent
-                    doms[i] = d
-                    if not d & (d - 1):
-                        taken |= d
-                        new_single = True
+        taken = _naked_singles(doms, taken)
         once = twice = 0
         open_count = 0
         for d in doms:
