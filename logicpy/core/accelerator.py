@@ -3,7 +3,7 @@
 When logicpy is installed, the build compiles each module of `MODULES` with Cython (the
 same `.py` file, unchanged: Cython's pure-Python mode) into an extension module beside it,
 and records in `accelerator.txt` a checksum of each source it compiled. Compiled, the
-search, unification, the list relations and the finite-domain store run about 1.3-1.5x
+search, unification, the list relations and the finite-domain store run about 1.4-1.5x
 faster (figures in docs/performance.md); answers, their order, time limits and errors are
 the same, as the test suite checks in both forms.
 
