@@ -173,6 +173,7 @@ class Predicate:
         self._tabled: Any = None
         self._index: dict | None = None  # first argument's key -> candidate clauses, made when asked
         self._loop: Any = _NOT_YET  # the deterministic loop (`_make_loop`), made when first useful
+        self._in_loop: frozenset = frozenset()  # ids of the clauses the loop runs itself
         self.looping = True
         """Whether a call of `name/arity` is still a call of this predicate (false once tabled
         or replaced): its loop goes round only then."""
@@ -194,6 +195,7 @@ class Predicate:
         """Clauses were added or removed: answers tabled so far may be wrong."""
         self._index = None
         self._loop = _NOT_YET
+        self._in_loop = frozenset()
         for predicate in self.program.predicates.values():
             if predicate._tabled is not None:
                 predicate._tabled.clear()
@@ -238,22 +240,32 @@ class Predicate:
                 return S, (self._clause_goal(clauses[0], args, barrier), K)
             return S, (disj(*(Call(self._clause_goal, (c, args, barrier)) for c in clauses)), K)
         if len(clauses) == 1:
-            code = clauses[0].code
-            went_on = (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
-            if went_on is None or went_on[1] is K or self._loop is None:
-                return went_on
-            g, rest = went_on[1]
-            if rest is not K or g.__class__ is not Apply or g.rel is not self:
-                return went_on
-            # a deterministic call ending in a call of itself: the loop goes on from here
             loop = self._loop
-            if loop is _NOT_YET:
-                loop = self._loop = self._make_loop()
-                if loop is None:
-                    return went_on
-            went_on = loop(went_on[0].mutate(), K, *g.args)
+            went_on = None
+            if loop is not _NOT_YET and loop is not None and id(clauses[0]) in self._in_loop:
+                # a clause the loop runs: the loop goes on from the call itself
+                went_on = loop(S.mutate(), K, *args)
+                if went_on is not None and went_on[1] is AGAIN and len(went_on[0]) == len(S) \
+                        and all(a is b for a, b in zip(went_on[2], args)):
+                    went_on = None  # handed back with nothing done: the clause runs as below
+                elif went_on is None:
+                    return None
             if went_on is None:
-                return None
+                code = clauses[0].code
+                went_on = (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+                if went_on is None or went_on[1] is K or loop is None:
+                    return went_on
+                g, rest = went_on[1]
+                if rest is not K or g.__class__ is not Apply or g.rel is not self:
+                    return went_on
+                # a deterministic call ending in a call of itself: the loop goes on from here
+                if loop is _NOT_YET:
+                    loop = self._loop = self._make_loop()
+                    if loop is None:
+                        return went_on
+                went_on = loop(went_on[0].mutate(), K, *g.args)
+                if went_on is None:
+                    return None
             m, K_on, tail = went_on
             if K_on is AGAIN:
                 current = self.program.predicates.get(self.key)
@@ -288,6 +300,7 @@ class Predicate:
             names_used.update(names.values())
             templates.append(goals)
         scope = ClauseScope(params, (), sorted(names_used))
+        self._in_loop = frozenset(id(c) for c, goals in zip(self.clauses, templates) if goals is not None)
         return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in self.clauses], self)
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
