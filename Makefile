@@ -70,5 +70,7 @@ bench: $(STAMP) swi
 wheel-check: $(STAMP) swi
 	scripts/wheel-check.sh $(PY)
 
+## clean: the venv, caches, the site, and the compiled core (its extensions, record and build files).
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis site
+	rm -rf $(VENV) .pytest_cache .hypothesis site build logicpy/core/accelerator.txt
+	find logicpy -name '*.so' -delete
