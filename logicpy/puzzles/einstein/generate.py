@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from ...errors import InputError, LogicpyError
 from .model import Clue, Connective, Game, Grid, Kind, Relation, Rule, Symbol
+from .semantics import GridView
 
 __all__ = ["CLUE_TYPES", "DIFFICULTIES", "Generated", "generate", "difficulty_of", "english", "is_minimal"]
 
@@ -242,27 +243,20 @@ class _Witnesses:
                 self.needed |= broken
 
 
-class _Near:
-    """The hidden grid, changed in place by cycles of a column's things over some rows."""
+class _Near(GridView):
+    """The view of the hidden grid, changed in place by cycles of a column's things over some rows."""
 
     def __init__(self, game: Game, hidden: Grid):
-        self.game = game
-        self.cells = [list(row) for row in hidden]
-        self.row_of = {t: i for i, row in enumerate(hidden) for t in row}
-        self._column = {k.name: j for j, k in enumerate(game.kinds)}
-
-    def partner(self, thing: str, kind: str) -> str:
-        return self.cells[self.row_of[thing]][self._column[kind]]
-
-    def linked(self, a: str, b: str) -> bool:
-        return self.row_of[a] == self.row_of[b]
+        cells = [list(row) for row in hidden]
+        super().__init__(game, cells)
+        self._cells = cells
 
     def rotate(self, column: int, rows: tuple[int, ...]) -> list[str]:
         """Move the thing of `column` in rows[i] to rows[i + 1] (the last to the first); the things moved."""
-        moved = [self.cells[r][column] for r in rows]
+        moved = [self._cells[r][column] for r in rows]
         for r, t in zip(rows, moved[-1:] + moved[:-1]):
-            self.cells[r][column] = t
-            self.row_of[t] = r
+            self._cells[r][column] = t
+            self._row_of[t] = r
         return moved
 
 

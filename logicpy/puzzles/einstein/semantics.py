@@ -23,6 +23,7 @@ row is shared, so the middle kinds do not matter). The rules, as einstein-solver
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, Callable, Protocol
 
 from .model import ADJ_FUNCS, ARITH_FUNCS, Game, Relation, Rule, Symbol
@@ -159,7 +160,7 @@ def holds(game: Game, rule: Rule, view: View) -> bool:
 class GridView:
     """The view of a full grid (rows of thing names, one column per kind)."""
 
-    def __init__(self, game: Game, grid: tuple[tuple[str, ...], ...]):
+    def __init__(self, game: Game, grid: Sequence[Sequence[str]]):
         self._grid = grid
         self._row_of = {t: i for i, row in enumerate(grid) for t in row}
         self._column = {k.name: j for j, k in enumerate(game.kinds)}
