@@ -43,6 +43,9 @@ MANIFEST = "accelerator.txt"
 _HERE = Path(__file__).resolve().parent  # logicpy/core
 _ROOT = _HERE.parent.parent  # the directory holding the logicpy package
 
+#: The form of a module with no extension beside it (the others may be loaded from source too).
+NOT_BUILT = "source: not compiled when installed (no C compiler or Cython at build time)"
+
 #: module name -> "compiled", or "source: <why>" (filled by `choose`).
 _STATUS: dict[str, str] = {}
 
@@ -79,7 +82,7 @@ def decide(module: str, root: Path, built: dict[str, str], pure: bool) -> str:
     """"compiled" when `module` under `root` has an extension built (as `built` records) from
     the source now beside it and `pure` is false; else "source: <why>"."""
     if _extension(module, root) is None:
-        return "source: not compiled when installed (no C compiler or Cython at build time)"
+        return NOT_BUILT
     if pure:
         return "source: LOGICPY_PURE=1"
     source = source_path(module, root)
@@ -98,9 +101,9 @@ def choose() -> None:
     built = read_manifest(_HERE / MANIFEST)
     from_source: dict[str, Path] = {}
     for module in MODULES:
-        _STATUS[module] = decide(module, _ROOT, built, pure)
+        form = _STATUS[module] = decide(module, _ROOT, built, pure)
         source = source_path(module)
-        if _STATUS[module] != "compiled" and _extension(module, _ROOT) is not None and source.exists():
+        if form != "compiled" and form != NOT_BUILT and source.exists():  # an extension there is not used
             from_source[module] = source
     if from_source:
         sys.meta_path.insert(0, _SourceFirst(from_source))
