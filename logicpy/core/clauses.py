@@ -419,6 +419,7 @@ class _Writer:
         self.live: dict[int, str] = {}  # position -> the name that may hold its open cell here
         self.creating: tuple[str, int] | None = None  # (local, position): the `eq` being written leaves it open
         self.opened: str | None = None  # the cell the last structure built left open
+        self.copy: _CopyRun | None = None  # the loop's copy clause, whose rounds may run at once
 
     def fresh_name(self) -> str:
         self.n += 1
@@ -509,6 +510,23 @@ class _Writer:
         if self.opened is not None and self.creating is not None:
             self.emit(depth, f"_lp_hole{self.creating[1]} = {self.opened}")
         self.opened = None
+
+    def copy_run(self, index: int, depth: int) -> None:
+        """At the end of a round of the loop's copy clause (`_copy_idiom`), its arguments
+        reassigned: while the output is its open cell, the rounds that follow while the input
+        is a list cell run at once (`_copy_run`), as many as the step has left."""
+        copy = self.copy
+        if copy is None or copy.clause != index:
+            return
+        p = self.reader.params
+        i, o = p[0], p[copy.out]
+        closing = "_lp_NO" if copy.closing is None else p[copy.closing]
+        self.emit(depth, f"if {o} is _lp_HOLE:")
+        self.emit(depth + 1, f"_lp_got = _lp_copy(_lp_s, {i}, _lp_hole{copy.out}, {closing}, {TAIL_CALLS - 1} - _lp_i)")
+        self.emit(depth + 1, "if _lp_got is None:")
+        self.emit(depth + 2, "return _lp_s, _lp_K, None")
+        self.emit(depth + 1, f"{i}, _lp_hole{copy.out}, _lp_m = _lp_got")
+        self.emit(depth + 1, "_lp_it.__setstate__(_lp_i + 1 + _lp_m)")
 
     def fail_unless(self, depth: int, x: str, y: str) -> None:
         self.changed = True
@@ -766,6 +784,7 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         args = ", ".join(built) + ","
         w.emit(2, "if _lp_owner.looping:")
         w.emit(3, _next_round(params, built))
+        w.copy_run(index, 3)
         w.emit(3, "continue")
         for name, j in open_args:
             w.unhole(2, name, j)
@@ -779,6 +798,7 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
             names = _self_call_args(w.reader, body[0])
             w.emit(3, f"{', '.join(params)}, = {own[2]}" if names is None or None in names
                    else _next_round(params, names))  # type: ignore[arg-type]
+            w.copy_run(index, 3)
             w.emit(3, "continue")
             expr = own[3]
         for name, j in open_args:
@@ -805,7 +825,7 @@ def _next_round(params: list[str], args: list[str]) -> str:
 
 
 def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[Any] | None],
-                 hot: int = -1) -> str:
+                 hot: int = -1, empty: int = -1) -> tuple[str, "_CopyRun | None"]:
     """The source of `_lp_loop(m, K, *params)`: the relation's deterministic calls, one after
     the other, on the bindings as a `MapMutation` m written in place. While the first argument
     selects exactly one clause (`_lp_one`, from the index), that clause runs; a clause whose
@@ -814,11 +834,15 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
     with other goals, or (m, `AGAIN`, args) when no single clause is selected or after
     `TAIL_CALLS` rounds (the caller then calls the relation on args as usual). A clause
     given as None hands the call back when it is selected. Clause `hot` (the one a list cell
-    selects) is tested first."""
+    selects) is tested first; `empty`, the one `[]` selects. (the source, the copy clause
+    recognised in the loop or None: see `_copy_idiom`)"""
     params = scope.params
     args = ", ".join(params) + ("," if len(params) == 1 else "")
+    plans, fresh = _hole_plans(scope, clauses)
+    copy = _copy_idiom(scope, clauses, plans, fresh, hot, empty)
     lines = [f"    def _lp_loop(_lp_s, _lp_K, {', '.join(params)}):",
-             "        for _lp_i in _lp_rounds:",
+             *(["        _lp_it = iter(_lp_rounds)", "        for _lp_i in _lp_it:"] if copy is not None
+               else ["        for _lp_i in _lp_rounds:"]),
              f"            _lp_f = {params[0]}",
              "            _lp_kind = _lp_f.__class__",
              "            while _lp_kind is _lp_V:",
@@ -827,12 +851,11 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
              "                    break",
              "                _lp_f = _lp_n",
              "                _lp_kind = _lp_f.__class__"]
-    plans, fresh = _hole_plans(scope, clauses)
     lines[1:1] = [f"        _lp_hole{j} = None" for j in fresh]
     for kind in ("_lp_Pair", "_lp_Suffix") if hot >= 0 and clauses[hot] is not None else ():
         # a list cell or a list's rest: its clause at once, the first argument read as such
         w = _Writer(scope, consts, called, mutating=True)
-        w.hole_fresh, w.first_kind = fresh, kind
+        w.hole_fresh, w.first_kind, w.copy = fresh, kind, copy
         _clause_source(w, hot, clauses[hot], plans[hot])  # type: ignore[arg-type]
         lines += [f"            if _lp_kind is {kind}:", *("        " + line for line in w.lines)]
     lines.append("            _lp_c = _lp_one_list if _lp_kind is _lp_Pair or _lp_kind is _lp_Suffix or "
@@ -854,11 +877,11 @@ def _loop_source(scope: Any, consts: list, called: list, clauses: Sequence[list[
             lines += hand_back(4)
             continue
         w = _Writer(scope, consts, called, mutating=True)
-        w.hole_fresh = fresh
+        w.hole_fresh, w.copy = fresh, copy
         _clause_source(w, i, goals, plans[i])
         lines.extend("        " + line for line in w.lines)
     lines += ["            else:", *hand_back(4), *hand_back(2)]
-    return "\n".join(lines)
+    return "\n".join(lines), copy
 
 
 class _HolePlan:
@@ -1003,6 +1026,199 @@ def _hole_plans(scope: Any, clauses: Sequence[list[Any] | None]) -> tuple[list, 
     return plans, fresh
 
 
+#: Whether loops recognise a copy clause (`_copy_idiom`); switched off only to compare answers.
+COPY_IDIOM = True
+
+#: Copy runs done (`_copy_run` calls that copied or closed something), for tests to see them happen.
+copy_runs = 0
+
+
+class _CopyRun:
+    """A loop's copy clause (`_copy_idiom`): its number, the output's position and the
+    position whose value the clause `[]` selects puts after the copied elements (None: that
+    clause is of another form)."""
+
+    __slots__ = ("clause", "out", "closing")
+
+    def __init__(self, clause: int, out: int, closing: int | None):
+        self.clause, self.out, self.closing = clause, out, closing
+
+
+def _is_empty_list(t: Any) -> bool:
+    return isinstance(t, _Seq) and t.kind is list and not t.items \
+        or isinstance(t, _Const) and type(t.value) is list and not t.value
+
+
+def _copy_idiom(scope: Any, clauses: Sequence[list[Any] | None], plans: list, fresh: dict[int, str],
+                hot: int, empty: int) -> _CopyRun | None:
+    """The loop's copy clause, if clause `hot` (the one a list cell in the first position
+    selects) is one: its head takes `[X|T]` first and gives `[X|R]` in another position,
+    its body is only the call of the relation itself with T first, R in that position and
+    every other argument passed on as it came, X met nowhere else, and R left open by write
+    mode (`_hole_plans`). Its rounds then only move elements from the input to the output,
+    untouched, and may run at once. The clause `[]` selects closes the output when it is
+    `[]` first and the output equal to one of the arguments passed on, nothing else."""
+    if not COPY_IDIOM or hot < 0 or clauses[hot] is None or plans[hot] is None:
+        return None
+    goals: list[Any] = clauses[hot]  # type: ignore[assignment]
+    params = scope.params
+    call = _self_call_args(scope, goals[-1])
+    if call is None or None in call or len(call) != len(params) \
+            or not all(isinstance(g, _Eq) for g in goals[:-1]):
+        return None
+    counts: dict[str, int] = {}
+    for g in goals:
+        _count_names(g, counts)
+    cells: dict[str, tuple[str, str]] = {}  # parameter -> (head, tail) of `eq(parameter, [head|tail])`
+    aliases: dict[str, str] = {}  # parameter -> the local it is equal to
+    for g in goals[:-1]:
+        found = _structure_eq(g, params)
+        if found is not None:
+            p, t = found
+            if not (isinstance(t, _Cons) and len(t.items) == 2
+                    and all(isinstance(x, _Var) and x.name not in params for x in t.items)) or p in cells:
+                return None
+            cells[p] = (t.items[0].name, t.items[1].name)
+            continue
+        pair = _alias(g, params)
+        if pair is None or pair[0] in aliases:
+            return None
+        aliases[pair[0]] = pair[1]
+    first = params[0]
+    if first not in cells or len(cells) != 2:
+        return None
+    x, t = cells.pop(first)
+    (out, (x_out, r)), = cells.items()
+    o = params.index(out)
+    if x_out != x or len({x, t, r}) != 3 or any(counts.get(n) != 2 for n in (x, t, r)) \
+            or call[0] != t or call[o] != r or counts[first] != 1 or counts[out] != 1 \
+            or o not in fresh or (r, o) not in plans[hot].opens.values():
+        return None
+    passed = []
+    for k, p in enumerate(params):
+        if k == 0 or k == o:
+            continue
+        if p in aliases:
+            v = aliases[p]
+            if call[k] != v or counts.get(v) != 2 or counts[p] != 1:
+                return None
+        elif call[k] != p or counts[p] != 1:
+            return None
+        passed.append(k)
+    return _CopyRun(hot, o, _closing(params, clauses[empty] if empty >= 0 else None, o, passed))
+
+
+def _alias(g: Any, params: list[str]) -> tuple[str, str] | None:
+    """(parameter, local) of a head goal `eq(parameter, local)` (either way round); else None."""
+    for a, b in ((g.left, g.right), (g.right, g.left)):
+        if isinstance(a, _Var) and a.name in params and isinstance(b, _Var) and b.name not in params:
+            return a.name, b.name
+    return None
+
+
+def _closing(params: list[str], goals: list[Any] | None, o: int, passed: list[int]) -> int | None:
+    """The position k (one of `passed`) when `goals` are head goals saying only that the first
+    argument is `[]` and the output (position o) is argument k; else None."""
+    if goals is None or not all(isinstance(g, _Eq) for g in goals):
+        return None
+    counts: dict[str, int] = {}
+    for g in goals:
+        _count_names(g, counts)
+    empty = 0
+    equal: list[tuple[str, str]] = []
+    linked: dict[str, list[str]] = {}
+    for g in goals:
+        if any(isinstance(a, _Var) and a.name == params[0] and _is_empty_list(b)
+               for a, b in ((g.left, g.right), (g.right, g.left))):
+            empty += 1
+            continue
+        if not (isinstance(g.left, _Var) and isinstance(g.right, _Var)):
+            return None
+        a, b = g.left.name, g.right.name
+        if a in params and b in params:
+            equal.append((a, b))
+            continue
+        pair = _alias(g, params)
+        if pair is None:
+            return None
+        linked.setdefault(pair[1], []).append(pair[0])
+    for v, ps in linked.items():
+        if len(ps) == 2 and counts[v] == 2:
+            equal.append((ps[0], ps[1]))
+        elif len(ps) != 1 or counts[v] != 1:
+            return None
+    if empty != 1 or counts[params[0]] != 1 or len(equal) != 1:
+        return None
+    out = params[o]
+    a, b = equal[0]
+    other = b if a == out else a if b == out else None
+    if other is None or counts[out] != 1 or counts[other] != 1 or params.index(other) not in passed:
+        return None
+    return params.index(other)
+
+
+#: `_copy_run`'s closing argument when the loop has no closing clause of the copy's form.
+_NO = object()
+
+
+def _copy_run(s: Any, xs: Any, cell: ConsPair, ys: Any, left: int) -> tuple[Any, ConsPair, int] | None:
+    """The rounds of a loop's copy clause (`_copy_idiom`) that follow while the input `xs` is
+    a list cell, at most `left` of them, run at once in the bindings `s`: the elements read
+    (not walked) are written after the open cell `cell` as cells, the last one left open.
+    (the input's rest, the new open cell, the rounds run); None when the input ends in `[]`
+    with a round left for the closing clause and `ys` (its argument, unless `_NO`) is a proper
+    list: the elements and that list are then written after `cell` as one Python list, which
+    is what that clause would have bound its output to, and the call is done."""
+    global copy_runs
+    items: list = []
+    n = 0
+    while n < left:
+        k = xs.__class__
+        if k is ConsPair:
+            rest = xs.cdr
+            if rest is _HOLE:  # an open cell of the loop's: the ordinary round reads it
+                break
+            items.append(xs.car)
+            xs = rest
+            n += 1
+        elif k is Variable:
+            bound = s.get(xs, equality._UNBOUND)
+            if bound is equality._UNBOUND:
+                break
+            xs = bound
+        elif k is list or k is Suffix:
+            whole, start = (xs, 0) if k is list else (xs.items, xs.start)
+            take = min(len(whole) - start, left - n)
+            if take <= 0:
+                break
+            items += whole[start:start + take]
+            n += take
+            xs = terms.rest_of(whole, start + take)
+        else:
+            break
+    if ys is not _NO and n < left and xs.__class__ is list and not xs:
+        while ys.__class__ is Variable:
+            bound = s.get(ys, equality._UNBOUND)
+            if bound is equality._UNBOUND:
+                break
+            ys = bound
+        if ys.__class__ is list or ys.__class__ is Suffix:
+            cell.cdr = items + (ys if ys.__class__ is list else ys.to_list()) if items else ys
+            copy_runs += 1
+            return None
+    if not n:
+        return xs, cell, 0
+    new = object.__new__
+    for x in items:
+        c = new(ConsPair)
+        c.car = x
+        cell.cdr = c
+        cell = c
+    cell.cdr = _HOLE
+    copy_runs += 1
+    return xs, cell, n
+
+
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
     construction (see the module)."""
@@ -1037,9 +1253,13 @@ def compile_clauses(name: str, scope: Any, clauses: list[list[Any]], namespace: 
         sources.append(src)
         keys.append(key)
     one = _single_clauses(keys) if loop and not scope.extra and scope.params else None
+    copy = None
     if one is not None:
-        sources.append(_loop_source(scope, consts, called, clauses, one[_LIST_KEY]))
+        source, copy = _loop_source(scope, consts, called, clauses, one[_LIST_KEY], one["[]"])
+        sources.append(source)
     functions, loop_made, factory = _made(name, scope, sources, len(clauses), one, consts, called, namespace)
+    if loop_made is not None:
+        loop_made.copy = copy
     return CompiledRelation(functions, keys, factory, loop_made)
 
 
@@ -1058,8 +1278,10 @@ def compile_loop(name: str, scope: ClauseScope, clauses: list[list[Any] | None],
         return None
     consts: list[Any] = []
     called: list[tuple[Any, Any]] = []
-    source = _loop_source(scope, consts, called, clauses, one[_LIST_KEY])
-    return _made(name, scope, [source], 0, one, consts, called, {}, owner)[1]
+    source, copy = _loop_source(scope, consts, called, clauses, one[_LIST_KEY], one["[]"])
+    loop = _made(name, scope, [source], 0, one, consts, called, {}, owner)[1]
+    loop.copy = copy
+    return loop
 
 
 def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: list, called: list,
@@ -1070,6 +1292,7 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_unify_m": equality.unify_mutation, "_lp_one": one, "_lp_ikey": index_key,
         "_lp_one_list": None if one is None else one[_LIST_KEY],  # the list cell's, looked up once
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
+        "_lp_copy": _copy_run, "_lp_NO": _NO,
         "_lp_cons": terms.cons, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
         "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
