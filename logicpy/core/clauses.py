@@ -49,8 +49,9 @@ import builtins
 import inspect
 import textwrap
 import types
-from fractions import Fraction
 from collections.abc import Sequence
+from copy import deepcopy
+from fractions import Fraction
 from typing import Any, Callable
 
 from cons.core import ConsPair
@@ -716,7 +717,7 @@ class _Writer:
             if name in self.reader.locals and name not in self.bound:
                 self.emit(depth, f"{name} = {self.fresh(name)}")
                 self.bound.add(name)
-        node = _CellNames(self.reader.cells).visit(g.node)
+        node = _CellNames(self.reader.cells).visit(deepcopy(g.node))  # the template stays as read
         text = ast.unparse(node)
         rel: Any = self.reader.resolve(g.node.func) if isinstance(g.node, ast.Call) else None
         # a name bound to the `@relation` function itself (not a wrapper of it, such as `tabled`'s)
