@@ -33,7 +33,9 @@ next round goes on in the same function on a `MapMutation` of the bindings. A li
 rounds build (append's third argument, a map's output) is written cell into cell: a cell
 whose fresh tail only goes on to the next round is left open, and that round writes its own
 structure into it (`_hole_plans`); anything else that could see the open tail first makes
-the variable it stands for, so no open cell leaves the loop.
+the variable it stands for, so no open cell leaves the loop. A clause that only moves the
+head of its input list to that open cell (append's second clause, `_copy_idiom`) has its
+following rounds run at once (`_copy_run`), within the rounds the step has left.
 
 A function is compiled only when its body is, statement by statement: a docstring, fresh
 variables (`h, t = var(), var()`, `a, b, c = vars(3)`), and `return` of a goal expression
@@ -1203,8 +1205,10 @@ def _copy_run(s: Any, xs: Any, cell: ConsPair, ys: Any, left: int) -> tuple[Any,
             if bound is equality._UNBOUND:
                 break
             ys = bound
-        if ys.__class__ is list or ys.__class__ is Suffix:
-            cell.cdr = items + (ys if ys.__class__ is list else ys.to_list()) if items else ys
+        parts = terms.list_parts(ys)
+        if parts is not None:
+            whole, start = parts
+            cell.cdr = (items + (whole[start:] if start else whole)) if items else ys
             copy_runs += 1
             return None
     if not n:
