@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ...errors import InputError
 from .compile import MAX_TABLE
-from .model import ADJ_FUNCS, ORDER_FUNCS, Connective, Game, Grid, Relation, Rule, Symbol
+from .model import ADJ_FUNCS, ORDER_FUNCS, Game, Grid, Kind, Relation, Rule, Symbol
 from .semantics import holds, resolve_kind
 
-__all__ = ["available", "iter_grids", "Encoding", "SOLVER", "MAX_TABLE"]
+__all__ = ["available", "iter_grids", "Encoding", "Oracle", "SOLVER", "MAX_TABLE"]
 
 #: The python-sat solver used (CaDiCaL 1.9.5: the fastest measured on the bench grids).
 SOLVER = "cadical195"
@@ -157,6 +157,22 @@ class Encoding:
         kind = resolve_kind(self.game, symbol)
         return kind, [self.linked(symbol.base, t) for t in self.game.kind(kind).things]
 
+    def grid(self, model: list[int]) -> Grid:
+        """The grid a model of the clauses describes."""
+        kinds, n = self.game.kinds, self.game.size
+        rows = []
+        for r in range(n):
+            row = [kinds[0].things[r]]
+            for j in range(1, len(kinds)):
+                cells = self.cells[r][j]
+                row.append(kinds[j].things[next(v for v in range(n) if model[cells[v] - 1] > 0)])
+            rows.append(tuple(row))
+        return tuple(rows)
+
+    def blocking(self, grid: Grid) -> list[int]:
+        """The clause that every grid but this one satisfies (empty when the grid has one kind)."""
+        return [-self.cells[r][j][self.index[t][1]] for r, row in enumerate(grid) for j, t in enumerate(row) if j]
+
     # -- rules ---------------------------------------------------------------
 
     def rule(self, rule: Rule) -> int:
@@ -262,30 +278,61 @@ def iter_grids(game: Game) -> Iterator[Grid]:
     from pysat.solvers import Solver
 
     enc = Encoding(game)
-    first, kinds = game.kinds[0].things, game.kinds
-    n, k = game.size, len(kinds)
     with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
         while _solve(solver):
-            model = solver.get_model()
-            grid, block = [], []
-            for r in range(n):
-                row = [first[r]]
-                for j in range(1, k):
-                    cells = enc.cells[r][j]
-                    v = next(v for v in range(n) if model[cells[v] - 1] > 0)
-                    row.append(kinds[j].things[v])
-                    block.append(-cells[v])
-                grid.append(tuple(row))
-            yield tuple(grid)
+            grid = enc.grid(solver.get_model())
+            yield grid
+            block = enc.blocking(grid)
             if not block:
                 return
             solver.add_clause(block)
 
 
-def _solve(solver) -> bool:
-    """Whether the clauses so far have a model, asked in slices of `CONFLICT_BUDGET` conflicts."""
+class Oracle:
+    """One incremental solver for many questions over the same kinds (the generator's): each
+    rule is encoded once, as a literal, and a question assumes the rules it needs. The
+    solver is freed with the oracle."""
+
+    def __init__(self, kinds: tuple[Kind, ...]):
+        from pysat.solvers import Solver
+
+        self.enc = Encoding(Game(kinds, ()))
+        self.solver = Solver(name=SOLVER, bootstrap_with=self.enc.clauses)
+        self._sent = len(self.enc.clauses)
+        self._literals: dict[Rule, int] = {}
+
+    def _literal(self, rule: Rule) -> int:
+        lit = self._literals.get(rule)
+        if lit is None:
+            lit = self._literals[rule] = self.enc.rule(rule)
+            self.solver.append_formula(self.enc.clauses[self._sent:])
+            self._sent = len(self.enc.clauses)
+        return lit
+
+    def forbid(self, grid: Grid) -> None:
+        """No later answer is this grid."""
+        self.solver.add_clause(self.enc.blocking(grid))
+
+    def find(self, holding: list[Rule], failing: Sequence[Rule] = ()) -> Grid | None:
+        """A grid (not forbidden) where every rule of `holding` holds and, if `failing` is
+        given, one of its rules fails; None if there is none."""
+        assumptions = [self._literal(r) for r in holding]
+        if failing:
+            some = self.enc._new()  # assumed now, retired after
+            self.solver.add_clause([-some, *(-self._literal(r) for r in failing)])
+            assumptions.append(some)
+        found = _solve(self.solver, assumptions)
+        grid = self.enc.grid(self.solver.get_model()) if found else None
+        if failing:
+            self.solver.add_clause([-some])
+        return grid
+
+
+def _solve(solver, assumptions: Sequence[int] = ()) -> bool:
+    """Whether the clauses so far have a model (under the assumed literals), asked in slices
+    of `CONFLICT_BUDGET` conflicts."""
     while True:
         solver.conf_budget(CONFLICT_BUDGET)
-        answer = solver.solve_limited()
+        answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
