@@ -182,9 +182,6 @@ def _solve_one(path: str, args: argparse.Namespace, several: bool) -> tuple[str,
         _print_explanation(game, result, args)
     data = result_to_data(result)
     data["outcome"] = data.pop("status")
-    data["engine"] = result.engine
-    if result.note:
-        data["note"] = result.note
     return ("ok" if result.solutions else "none"), data
 
 

@@ -50,14 +50,14 @@ class Result:
     """Solutions of a game, in a deterministic order (by the things' listed order).
 
     `complete` is False when the search stopped at a cap: there are more solutions than
-    `solutions` holds. `engine` is the one that found them ("sat" or "fd"); `note` says why it
-    is not the one asked for, when it is not.
+    `solutions` holds. `engine` is the one that found them ("sat" or "fd"; "" when not
+    searched for); `note` says why it is not the one asked for, when it is not.
     """
 
     game: Game
     solutions: tuple[Grid, ...]
     complete: bool = True
-    engine: str = field(default="fd", compare=False)
+    engine: str = field(default="", compare=False)
     note: str = field(default="", compare=False)
 
     @property
