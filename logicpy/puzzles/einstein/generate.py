@@ -250,7 +250,7 @@ class _Witnesses:
 
     def add(self, broken: set[int]) -> None:
         broken = broken & self.clues
-        if not broken:  # the FD search and the direct reading of the clues disagree
+        if not broken:  # the search and the direct reading of the clues disagree
             raise LogicpyError("internal error: a grid other than the hidden one meets every clue of a unique set")
         for c in broken:
             self._by_clue.setdefault(c, []).append(len(self._breaks))
