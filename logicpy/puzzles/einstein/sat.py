@@ -29,9 +29,10 @@ from .compile import MAX_TABLE
 from .model import ADJ_FUNCS, ORDER_FUNCS, Game, Grid, Kind, Relation, Rule, Symbol
 from .semantics import holds, resolve_kind
 
-__all__ = ["available", "iter_grids", "Encoding", "Oracle", "SOLVER", "MAX_TABLE"]
+__all__ = ["available", "iter_grids", "Encoding", "Oracle", "SOLVER"]
 
-#: The python-sat solver used (CaDiCaL 1.9.5: the fastest measured on the bench grids).
+#: The python-sat solver used: CaDiCaL 1.9.5 (on the bench grids within 15 % of the fastest
+#: python-sat solver, MiniSat 2.2; see docs/performance.md).
 SOLVER = "cadical195"
 #: Conflicts per call to the solver: between calls Python runs, so a `--timeout` alarm can ring
 #: (the search goes on from what it has learnt).
@@ -126,13 +127,6 @@ class Encoding:
         return -self._define_or([-p for p in parts])
 
     # -- the grid ------------------------------------------------------------
-
-    def in_row(self, thing: str, r: int) -> int:
-        """The literal "thing sits in row r"."""
-        j, v = self.index[thing]
-        if j == 0:
-            return TRUE if v == r else -TRUE
-        return self.cells[r][j][v]
 
     def linked(self, a: str, b: str) -> int:
         """The literal "a and b share a row" (things of one kind: whether they are one thing)."""
