@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--engine", choices=("auto", "sat", "fd"), default="auto",
         help="what finds the solutions: sat = a conflict-learning SAT solver (CaDiCaL, from python-sat), "
              "fd = FD propagation and search, auto = sat when python-sat can be imported (default); "
-             "--count and --explain always use the FD search",
+             "--count always uses the FD search",
     )
     search.add_argument(
         "--strategy", choices=sorted(STRATEGIES), default="wdeg",
