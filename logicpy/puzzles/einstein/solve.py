@@ -20,7 +20,7 @@ from .model import Connective, Game, Grid, Rule
 from .semantics import holds
 from .verify import check
 
-__all__ = ["Result", "solve", "count", "checked_grids", "ENGINES", "choose_engine", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
+__all__ = ["Result", "solve", "count", "checked_grids", "ENGINES", "ENGINE_NAMES", "choose_engine", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
 
 #: Solutions `solve` keeps unless told otherwise: enough to show, few enough to stay quick.
 DEFAULT_MAX = 1000

@@ -276,3 +276,10 @@ def test_generation_makes_the_same_game_with_either_engine(monkeypatch, things, 
     assert by_sat == by_fd
     game, hidden = by_sat
     assert solve(game, engine="fd").solutions == (hidden,) and generate.is_minimal(game)
+
+
+def test_a_timeout_stops_the_sat_engine(monkeypatch, capsys):
+    monkeypatch.setattr(sat, "CONFLICT_BUDGET", 1)  # Python runs between conflicts
+    path = GRIDS / "grid_10x10_seed2.txt"
+    assert main(["einstein", str(path), "--engine", "sat", "--timeout", "0.05"]) == 4
+    assert "gave up after 0.05 s" in capsys.readouterr().err
