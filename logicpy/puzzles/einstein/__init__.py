@@ -5,7 +5,7 @@ rules are `Relation`s over `Symbol`s (`Time`, `Time::Last Day`) or `Connective`s
 rules. A solution is a `Grid`: one row per thing of the first kind, one column per kind.
 
     game = load_game("examples/einstein/zebra.txt")   # or a .json file
-    result = solve(game)          # every solution, by FD propagation and search
+    result = solve(game)          # every solution, by a SAT solver (engine="fd": FD search)
     result.status                 # "unique", "ambiguous(n)" or "none"
     verify(game, result.solutions[0])                  # clue by clue, without FD: a Verification
     print(render_text(result)); print(render_explanation(explain(game, result.solutions[0])))

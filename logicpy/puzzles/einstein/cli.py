@@ -1,4 +1,4 @@
-"""`logicpy einstein GAME…` (solve, --json, --explain, --max, --count), `convert IN OUT` and `generate`."""
+"""`logicpy einstein GAME…` (solve, --json, --explain, --max, --count, --engine), `convert IN OUT` and `generate`."""
 
 from __future__ import annotations
 
@@ -39,8 +39,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--show", type=int, default=10, metavar="N", help="solution tables to print (default 10)")
     search = parser.add_argument_group("search")
     search.add_argument(
+        "--engine", choices=("auto", "sat", "fd"), default="auto",
+        help="what finds the solutions: sat = a conflict-learning SAT solver (CaDiCaL, from python-sat), "
+             "fd = FD propagation and search, auto = sat when python-sat can be imported (default); "
+             "--count always uses the FD search",
+    )
+    search.add_argument(
         "--strategy", choices=sorted(STRATEGIES), default="wdeg",
-        help="labelling order (default wdeg): " + "; ".join(f"{k} = {v}" for k, v in STRATEGIES.items()),
+        help="labelling order of the FD search (default wdeg): " + "; ".join(f"{k} = {v}" for k, v in STRATEGIES.items()),
     )
     search.add_argument("--max", type=int, default=1000, metavar="N",
                         help="stop after N solutions and say there are at least N (default 1000)")
@@ -134,7 +140,7 @@ def _solve_one(path: str, args: argparse.Namespace, several: bool) -> tuple[str,
     """Solve (or count) one game file and print it; (status, JSON data)."""
     from .compile import check_size
     from .render import render_text, result_to_data
-    from .solve import count, keep_limit, solve, upper_bound
+    from .solve import ENGINE_NAMES, count, keep_limit, solve, upper_bound
 
     game = load_game(path)
     _warn(game)
@@ -151,19 +157,21 @@ def _solve_one(path: str, args: argparse.Namespace, several: bool) -> tuple[str,
         if args.count:
             n = count(game, args.strategy, progress=reached)
         else:
-            result = solve(game, args.strategy, max_solutions=args.max, progress=reached)
+            result = solve(game, args.strategy, max_solutions=args.max, progress=reached, engine=args.engine)
             cap = keep_limit(game)
             if result.count == cap < args.max and not result.complete:
                 print(f"logicpy: {path}: kept the first {cap:,} solutions: more would not fit in the memory "
                       f"set aside for them (about {upper_bound(game):.1e} grids of this shape exist)", file=sys.stderr)
     elapsed = (time.perf_counter() - start) * 1e3
     if args.count:
-        print(f"{path}: counted in {elapsed:.1f} ms", file=sys.stderr)
+        print(f"{path}: counted in {elapsed:.1f} ms (FD search)", file=sys.stderr)
         if not args.json:
             print(f"{path}: {n:,} solution{'s' * (n != 1)}" if several else f"{n:,} solution{'s' * (n != 1)}")
-        return ("ok" if n else "none"), {"game": game.name, "count": n, "complete": True}
+        return ("ok" if n else "none"), {"game": game.name, "count": n, "complete": True, "engine": "fd"}
     verb = "solved" if result.solutions else "searched"
-    print(f"{path}: {verb} in {elapsed:.1f} ms", file=sys.stderr)
+    print(f"{path}: {verb} in {elapsed:.1f} ms ({ENGINE_NAMES[result.engine]})", file=sys.stderr)
+    if result.note:
+        print(f"logicpy: note: {result.note}", file=sys.stderr)
     if not args.json:
         if several:
             print(f"== {path}")

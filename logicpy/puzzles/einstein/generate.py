@@ -172,19 +172,43 @@ def _solutions(kinds: tuple[Kind, ...], rules: list[Rule], limit: int) -> list[G
 
 
 def _unique(game: Game) -> bool:
-    from .compile import solve_fd
+    from .solve import solve
 
-    return len(solve_fd(game, limit=2)) == 1
+    return solve(game, max_solutions=2).status == "unique"
 
 
-def _breaking(kinds: tuple[Kind, ...], rest: list[Rule], dropped: list[Rule]) -> Grid | None:
-    """A grid where every rule of `rest` holds and one of `dropped` fails, or None.
+class _Searches:
+    """The generator's searches over one set of kinds: by one incremental SAT solver (each
+    rule encoded once, the hidden grid forbidden, questions asked under assumptions) when
+    python-sat can be imported, else each by a new FD search."""
 
-    For a game with one solution, None says the rest pin it without the rules dropped:
-    another solution would break one of them, so this one search replaces a proof of
-    uniqueness from scratch (and is far smaller)."""
-    found = _solutions(kinds, [*rest, Connective("or", tuple(_negation(r) for r in dropped))], 1)
-    return found[0] if found else None
+    def __init__(self, kinds: tuple[Kind, ...], hidden: Grid):
+        from .solve import choose_engine
+
+        self.kinds, self.hidden = kinds, hidden
+        self.oracle = None
+        if choose_engine("auto")[0] == "sat":
+            from .sat import Oracle
+
+            self.oracle = Oracle(kinds)
+            self.oracle.forbid(hidden)
+
+    def other(self, rules: list[Rule]) -> Grid | None:
+        """A grid other than the hidden one where every rule holds, or None."""
+        if self.oracle is not None:
+            return self.oracle.find(rules)
+        return next((g for g in _solutions(self.kinds, rules, 2) if g != self.hidden), None)
+
+    def breaking(self, rest: list[Rule], dropped: list[Rule]) -> Grid | None:
+        """A grid where every rule of `rest` holds and one of `dropped` fails, or None.
+
+        For a game with one solution, None says the rest pin it without the rules dropped:
+        another solution would break one of them, so this one search replaces a proof of
+        uniqueness from scratch (and is far smaller)."""
+        if self.oracle is not None:
+            return self.oracle.find(rest, dropped)
+        found = _solutions(self.kinds, [*rest, Connective("or", tuple(_negation(r) for r in dropped))], 1)
+        return found[0] if found else None
 
 
 def _negation(rule: Rule) -> Rule:
@@ -226,7 +250,7 @@ class _Witnesses:
 
     def add(self, broken: set[int]) -> None:
         broken = broken & self.clues
-        if not broken:  # the FD search and the direct reading of the clues disagree
+        if not broken:  # the search and the direct reading of the clues disagree
             raise LogicpyError("internal error: a grid other than the hidden one meets every clue of a unique set")
         for c in broken:
             self._by_clue.setdefault(c, []).append(len(self._breaks))
@@ -334,7 +358,6 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
     rules: list[Rule] = []
     seen: set[Rule] = set()
     states = [rng.getstate()]  # the generator's state after each rule drawn
-    others: list[Grid] = []  # solutions other than the hidden grid met on the way
 
     def draw() -> None:
         while True:
@@ -345,10 +368,14 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
                 states.append(rng.getstate())
                 return
 
+    searches = _Searches(kind_list, hidden)  # its solver is freed with it
+    others: list[Grid] = []  # solutions other than the hidden grid met on the way
+
     def unique(m: int) -> bool:
-        found = [g for g in _solutions(kind_list, rules[:m], 2) if g != hidden]
-        others.extend(found)
-        return not found
+        found = searches.other(rules[:m])
+        if found is not None:
+            others.append(found)
+        return found is None
 
     # the shortest prefix of the drawn rules with one solution (more rules, fewer solutions):
     # drawn in doubling batches, then found by bisection
@@ -390,7 +417,7 @@ def _one(kinds: int, things: int, seed: int, types: dict[str, int], progress: Pr
             continue
         chunk = [i for i in order[done:] if i not in witnesses.needed][:run_length]
         rest = witnesses.clues - set(chunk)
-        witness = _breaking(kind_list, [rules[i] for i in sorted(rest)], [rules[i] for i in chunk])
+        witness = searches.breaking([rules[i] for i in sorted(rest)], [rules[i] for i in chunk])
         if witness is None:
             for i in chunk:
                 witnesses.drop(i)

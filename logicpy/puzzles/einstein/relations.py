@@ -8,8 +8,9 @@ in the game's kind order (as `Grid`, with lists for tuples).
 - `rowo(game, row)`: row is the row of some thing in some solution (each distinct row once).
 - `togethero(game, a, b)`: things a and b share a row in some solution (each pair once).
 
-Solutions come lazily from the game's FD search, each checked clue by clue (`check`)
-before it is offered, so a query that needs one solution does not wait for all of them.
+Solutions come lazily from the default engine (the SAT solver, one call per solution; the
+FD search without python-sat), each checked clue by clue (`check`) before it is offered, so
+a query that needs one solution does not wait for all of them.
 
     >>> from logicpy.core import membero, run, var
     >>> who = var()

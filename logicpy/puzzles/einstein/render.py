@@ -76,8 +76,9 @@ def render_text(result: Result, show: int = SHOW) -> str:
 
 
 def result_to_data(result: Result) -> dict[str, Any]:
-    """The JSON data of a result (read back by `result_from_data`)."""
-    return {
+    """The JSON data of a result (read back by `result_from_data`); `engine` (and `note`)
+    when it says which engine found the solutions."""
+    data: dict[str, Any] = {
         "game": result.game.name,
         "kinds": list(result.game.kind_names),
         "status": result.status,
@@ -86,6 +87,11 @@ def result_to_data(result: Result) -> dict[str, Any]:
         "solutions": [[list(row) for row in grid] for grid in result.solutions],
         "differing_cells": [{"row": row, "kind": kind} for row, kind in result.differing_cells],
     }
+    if result.engine:
+        data["engine"] = result.engine
+    if result.note:
+        data["note"] = result.note
+    return data
 
 
 def result_from_data(game: Game, data: dict[str, Any]) -> Result:
@@ -100,7 +106,7 @@ def result_from_data(game: Game, data: dict[str, Any]) -> Result:
         problems = check(game, grid)
         if problems:
             raise InputError(f"result solution {i}: {problems[0]}")
-    return Result(game, grids, bool(data.get("complete", True)))
+    return Result(game, grids, bool(data.get("complete", True)), str(data.get("engine", "")), str(data.get("note", "")))
 
 
 def render_explanation(explanation: Explanation, grids: bool = False) -> str:

@@ -1,10 +1,16 @@
-"""Solve and count a game's solutions (FD propagation and search), each checked clue by clue
-(`verify.check`; while counting, each clue on the rows it reads), and the Result type."""
+"""Solve and count a game's solutions, each checked clue by clue (`verify.check`; while
+counting, each clue on the rows it reads), and the Result type.
+
+Two engines find solutions: a CDCL SAT solver on the game's CNF (`sat.py`, CaDiCaL from
+python-sat: it learns from conflicts, which the hard grids need) and the FD search
+(`compile.py`: propagation and dom/wdeg labelling). `solve` uses the SAT solver unless told
+otherwise or python-sat cannot be imported; `count` always uses the FD search, which splits a
+grid into independent parts instead of visiting every solution."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
 from ...core.fd import STRATEGIES
@@ -14,10 +20,29 @@ from .model import Connective, Game, Grid, Rule
 from .semantics import holds
 from .verify import check
 
-__all__ = ["Result", "solve", "count", "checked_grids", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
+__all__ = ["Result", "solve", "count", "checked_grids", "ENGINES", "ENGINE_NAMES", "choose_engine", "free_kinds", "upper_bound", "keep_limit", "DEFAULT_MAX", "MAX_KEEP_BYTES"]
 
 #: Solutions `solve` keeps unless told otherwise: enough to show, few enough to stay quick.
 DEFAULT_MAX = 1000
+#: How solutions may be found: "auto" (the SAT solver when python-sat can be imported, else the
+#: FD search), "sat" (the same, named), "fd" (FD propagation and search).
+ENGINES = ("auto", "sat", "fd")
+#: What an engine is called in messages.
+ENGINE_NAMES = {"sat": "SAT solver", "fd": "FD search"}
+
+
+def choose_engine(engine: str) -> tuple[str, str]:
+    """The engine that answers ("sat" or "fd") and a note when it is not the one asked for
+    (python-sat cannot be imported), else ""."""
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == "fd":
+        return "fd", ""
+    from .sat import available
+
+    if available():
+        return "sat", ""
+    return "fd", "python-sat cannot be imported: solved by the FD search"
 
 
 @dataclass(frozen=True)
@@ -25,12 +50,15 @@ class Result:
     """Solutions of a game, in a deterministic order (by the things' listed order).
 
     `complete` is False when the search stopped at a cap: there are more solutions than
-    `solutions` holds.
+    `solutions` holds. `engine` is the one that found them ("sat" or "fd"; "" when not
+    searched for); `note` says why it is not the one asked for, when it is not.
     """
 
     game: Game
     solutions: tuple[Grid, ...]
     complete: bool = True
+    engine: str = field(default="", compare=False)
+    note: str = field(default="", compare=False)
 
     @property
     def count(self) -> int:
@@ -77,7 +105,7 @@ class Result:
 
 def solve(
     game: Game, strategy: str = "wdeg", max_solutions: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None, engine: str = "auto",
 ) -> Result:
     """The solutions of the game (every one, or the first `max_solutions`), each verified clue by clue.
 
@@ -86,6 +114,8 @@ def solve(
     strategy : labelling order for the FD search, a key of `logicpy.core.fd.STRATEGIES`:
         "wdeg" (dom/wdeg, default: first-fail turned towards the constraints that fail),
         "ff" (first-fail) or "leftmost".
+    engine : "auto" (default: the SAT solver, or the FD search when python-sat cannot be
+        imported), "sat" or "fd"; see `ENGINES`. The result says which answered.
     max_solutions : stop after this many; the result says whether there were more. Never
         more than `keep_limit(game)` are kept (what fits in `MAX_KEEP_BYTES`).
     progress : called with the number found so far, every `PROGRESS_EVERY` solutions.
@@ -94,12 +124,13 @@ def solve(
         raise InputError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if max_solutions is not None and max_solutions < 1:
         raise InputError(f"the most solutions to keep must be at least 1, got {max_solutions}")
+    used, note = choose_engine(engine)
     cap = keep_limit(game)
     if max_solutions is None or max_solutions > cap:
         max_solutions = cap if upper_bound(game) > cap else max_solutions
     found: list[Grid] = []
     complete = True
-    for grid in checked_grids(game, strategy):
+    for grid in checked_grids(game, strategy, used):
         if max_solutions is not None and len(found) == max_solutions:
             complete = False
             break
@@ -107,15 +138,23 @@ def solve(
         if progress is not None and len(found) % PROGRESS_EVERY == 0:
             progress(len(found))
     found.sort(key=lambda g: sort_key(game, g))
-    return Result(game, tuple(found), complete)
+    return Result(game, tuple(found), complete, used, note)
 
 
-def checked_grids(game: Game, strategy: str = "wdeg") -> Iterator[Grid]:
-    """The game's solutions as the FD search finds them, each checked clue by clue before it is given."""
-    for grid in iter_grids(game, strategy):
+def checked_grids(game: Game, strategy: str = "wdeg", engine: str = "auto") -> Iterator[Grid]:
+    """The game's solutions as the engine finds them (see `ENGINES`; `strategy` for the FD
+    search), each checked clue by clue before it is given."""
+    used, _ = choose_engine(engine)
+    if used == "sat":
+        from . import sat
+
+        grids = sat.iter_grids(game)
+    else:
+        grids = iter_grids(game, strategy)
+    for grid in grids:
         problems = check(game, grid)
-        if problems:  # the FD model and the direct reading of the rules disagree
-            raise LogicpyError(f"{game.name or 'game'}: internal error, FD solution fails: {problems[0]}")
+        if problems:  # the engine's model and the direct reading of the rules disagree
+            raise LogicpyError(f"{game.name or 'game'}: internal error, {used.upper()} solution fails: {problems[0]}")
         yield grid
 
 
