@@ -565,7 +565,7 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
         if k is ConsPair:
             items = []
             on_path.update(entered)
-            in_chain: set = set()  # the tail's variables: the elements before them are not inside them
+            in_chain: set = set()  # the tail's variables, each met once in the chain
             while k is ConsPair:
                 items.append(t.car)
                 t = t.cdr
@@ -579,6 +579,10 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
                     t = nxt
                 k = t.__class__
             items.append(t)
+            # the elements after a tail variable are inside it: one met again below is a cycle
+            # (an element before it holding it is not, and falls to the acyclic check: rare)
+            on_path.update(in_chain)
+            entered.extend(in_chain)
             kind: type = ConsPair
         elif k is tuple or k is list:
             items, kind = t, k

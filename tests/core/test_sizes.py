@@ -199,6 +199,18 @@ def test_cycles_through_bindings_are_named_as_such():
     with pytest.raises(TermError, match="cyclic term"):
         run(1, x, eq(x, deep), eq(inner, ("g", inner)))
     assert depth(run(1, x, eq(x, deep), eq(inner, ("g", "z")))[0]) == 301  # with g(z)
+    # a cycle through a list's tail and then its head: [[true | C] | a] with C that list
+    c = var()
+    with pytest.raises(TermError, match="cyclic term"):
+        run(1, x, eq(x, ("s", c)), eq(c, cons(cons("true", c), "a")))
+    with pytest.raises(TermError, match="cyclic term"):
+        run(1, x, eq(x, ("s", c)), eq(c, cons(cons("true", c), "a")), neq(x, "a"))
+    shared = var()  # an element before a tail variable holding it is no cycle
+    assert run(1, x, eq(x, cons(shared, shared)), eq(shared, [1])) == ([[1], 1],)
+    wrapped, expected = cons(shared, shared), [[1], 1]
+    for _ in range(300):  # the same, reified with the explicit stack
+        wrapped, expected = ("s", wrapped), ("s", expected)
+    assert run(1, x, eq(x, wrapped), eq(shared, [1])) == (expected,)
 
 
 def test_appendo_splits_a_cyclic_list_without_end_as_append_does():
