@@ -37,7 +37,7 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 from .core.equality import walk
 from immutables import Map
 
-from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of
+from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, self_call
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
@@ -253,17 +253,16 @@ class Predicate:
             if went_on is None:
                 code = clauses[0].code
                 went_on = (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
-                if went_on is None or went_on[1] is K or loop is None:
+                if went_on is None or loop is None:
                     return went_on
-                g, rest = went_on[1]
-                if rest is not K or g.__class__ is not Apply or g.rel is not self:
+                again = self_call(went_on, K, self)
+                if again is None:
                     return went_on
-                # a deterministic call ending in a call of itself: the loop goes on from here
                 if loop is _NOT_YET:
                     loop = self._loop = self._make_loop()
                     if loop is None:
                         return went_on
-                went_on = loop(went_on[0].mutate(), K, *g.args)
+                went_on = loop(went_on[0].mutate(), K, *again)
                 if went_on is None:
                     return None
             m, K_on, tail = went_on

@@ -531,20 +531,27 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
             went_on = candidates[0](S, K, *args)
             if loop is None or went_on is None:
                 return went_on
-            K_on = went_on[1]
-            if K_on is K:
+            again = self_call(went_on, K, owner)
+            if again is None:
                 return went_on
-            g, rest = K_on
-            if rest is not K or g.__class__ is not Apply or g.rel is not owner:
-                return went_on
-            # a deterministic call ending in a call of the same relation: the loop goes on from here
-            went_on = loop(went_on[0].mutate(), K, *g.args)
+            went_on = loop(went_on[0].mutate(), K, *again)
         if went_on is None:
             return None
         m, K_on, tail = went_on
         return m.finish(), ((Apply(owner, tail), K) if K_on is AGAIN else K_on)
 
     return expand
+
+
+def self_call(went_on: tuple[Any, Any], K: Any, owner: Any) -> tuple | None:
+    """The arguments of the call of `owner` when it is all that a deterministic step
+    `went_on` (state, continuation) left to do before K: the relation's loop can go on from
+    there. Else None."""
+    K_on = went_on[1]
+    if K_on is K:
+        return None
+    g, rest = K_on
+    return g.args if rest is K and g.__class__ is Apply and g.rel is owner else None
 
 
 def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: list) -> tuple[Any, Any] | None:
