@@ -3,15 +3,14 @@ itself, runs as one loop: the same answers in the same order as without it and a
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
 
 import pytest
 
 from logicpy.core import run, var
-from logicpy.core.terms import format_term, term_variables
+from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
+from tests.swipl import answer_rows, swi_rows
 
 PROGRAM = """
 app([], L, L).
@@ -44,10 +43,6 @@ QUERIES = [
 ]
 
 
-def answers(program, query: str) -> list[str]:
-    return [" ".join(format_term(v) for v in a.values()) for a in program.query(f"{query}.")]
-
-
 def without_loop(program) -> None:
     for predicate in program.predicates.values():
         predicate._loop = None
@@ -57,12 +52,12 @@ def without_loop(program) -> None:
 def test_same_answers_with_and_without_the_loop(query: str) -> None:
     looped, plain = consult_text(PROGRAM), consult_text(PROGRAM)
     without_loop(plain)
-    got = answers(looped, query)
-    assert got == answers(plain, query)
+    got = answer_rows(looped, query)
+    assert got == answer_rows(plain, query)
     assert got
     ground = not any(term_variables(list(a.values())) for a in looped.query(f"{query}."))
     if shutil.which("swipl") and ground:  # ground answers: written alike
-        assert got == swi_answers(query)
+        assert got == swi_rows(PROGRAM, query)
 
 
 def test_a_failing_call_fails_in_the_loop() -> None:
@@ -87,7 +82,7 @@ def test_more_rounds_than_one_step_and_asserted_clauses() -> None:
     [answer] = program.query("numlist(1, 1000, L), app(L, [end], M), last(M, X), length(M, N).")
     assert (answer["X"], answer["N"]) == ("end", 1001)
     program.asserta(("app", [], var(), "nil"))  # a new clause: the loop is made again
-    assert answers(program, "app([1,2], [3], L)") == ["[1,2|nil]", "[1,2,3]"]
+    assert answer_rows(program, "app([1,2], [3], L)") == ["[1,2|nil]", "[1,2,3]"]
 
 
 def test_a_tabled_predicate_keeps_its_table() -> None:
@@ -113,17 +108,3 @@ def test_a_replaced_predicate_is_not_looped_on() -> None:
     program.predicates["app", 3] = consult_text("app(_, _, other).").predicates["app", 3]
     old.looping = False
     assert program.query("app([1,2], [3], L).") == [{"L": "other"}]
-
-
-def swi_answers(query: str) -> list[str]:
-    goal = f"forall(({query}), ({swi_row(query)}))"
-    done = subprocess.run(["swipl", "-q", "-g", "consult(user)", "-g", goal, "-t", "halt"], input=PROGRAM,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
-
-
-def swi_row(query: str) -> str:
-    """SWI's answer row: the query's named variables written canonically, one space apart."""
-    names = list(dict.fromkeys(re.findall(r"\b[A-Z]\w*", query)))
-    return ", write(' '), ".join(f"write_canonical({n})" for n in names) + ", nl"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,8 +20,9 @@ from logicpy.core import (SearchTimeout, conde, cons, disj, eq, lall, neq, relat
 from logicpy.core import clauses
 from logicpy.core.clauses import TAIL_CALLS
 from logicpy.core.fd import domo, labelo
-from logicpy.core.terms import format_term, term_variables
+from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
+from tests.swipl import answer_rows, swi_rows
 
 
 def _relations() -> dict[str, Any]:
@@ -324,14 +324,10 @@ QUERIES = [
 ]
 
 
-def answers(program, query: str) -> list[str]:
-    return [" ".join(format_term(v) for v in a.values()) for a in program.query(f"{query}.")]
-
-
 def test_consulted_append_runs_the_idiom() -> None:
     program = consult_text(PROGRAM)
     before = clauses.copy_runs
-    assert answers(program, "app([1,2,3], [4], L)") == ["[1,2,3,4]"]
+    assert answer_rows(program, "app([1,2,3], [4], L)") == ["[1,2,3,4]"]
     assert clauses.copy_runs == before + 1
     program.query("app_iot([1], _, _), then_end([1], _), wrap([1], _), swap([1], a, b, _).")
     for key, out in [(("app", 3), 2), (("app_iot", 3), 1), (("then_end", 2), 1)]:
@@ -344,21 +340,10 @@ def test_consulted_append_runs_the_idiom() -> None:
 @pytest.mark.parametrize("query", QUERIES)
 def test_consulted_predicates_as_without_the_idiom_and_as_swi(query: str) -> None:
     program, plain = consult_text(PROGRAM), consult_text(PROGRAM)
-    got = answers(program, query)
+    got = answer_rows(program, query)
     with switched(False):
-        assert got == answers(plain, query)
+        assert got == answer_rows(plain, query)
     assert all(getattr(p._loop, "copy", None) is None for p in plain.predicates.values())
     ground = not any(term_variables(list(a.values())) for a in program.query(f"{query}."))
     if shutil.which("swipl") and ground:
-        assert got == swi_answers(query)
-
-
-def swi_answers(query: str) -> list[str]:
-    import re
-
-    names = list(dict.fromkeys(re.findall(r"\b[A-Z]\w*", query)))
-    row = ", write(' '), ".join([*(f"write_canonical({n})" for n in names), "nl"]).replace("), write(' '), nl", "), nl")
-    done = subprocess.run(["swipl", "-q", "-g", "consult(user)", "-g", f"forall(({query}), ({row}))", "-t", "halt"],
-                          input=PROGRAM, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
+        assert got == swi_rows(PROGRAM, query)

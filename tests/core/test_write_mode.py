@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import shutil
-import subprocess
 
 import pytest
 from hypothesis import given, settings
@@ -18,8 +17,9 @@ from logicpy.core import (SearchTimeout, conde, cons, disj, eq, lall, neq, relat
 from logicpy.core.clauses import TAIL_CALLS
 from logicpy.core.fd import domo, labelo, lto
 from logicpy.core.streams import _expander
-from logicpy.core.terms import format_term, term_variables
+from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
+from tests.swipl import answer_rows, swi_rows
 
 
 @relation
@@ -331,28 +331,13 @@ def test_consulted_predicates_write_their_output_in_place() -> None:
         assert "_lp_HOLE" in program.predicates[key]._loop.__code__.co_freevars, key
 
 
-def answers(program, query: str) -> list[str]:
-    return [" ".join(format_term(v) for v in a.values()) for a in program.query(f"{query}.")]
-
-
 @pytest.mark.parametrize("query", QUERIES)
 def test_consulted_predicates_as_without_the_loop_and_as_swi(query: str) -> None:
     looped, plain = consult_text(PROGRAM), consult_text(PROGRAM)
     for predicate in plain.predicates.values():
         predicate._loop = None
-    got = answers(looped, query)
-    assert got == answers(plain, query)
+    got = answer_rows(looped, query)
+    assert got == answer_rows(plain, query)
     ground = not any(term_variables(list(a.values())) for a in looped.query(f"{query}."))
     if shutil.which("swipl") and ground:
-        assert got == swi_answers(query)
-
-
-def swi_answers(query: str) -> list[str]:
-    import re
-
-    names = list(dict.fromkeys(re.findall(r"\b[A-Z]\w*", query)))
-    row = ", write(' '), ".join([*(f"write_canonical({n})" for n in names), "nl"]).replace("), write(' '), nl", "), nl")
-    done = subprocess.run(["swipl", "-q", "-g", "consult(user)", "-g", f"forall(({query}), ({row}))", "-t", "halt"],
-                          input=PROGRAM, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
+        assert got == swi_rows(PROGRAM, query)
