@@ -19,6 +19,7 @@ from logicpy.puzzles.einstein import sat
 from logicpy.puzzles.einstein.semantics import GridView, holds
 from logicpy.puzzles.einstein.solve import checked_grids
 from logicpy.puzzles.einstein.validate import validate
+from tests.puzzles.einstein.brute import brute_force
 
 ROOT = Path(__file__).resolve().parents[3]
 GRIDS = ROOT / "bench" / "data" / "einstein_grids"
@@ -33,18 +34,6 @@ def _both(game: Game, **kw) -> tuple:
     by_sat, by_fd = solve(game, engine="sat", **kw), solve(game, engine="fd", **kw)
     assert (by_sat.engine, by_fd.engine) == ("sat", "fd")
     return by_sat, by_fd
-
-
-def brute_force(game: Game) -> list:
-    """Every grid of the game's shape that satisfies each clue read on it, in listed order."""
-    first, *others = game.kinds
-    found = []
-    for perms in itertools.product(*(itertools.permutations(k.things) for k in others)):
-        grid = tuple(zip(first.things, *perms))
-        view = GridView(game, grid)
-        if all(holds(game, r, view) for c in game.clues for r in c.rules):
-            found.append(grid)
-    return found
 
 
 @pytest.mark.parametrize("path", [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from pathlib import Path
@@ -23,7 +22,7 @@ from logicpy.puzzles.einstein import (
     solve,
     verify,
 )
-from logicpy.puzzles.einstein.semantics import GridView, holds
+from tests.puzzles.einstein.brute import brute_force
 
 ROOT = Path(__file__).resolve().parents[3]
 #: the peer's games, in the shared folder beside the checkout (or beside its worktree folder)
@@ -185,23 +184,12 @@ def _random_rule(rng: random.Random, depth: int = 0):
     return Relation(func, args, rng.random() < 0.4, literal)
 
 
-def _brute_force(game: Game):
-    first, *others = game.kinds
-    found = []
-    for perms in itertools.product(*(itertools.permutations(k.things) for k in others)):
-        g = tuple(zip(first.things, *perms))
-        view = GridView(game, g)
-        if all(holds(game, r, view) for c in game.clues for r in c.rules):
-            found.append(g)
-    return found
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_fd_agrees_with_brute_force_on_random_games(seed):
     rng = random.Random(seed)
     clues = tuple(Clue(i, (_random_rule(rng),)) for i in range(1, rng.randint(2, 4)))
     game = Game(RANDOM_GAME.kinds, clues)
-    assert set(solve(game).solutions) == set(_brute_force(game))
+    assert set(solve(game).solutions) == set(brute_force(game))
 
 
 def test_a_disjunction_prunes_before_search():
