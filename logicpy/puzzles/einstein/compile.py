@@ -36,10 +36,10 @@ from unification import Var
 from ...core import conj, eq, fd, run
 from ...core.terms import is_var, var
 from ...errors import InputError
-from .model import ADJ_FUNCS, ARITH_FUNCS, Connective, Game, Grid, Relation, Rule
+from .model import ADJ_FUNCS, ARITH_FUNCS, Clue, Connective, Game, Grid, Relation, Rule
 from .semantics import ARITH_TOLERANCE, arith, number, rank_key, resolve_kind
 
-__all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd", "MAX_CELLS", "MAX_TABLE", "check_size"]
+__all__ = ["FDModel", "compile_game", "iter_grids", "solve_fd", "MAX_CELLS", "MAX_TABLE", "TableTooBig", "check_size"]
 
 Term = Union[int, Var]
 
@@ -75,12 +75,17 @@ MAX_CELLS = 400
 MAX_TABLE = 250_000
 
 
-class _TooBig(Exception):
+class TableTooBig(Exception):
     """A clue's table would list more than `MAX_TABLE` combinations (`size` of them)."""
 
     def __init__(self, size: int):
         super().__init__(size)
         self.size = size
+
+    def error(self, game: Game, clue: Clue) -> InputError:
+        """The input error naming the game and the clue."""
+        return InputError(f"{game.name or 'game'}: clue {clue.number}: its arithmetic has {self.size:,} combinations "
+                          f"of values to tabulate; the limit is {MAX_TABLE:,}")
 
 
 def check_size(game: Game) -> None:
@@ -135,7 +140,7 @@ def _table(values: list[Value], domains: list[list[int]], test: Callable[[tuple[
     for d in domains:
         size *= len(d)
     if size > MAX_TABLE:
-        raise _TooBig(size)
+        raise TableTooBig(size)
     xs, shifts = zip(*map(_split, values))
     domains = [[v - c for v in d] for d, c in zip(domains, shifts)]
     universe = frozenset(itertools.product(*domains))
@@ -428,9 +433,8 @@ def compile_game(game: Game) -> tuple[FDModel, list]:
     for clue in game.clues:
         try:
             formulas += [model.formula(r) for r in clue.rules]
-        except _TooBig as big:
-            raise InputError(f"{game.name or 'game'}: clue {clue.number}: its arithmetic has {big.size:,} combinations "
-                             f"of values to tabulate; the limit is {MAX_TABLE:,}") from None
+        except TableTooBig as big:
+            raise big.error(game, clue) from None
     formula = _and(formulas)
     parts = list(formula.parts) if isinstance(formula, And) else [formula]
     parts.sort(key=lambda p: len(p.parts) if isinstance(p, Or) else 0)

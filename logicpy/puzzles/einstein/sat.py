@@ -24,8 +24,7 @@ import itertools
 import math
 from typing import Iterator, Sequence
 
-from ...errors import InputError
-from .compile import MAX_TABLE
+from .compile import MAX_TABLE, TableTooBig
 from .model import ADJ_FUNCS, ORDER_FUNCS, Game, Grid, Kind, Relation, Rule, Symbol
 from .semantics import holds, resolve_kind
 
@@ -77,9 +76,8 @@ class Encoding:
             try:
                 for rule in clue.rules:
                     self.add([self.rule(rule)])
-            except _TooBig as big:
-                raise InputError(f"{game.name or 'game'}: clue {clue.number}: its arithmetic has {big.size:,} "
-                                 f"combinations of values to tabulate; the limit is {MAX_TABLE:,}") from None
+            except TableTooBig as big:
+                raise big.error(game, clue) from None
 
     # -- clauses -------------------------------------------------------------
 
@@ -224,7 +222,7 @@ class Encoding:
         options = [[i for i, x in enumerate(h) if x != -TRUE] for h in hots]
         size = math.prod(map(len, options))
         if size > MAX_TABLE:
-            raise _TooBig(size)
+            raise TableTooBig(size)
         y = self._new()
         if len(hots) == 2:  # support encoding, in both directions and for both truth values
             key = (rel.func, rel.literal, tuple(kind for kind, _ in values))
@@ -244,14 +242,6 @@ class Encoding:
             ok = self._holds(rel, tuple(c[i] for c, i in zip(columns, combo)))
             self.add([-h[i] for h, i in zip(hots, combo)] + [y if ok else -y])
         return y
-
-
-class _TooBig(Exception):
-    """A relation would list more than `MAX_TABLE` combinations of values (`size` of them)."""
-
-    def __init__(self, size: int):
-        super().__init__(size)
-        self.size = size
 
 
 class _NoView:
