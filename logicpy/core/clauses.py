@@ -1200,11 +1200,7 @@ def _copy_run(s: Any, xs: Any, cell: ConsPair, ys: Any, left: int) -> tuple[Any,
         else:
             break
     if ys is not _NO and n < left and xs.__class__ is list and not xs:
-        while ys.__class__ is Variable:
-            bound = s.get(ys, equality._UNBOUND)
-            if bound is equality._UNBOUND:
-                break
-            ys = bound
+        ys = equality.walk(ys, s)
         parts = terms.list_parts(ys)
         if parts is not None:
             whole, start = parts

@@ -14,6 +14,7 @@ from ...core.fd import STRATEGIES
 from ...errors import InputError, LogicpyError
 from ...progress import terminal_progress
 from .files import load_game, save_game
+from .solve import ENGINES
 
 __all__ = ["register"]
 
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     output.add_argument("--show", type=int, default=10, metavar="N", help="solution tables to print (default 10)")
     search = parser.add_argument_group("search")
     search.add_argument(
-        "--engine", choices=("auto", "sat", "fd"), default="auto",
+        "--engine", choices=ENGINES, default="auto",
         help="what finds the solutions: sat = a conflict-learning SAT solver (CaDiCaL, from python-sat), "
              "fd = FD propagation and search, auto = sat when python-sat can be imported (default); "
              "--count always uses the FD search",
