@@ -41,6 +41,7 @@ from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, 
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
+from .core import loops
 from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
                            index_key, term_template, unify_template)
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
@@ -174,6 +175,7 @@ class Predicate:
         self._index: dict | None = None  # first argument's key -> candidate clauses, made when asked
         self._loop: Any = _NOT_YET  # the deterministic loop (`_make_loop`), made when first useful
         self._in_loop: frozenset = frozenset()  # ids of the clauses the loop runs itself
+        self._runs: Any = _NOT_YET  # the loop the clauses run as (`core.loops`; None: none), made when first called
         self.looping = True
         """Whether a call of `name/arity` is still a call of this predicate (false once tabled
         or replaced): its loop goes round only then."""
@@ -196,6 +198,7 @@ class Predicate:
         self._index = None
         self._loop = _NOT_YET
         self._in_loop = frozenset()
+        self._runs = _NOT_YET
         for predicate in self.program.predicates.values():
             if predicate._tabled is not None:
                 predicate._tabled.clear()
@@ -230,6 +233,12 @@ class Predicate:
         if Interrupt.requested:
             Interrupt.requested = False
             raise KeyboardInterrupt
+        runs = self._runs
+        if runs is not None and loops.ENABLED:
+            if runs is _NOT_YET:
+                runs = self._runs = self._runs_as()
+            if runs is not None:  # clauses given a loop: the loop's goal, whatever the state
+                return S, (runs.goal(args), K)
         clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
         if not clauses:
             return None
@@ -274,6 +283,26 @@ class Predicate:
             return m.finish(), K_on
         return first_of(S, K, (barrier, *args), search,
                         [c.compiled(self) if c.code is _NOT_YET else c.code for c in clauses])
+
+    def _runs_as(self) -> loops.Runs | None:
+        """The loop of a library relation with these clauses (`core.loops`: the same clauses
+        up to variable names and argument order, `dif/2` as the core's), or None."""
+        clauses = []
+        for clause in self.clauses:
+            body = []
+            for g in _conjuncts(clause.body):
+                if g == "true":
+                    continue
+                if not isinstance(g, tuple) or not g or not isinstance(g[0], str):
+                    return None
+                if g[0] == self.name and len(g) == self.arity + 1 and plain_call(self.name, self.arity):
+                    body.append((loops.SELF, g[1:]))
+                elif g[0] == "dif" and len(g) == 3 and ("dif", 2) not in self.program.predicates:
+                    body.append((loops.DIF, g[1:]))
+                else:
+                    return None
+            clauses.append((clause.head, body))
+        return loops.runs_as(clauses) if clauses else None
 
     def _make_loop(self) -> Callable[..., Any] | None:
         """The clauses' deterministic loop (`core.clauses.compile_loop`): a call whose first

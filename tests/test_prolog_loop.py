@@ -4,13 +4,24 @@ itself, runs as one loop: the same answers in the same order as without it and a
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 
 import pytest
 
 from logicpy.core import run, var
+from logicpy.core import loops
 from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
 from tests.swipl import answer_rows, swi_rows
+
+
+@pytest.fixture(autouse=True)
+def _as_clauses() -> Iterator[None]:
+    """The clause compiler is the subject here: relations with a library relation's clauses
+    (append's, member's) run as their clauses, not as its loop (`core.loops`)."""
+    with loops.disabled():
+        yield
+
 
 PROGRAM = """
 app([], L, L).

@@ -30,7 +30,7 @@ __all__ = ["MODULES", "MANIFEST", "checksum", "choose", "decide", "read_manifest
 #: The modules the build compiles (the search, terms, unification, constraints, the FD
 #: store). Not `cover`: its bitsets shift by `len(...)`, which Cython computes in C integers.
 MODULES = (
-    "logicpy.core.terms", "logicpy.core.equality", "logicpy.core.streams", "logicpy.core.lists",
+    "logicpy.core.terms", "logicpy.core.equality", "logicpy.core.streams", "logicpy.core.listloops",
     "logicpy.core.disequality", "logicpy.core.residual", "logicpy.core.control", "logicpy.core.tabling",
     "logicpy.core.facts", "logicpy.core.answers", "logicpy.core._spine",
     "logicpy.core.fd.store", "logicpy.core.fd.propagators", "logicpy.core.fd.channel",

@@ -59,7 +59,7 @@ from typing import Any, Callable
 from cons.core import ConsPair
 from immutables import Map
 
-from . import equality, streams, terms
+from . import disequality, equality, loops, streams, terms
 from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
@@ -1222,9 +1222,72 @@ def _copy_run(s: Any, xs: Any, cell: ConsPair, ys: Any, left: int) -> tuple[Any,
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
-    construction (see the module)."""
+    construction (see the module). A relation with the clauses of one given a loop runs
+    as that loop (`loops`; `CompiledRelation.runs`)."""
     reader = _Reader(fn)
-    return compile_clauses(name, reader, reader.read(), fn.__globals__, loop=True)
+    clauses = reader.read()
+    compiled = compile_clauses(name, reader, clauses, fn.__globals__, loop=True)
+    shaped = _terms_of(reader, clauses)
+    compiled.runs = None if shaped is None else loops.runs_as(shaped)
+    return compiled
+
+
+def clause_terms(fn: Callable[..., Any]) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
+    """The clauses of the `@relation` function `fn` as terms, the way `loops.shape` takes
+    them; None when it has none (`NotCompiled`) or they hold other goals."""
+    reader = _Reader(fn)
+    try:
+        return _terms_of(reader, reader.read())
+    except NotCompiled:
+        return None
+
+
+def _terms_of(reader: _Reader, clauses: list[list[Any]]) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
+    """Each clause as (its head's arguments, its body's calls (callee, arguments)), the
+    head's equations solved, for `loops.shape`: fresh variables for the names; a call of
+    the relation itself is `loops.SELF`, `neq` is `loops.DIF`. None for a clause whose head
+    cannot hold, an equation after a call, or a call of anything else."""
+    out = []
+    for goals in clauses:
+        names: dict[str, Variable] = {}
+
+        def term(t: Any) -> Any:
+            if isinstance(t, _Var):
+                v = names.get(t.name)
+                if v is None:
+                    v = names[t.name] = Variable(t.name)
+                return v
+            if isinstance(t, _Const):
+                return t.value
+            if isinstance(t, _Seq):
+                items = [term(x) for x in t.items]
+                return items if t.kind is list else tuple(items)
+            if isinstance(t, _Cons):
+                return terms.cons(*[term(x) for x in t.items])
+            return None
+
+        s: Any = Map()
+        head = 0
+        while head < len(goals) and isinstance(goals[head], _Eq):
+            s = equality.unify(term(goals[head].left), term(goals[head].right), s)
+            if s is False:
+                return None
+            head += 1
+        body = []
+        for g in goals[head:]:
+            called = g.node if isinstance(g, _Expr) and isinstance(g.node, ast.Call) else None
+            if called is None or called.keywords:
+                return None
+            f = reader.resolve(called.func)
+            r = getattr(f, "relation", None)
+            callee = loops.SELF if isinstance(r, streams.Relation) and r.fn is reader.fn \
+                else loops.DIF if f is disequality.neq else None
+            args = [reader.term(a) for a in called.args]
+            if callee is None or any(a is None for a in args):
+                return None
+            body.append((callee, tuple(equality.reify(term(a), s) for a in args)))
+        out.append((tuple(equality.reify(term(_Var(p)), s) for p in reader.params), body))
+    return out
 
 
 #: What a deterministic loop gives for the continuation when it hands the call back.
@@ -1340,14 +1403,17 @@ def _single_clauses(keys: list) -> _Single | None:
 class CompiledRelation:
     """A relation's clause functions (see the module), the index on their first argument
     (`index[index_key(first)]` are the candidates for a walked first argument) and its
-    deterministic loop (`_loop_source`; None: none)."""
+    deterministic loop (`_loop_source`; None: none); and, for clauses given a loop
+    (`loops`), that loop (`runs`, run instead of the clauses while `loops.ENABLED`)."""
 
-    __slots__ = ("clauses", "index", "source", "loop")
+    __slots__ = ("clauses", "index", "source", "loop", "runs")
 
-    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str, loop: Any = None):
+    def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str, loop: Any = None,
+                 runs: "loops.Runs | None" = None):
         self.clauses = clauses
         self.source = source
         self.loop = loop
+        self.runs = runs
         self.index: _Index | None = None
         if len(clauses) > 1 and any(k is not None for k in keys):
             self.index = _Index(clauses, keys)

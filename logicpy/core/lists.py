@@ -1,310 +1,62 @@
 """List relations for the relational core: Prolog's library(lists), as kanren goals.
 
-Every relation here is a plain kanren goal (state -> stream of states) that walks proper
-lists in a loop: no recursion per element, so 100,000-element lists cost milliseconds and
-no RecursionError (kanren 1.0.5's `membero`/`appendo` recurse per element and fail past
-~170 elements). Partial lists (`cons(h, T)`) are extended the way Prolog extends them,
-lazily and in order, so `run(5, ...)` over an unbounded relation returns.
+`membero`, `appendo`, `selecto` and `adjacento` are relations like any a user writes:
+Prolog's clauses of member/2, append/3, select/3 and nextto/3 in `@relation`. Each is
+given a loop (`loops.give`, the loops in `listloops`) that runs those clauses in one pass
+over the lists, and so is every relation with the same clauses, whatever its variables
+are called and its arguments' order, written in Python or consulted from Prolog. A list
+argument given as another Python object (a tuple, a number) is an error at the call; a
+value bound during the search that is not a list simply fails, as in Prolog.
 
-No relation runs long without giving the search its turn: a scan yields `PAUSE` after
-every `SCAN` elements, and an endless enumeration after every attempt that finds nothing,
-so other branches and time limits are served whatever the lists. On a cyclic list (made
-without the occurs check) `membero` enumerates the elements round after round, without
-end, as member/2 does; the other relations raise `TermError` (length/2's type error).
-
-`membero` and `adjacento` over a short proper list (a table of records, say) answer at
-once, as a tuple. A tuple pattern is matched against each element in one pass (`_fit`):
-its atoms and integers first, so a record that clashes is ruled out before anything is
-bound, then its other elements, the bindings written into one `MapMutation` made at the
-first binding; what that loop does not know (deeper terms, floats, cons cells) goes to
-`unify_mutation`, and states with constraint stores or the occurs check to `unify`.
+`lengtho`, `rembero`, `permuteo`, `distincto` and `nth1o` are goals of their own
+(`listloops`): their meaning needs integers, constraints, or an order of answers that no
+clauses of the core give in every mode.
 """
 
 from __future__ import annotations
 
-from itertools import count
-from typing import Any, Iterator
+import functools
+import inspect
+from typing import Any, Callable, ParamSpec
 
-from cons.core import ConsPair
-from immutables import Map
-from kanren.core import GoalType
+from . import loops
+from ._spine import check_list_argument
+from .listloops import (append_loop, distincto, lengtho, member_loop, nextto_loop, nth1o, permuteo, rembero,
+                        select_loop)
+from .streams import Apply, conde, eq, relation
+from .terms import cons
+from .terms import vars as fresh
 
-from ..errors import ModeError, TermError, shown
-from ._spine import EMPTY, Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
-from .disequality import neq
-from .equality import State, reify_dict, unify, unify_mutation, unify_subst
-from .streams import PAUSE, named
-from .terms import Variable, is_var, var, variables_in, vars
+P = ParamSpec("P")
 
-__all__ = [
-    "membero",
-    "appendo",
-    "lengtho",
-    "selecto",
-    "rembero",
-    "permuteo",
-    "distincto",
-    "nth1o",
-    "adjacento",
-]
+__all__ = ["membero", "appendo", "lengtho", "selecto", "rembero", "permuteo", "distincto", "nth1o", "adjacento"]
 
 
-#: Elements a scan looks at between two `PAUSE`s.
-SCAN = 1_000
+def _list_relation(*lists: str) -> Callable[[Callable[P, Any]], Callable[P, Apply]]:
+    """`@relation`, the arguments named `lists` checked at each call to be a list, a
+    partial list or a variable (`check_list_argument`)."""
 
-#: Types whose values unify exactly when they compare equal, with no bindings to make (an
-#: int never equals a str; floats and bools are left to unification: 1 == 1.0 == True in
-#: Python, not in Prolog).
-_ATOMIC = frozenset({int, str})
+    def make(fn: Callable[P, Any]) -> Callable[P, Apply]:
+        call = relation(fn)
+        places = [list(inspect.signature(fn).parameters).index(name) for name in lists]
 
+        @functools.wraps(fn)
+        def checked(*args: P.args, **keywords: P.kwargs) -> Apply:
+            goal = call(*args, **keywords)
+            for name, i in zip(lists, places):
+                check_list_argument(fn.__name__, name, goal.args[i])
+            return goal
 
-def _proper(tail: Any) -> bool:
-    """True iff a spine's tail closes a proper list."""
-    return type(tail) is list
+        checked.relation = call.relation  # type: ignore[attr-defined]
+        call.relation.function = checked  # type: ignore[attr-defined]  # its calls in its clauses are its own
+        return checked
 
-
-def _grow(items: list, tail: Any, S: Any, width: int) -> Iterator[tuple[Any, list]]:
-    """Windows of `width` consecutive elements that reach into the open `tail`, by start.
-
-    Grows the tail one fresh element at a time (each step O(1), as Prolog's recursion
-    does), yielding (state, window) for each window ending in a new element; the tail
-    stays open after it. Endless unless the tail cannot grow.
-    """
-    recent = items[len(items) - width + 1:] if width > 1 else []
-    while True:
-        item, rest = var(), var()
-        S = unify(tail, ConsPair(item, rest), S)
-        if S is False:
-            return
-        recent.append(item)
-        if len(recent) >= width:
-            recent = recent[len(recent) - width:]
-            yield S, recent
-        tail = rest
+    return make
 
 
-def _lists_by_length(tail: Any, S: Any, shortest: int) -> Iterator[Any]:
-    """States binding the open `tail` to proper lists of fresh variables, shortest first. Endless."""
-    for extra in count(shortest):
-        S_long = unify(tail, vars(extra), S)
-        yield PAUSE if S_long is False else S_long
-
-
-def _ground(term: Any) -> bool:
-    """True iff the reified `term` holds no logic variable."""
-    return next(variables_in(term), None) is None
-
-
-_UNBOUND = object()
-
-
-def _bindings_of(S: Any) -> Map | None:
-    """The `Map` of bindings a record match may extend for `S`: its own for a `Map`, a
-    `State`'s when it has no constraint store and no occurs check; else None (unify in full)."""
-    kind = S.__class__
-    if kind is Map:
-        return S
-    if kind is State and not S.constraints and not S.occurs_check:
-        return S.data
-    return None
-
-
-def _as_state(found: list, S: Any) -> list:
-    """The extended bindings `found` as states of `S`'s kind (see `_bindings_of`)."""
-    return found if S.__class__ is Map else [State(s, None, False) for s in found]
-
-
-class _Record:
-    """A tuple pattern (a record such as `("edge", A, 3, B)`) ready to be matched
-    against the terms of a list: its atoms and integers (`checks`, (position, value) pairs,
-    the first position last: a record's name is shared by every candidate, so it rules
-    little out), then its other elements (`rest`, (position, element) pairs, in order)."""
-
-    __slots__ = ("term", "size", "checks", "rest")
-
-    def __init__(self, term: tuple):
-        self.term = term
-        self.size = len(term)
-        self.checks = [(i, t) for i, t in reversed(list(enumerate(term))) if t.__class__ is str or t.__class__ is int]
-        self.rest = [(i, t) for i, t in enumerate(term) if not (t.__class__ is str or t.__class__ is int)]
-
-
-def _record_of(pattern: Any, prepared: _Record | None) -> _Record | None:
-    """The `_Record` of a walked `pattern`: `prepared` when it is that pattern's, a new one for
-    another tuple, None for any other term."""
-    if prepared is not None and prepared.term is pattern:
-        return prepared
-    return _Record(pattern) if pattern.__class__ is tuple else None
-
-
-def _may_fit(record: _Record, term: Any, get: Any) -> bool:
-    """False when `term` (walked in the bindings' `get`) cannot unify with the `record`'s
-    pattern for a reason `_fit` finds first: an atom or integer of the pattern clashes, or
-    the term is an atom, an integer, a list or a tuple of another length. Binds nothing."""
-    while term.__class__ is Variable:
-        term = get(term, _UNBOUND)
-        if term is _UNBOUND:
-            return True
-    kind = term.__class__
-    if kind is not tuple:
-        return not (kind is str or kind is int or kind is list)
-    if len(term) != record.size:
-        return False
-    for i, c in record.checks:
-        t = term[i]
-        while t.__class__ is Variable:
-            t = get(t, _UNBOUND)
-        if t is c or t is _UNBOUND:
-            continue
-        kind = t.__class__
-        if kind is c.__class__:
-            if t != c:
-                return False
-        elif kind is str or kind is int or kind is tuple or kind is list:
-            return False
-    return True
-
-
-def _fit(record: _Record, term: Any, s: Map, m: Any) -> Any:
-    """Unify the `record`'s pattern with `term` in the bindings `s` as extended by the
-    mutation `m` (None: not extended yet; one is made at the first binding): `m` or the
-    mutation now holding the bindings (None when none was needed), or False.
-
-    The pattern's atoms and integers are compared first, so most records that do not fit
-    are ruled out before anything is bound. Variables, atoms and integers are matched here,
-    anything else by `unify_mutation`. Bindings go as `unify` makes them: the pattern's
-    variable to the term's side when both are variables."""
-    get = s.get if m is None else m.get
-    while term.__class__ is Variable:
-        nxt = get(term, _UNBOUND)
-        if nxt is _UNBOUND:
-            if m is None:
-                m = s.mutate()
-            m[term] = record.term
-            return m
-        term = nxt
-    kind = term.__class__
-    if kind is not tuple or len(term) != record.size:
-        if kind is str or kind is int or kind is list or kind is tuple:
-            return False  # an atom, an integer or a list never unifies with a tuple
-        return unify_mutation(record.term, term, s.mutate() if m is None else m)
-    for i, c in record.checks:
-        t = term[i]
-        while t.__class__ is Variable:
-            nxt = get(t, _UNBOUND)
-            if nxt is _UNBOUND:
-                if m is None:
-                    m = s.mutate()
-                    get = m.get
-                m[t] = c
-                break
-            t = nxt
-        else:
-            if t is c:
-                continue
-            kind = t.__class__
-            if kind is c.__class__:
-                if t != c:
-                    return False
-            elif kind is str or kind is int or kind is tuple or kind is list:
-                return False
-            else:
-                m = unify_mutation(c, t, s.mutate() if m is None else m)
-                if m is False:
-                    return False
-                get = m.get
-    for i, u in record.rest:
-        t = term[i]
-        if u is t:
-            continue
-        while u.__class__ is Variable:
-            nxt = get(u, _UNBOUND)
-            if nxt is _UNBOUND:
-                break
-            u = nxt
-        while t.__class__ is Variable:
-            nxt = get(t, _UNBOUND)
-            if nxt is _UNBOUND:
-                break
-            t = nxt
-        if u is t:
-            continue
-        if m is None:
-            m = s.mutate()
-            get = m.get
-        kind = u.__class__
-        if kind is Variable:
-            m[u] = t
-        elif t.__class__ is Variable:
-            m[t] = u
-        elif kind is t.__class__ and (kind is str or kind is int):
-            if u != t:
-                return False
-        else:
-            m = unify_mutation(u, t, m)
-            if m is False:
-                return False
-            get = m.get
-    return m
-
-
-def _atom_in(x: Any, item: Any, s: Map) -> Any:
-    """The bindings `s` extended so that the atom or integer `x` unifies with `item` (of
-    another type than x's, or a variable), or False."""
-    get = s.get
-    while item.__class__ is Variable:
-        nxt = get(item, _UNBOUND)
-        if nxt is _UNBOUND:
-            return s.set(item, x)
-        item = nxt
-    kind = item.__class__
-    if kind is x.__class__:
-        return s if item == x else False
-    if kind is str or kind is int or kind is tuple or kind is list:
-        return False
-    return unify_subst(x, item, s)
-
-
-def _member_hits(x: Any, items: list, s: Map, record: _Record | None) -> list:
-    """The bindings `s` extended so that the walked `x` unifies with each of `items` in turn,
-    for those it unifies with, in order (`record`: `x` prepared, when it is a tuple)."""
-    out = []
-    if record is not None:
-        for item in items:
-            m = _fit(record, item, s, None)
-            if m is not False:
-                out.append(s if m is None else m.finish())
-        return out
-    kind = x.__class__
-    if kind is str or kind is int:
-        for item in items:
-            if item.__class__ is not kind:
-                found = _atom_in(x, item, s)
-                if found is not False:
-                    out.append(found)
-            elif item == x:  # the same test unification makes, without its dispatch
-                out.append(s)
-        return out
-    get = s.get
-    if kind is Variable:
-        for item in items:
-            while item.__class__ is Variable:
-                nxt = get(item, _UNBOUND)
-                if nxt is _UNBOUND:
-                    break
-                item = nxt
-            out.append(s if item is x else s.set(x, item))
-        return out
-    for item in items:
-        found = unify_subst(x, item, s)
-        if found is not False:
-            out.append(found)
-    return out
-
-
-@named
-def membero(x: Any, xs: Any) -> GoalType:
-    """membero(?x, ?xs): True iff x is an element of list xs.
+@_list_relation("xs")
+def membero(x: Any, xs: Any) -> Any:
+    """membero(?x, ?xs): True iff x is an element of list xs (member/2).
 
     One answer per matching position, in order; O(len(xs)) on a proper list. On a partial
     list it goes on to extend the tail without end, like Prolog's member/2.
@@ -314,467 +66,48 @@ def membero(x: Any, xs: Any) -> GoalType:
     >>> run(0, q, membero(3, [1, q]))
     (3,)
     """
-    check_list_argument("membero", "xs", xs)
-    record = _Record(x) if x.__class__ is tuple else None  # a record pattern, prepared once
-
-    def hits(S, x_rf, items):
-        """The states where `x_rf` unifies with an item of `items`, in order."""
-        s = _bindings_of(S)
-        if s is not None:
-            return _as_state(_member_hits(x_rf, items, s, _record_of(x_rf, record)), S)
-        out = []
-        atomic = type(x_rf) in _ATOMIC
-        for item in items:
-            if atomic and type(item) in _ATOMIC:
-                if item == x_rf:  # the same test unification makes: no binding, no store to wake
-                    out.append(S)
-                continue
-            S_hit = unify(x_rf, item, S)
-            if S_hit is not False:
-                out.append(S_hit)
-        return out
-
-    def scan(S, x_rf, items):
-        for lo in range(0, len(items), SCAN):
-            if lo:
-                yield PAUSE
-            yield from hits(S, x_rf, items[lo:lo + SCAN])
-
-    def endless(S, x_rf, items, tail):
-        yield from scan(S, x_rf, items)
-        if type(tail) is Cycle:
-            again = items[tail.start:]
-            while True:
-                yield PAUSE
-                yield from scan(S, x_rf, again)
-        if is_open(tail):
-            for S_grown, (item,) in _grow(items, tail, S, 1):
-                S_hit = unify(x, item, S_grown)
-                yield PAUSE if S_hit is False else S_hit
-
-    def membero_goal(S):
-        items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S, cyclic=True)
-        x_rf = x if x.__class__ is tuple else walk(x, S)
-        if tail.__class__ is list and len(items) <= SCAN:  # a short proper list: every answer now, as a tuple
-            if S.__class__ is Map:
-                return tuple(_member_hits(x_rf, items, S, record if x_rf is x else _record_of(x_rf, None)))
-            return tuple(hits(S, x_rf, items))
-        return endless(S, x_rf, items, tail)
-
-    return membero_goal
+    head, tail = fresh(2)
+    return conde([eq(xs, cons(x, tail))],
+                 [eq(xs, cons(head, tail)), membero(x, tail)])
 
 
-@named
-def appendo(xs: Any, ys: Any, zs: Any) -> GoalType:
-    """appendo(?xs, ?ys, ?zs): True iff zs is xs followed by ys.
+@_list_relation("xs", "ys", "zs")
+def appendo(xs: Any, ys: Any, zs: Any) -> Any:
+    """appendo(?xs, ?ys, ?zs): True iff zs is xs followed by ys (append/3).
 
     Terminates when xs or zs is a proper list: one answer in O(len(xs)) when xs is, the
-    len(zs) + 1 splits in order when zs is; otherwise enumerates longer and longer xs.
+    len(zs) + 1 splits in order when zs is (one when ys is proper too); otherwise
+    enumerates longer and longer xs.
 
     >>> from logicpy.core import run, var
     >>> x, y = var(), var()
     >>> run(0, (x, y), appendo(x, y, [1, 2]))
     (([], [1, 2]), ([1], [2]), ([1, 2], []))
     """
-    check_list_argument("appendo", "xs", xs)
-    check_list_argument("appendo", "ys", ys)
-    check_list_argument("appendo", "zs", zs)
-
-    def appendo_goal(S):
-        x_items, x_tail = spine(xs, S)
-        if not is_open(x_tail):
-            if _proper(x_tail):
-                S_done = unify(zs, chain(x_items, walk(ys, S)), S)
-                if S_done is not False:
-                    yield S_done
-            return
-        # zs starts with xs's known elements; what is left is x_tail followed by ys.
-        rest = var()
-        S = unify(zs, chain(x_items, rest), S)
-        if S is False:
-            return
-        r_items, r_tail = spine(rest, S, cyclic=True)
-        if r_tail.__class__ is Cycle:  # zs is cyclic: every split, without end (append/3 does the same)
-            yield from _cyclic_splits(x_tail, ys, rest, S)
-            return
-        # ys's known elements end the rest: only splits that leave room for them, and only
-        # one when both lists are proper (appendo(X, [last], long_list) stays O(n)).
-        y_items, y_tail = spine(ys, S)
-        last_split = len(r_items) - len(y_items) if _proper(r_tail) else len(r_items)
-        first_split = last_split if _proper(r_tail) and _proper(y_tail) else 0
-        for split in range(max(first_split, 0), last_split + 1):
-            S_split = unify(x_tail, r_items[:split], S)
-            if S_split is not False:
-                S_split = unify(ys, chain(r_items[split:], r_tail), S_split)
-            if S_split is not False:
-                yield S_split
-            elif split % SCAN == SCAN - 1:
-                yield PAUSE
-        if is_open(r_tail):
-            # xs's tail is the rest's known elements then k more, which also start the
-            # rest's open tail, ys after them: both grown one element at a time.
-            x_more = var()
-            S = unify(x_tail, chain(r_items, x_more), S)
-            while S is not False:
-                item, x_rest, r_rest = var(), var(), var()
-                S = unify(x_more, ConsPair(item, x_rest), S)
-                if S is not False:
-                    S = unify(r_tail, ConsPair(item, r_rest), S)
-                if S is False:
-                    return
-                S_long = unify(x_rest, [], S)
-                if S_long is not False:
-                    S_long = unify(r_rest, ys, S_long)
-                yield PAUSE if S_long is False else S_long
-                x_more, r_tail = x_rest, r_rest
-
-    return appendo_goal
+    head, tail, rest = fresh(3)
+    return conde([eq(xs, []), eq(ys, zs)],
+                 [eq(xs, cons(head, tail)), eq(zs, cons(head, rest)), appendo(tail, ys, rest)])
 
 
-def _cyclic_splits(x_tail: Any, ys: Any, rest: Any, S: Any) -> Iterator[Any]:
-    """States where `x_tail` is the first k elements of the cyclic list `rest` and `ys` the
-    rest from there, for k = 0, 1, 2, ...; endless."""
-    d = bindings(S)
-    prefix: list = []
-    cell = walk(rest, S)
-    while True:
-        S_split = unify(x_tail, list(prefix), S)
-        if S_split is not False:
-            S_split = unify(ys, cell, S_split)
-        yield PAUSE if S_split is False else S_split
-        prefix.append(cell.car)
-        cell = walk(cell.cdr, d)
-
-
-@named
-def lengtho(xs: Any, n: Any) -> GoalType:
-    """lengtho(?xs, ?n): True iff list xs has n elements (n a non-negative int).
-
-    Terminates when xs is a proper list or n is an integer; with both open it generates
-    lists of length 0, 1, 2, ... without end, like Prolog's length/2.
-
-    >>> from logicpy.core import run, var
-    >>> xs = var()
-    >>> run(0, xs, lengtho(xs, 2), lengtho([7, 8], 2), appendo([7], [8], xs))
-    ([7, 8],)
-    """
-    check_list_argument("lengtho", "xs", xs)
-
-    def lengtho_goal(S):
-        items, tail = spine(xs, S)
-        n_rf = walk(n, S)
-        if not is_var(n_rf) and (type(n_rf) is not int):
-            raise TermError(f"lengtho: the length must be an integer or a variable, got {shown(n_rf)}")
-        if not is_open(tail):
-            if _proper(tail):
-                S_done = unify(n_rf, len(items), S)
-                if S_done is not False:
-                    yield S_done
-            return
-        if is_var(n_rf):
-            for extra, S_long in enumerate(_lists_by_length(tail, S, 0)):
-                S_done = False if S_long is PAUSE else unify(n_rf, extra + len(items), S_long)
-                yield PAUSE if S_done is False else S_done
-        elif n_rf >= len(items):
-            S_done = unify(tail, vars(n_rf - len(items)), S)
-            if S_done is not False:
-                yield S_done
-
-    return lengtho_goal
-
-
-def _forward_on_longer_lists(x_tail: Any, S: Any, shortest: int, forward) -> Iterator[Any]:
-    """Neither list is proper: run the forward mode with xs closed at every length from `shortest` up."""
-    for S_long in _lists_by_length(x_tail, S, shortest):
-        yield PAUSE
-        if S_long is not PAUSE:
-            yield from forward(S_long)
-
-
-@named
-def selecto(x: Any, xs: Any, ys: Any) -> GoalType:
+@_list_relation("xs", "ys")
+def selecto(x: Any, xs: Any, ys: Any) -> Any:
     """selecto(?x, ?xs, ?ys): True iff ys is xs with one occurrence of x taken out (select/3).
 
-    Terminates when xs or ys is a proper list (one answer per position, in order);
-    with both open it enumerates longer and longer xs.
+    Terminates when xs or ys is a proper list (one answer per position, in order); with
+    both open it gives select/3's answers, x at the first cell, the second, ... without end.
 
     >>> from logicpy.core import run, var
     >>> xs = var()
     >>> run(0, xs, selecto(0, xs, [1, 2]))
     ([0, 1, 2], [1, 0, 2], [1, 2, 0])
     """
-    check_list_argument("selecto", "xs", xs)
-    check_list_argument("selecto", "ys", ys)
-
-    def forward(S):
-        items = spine(xs, S)[0]
-        for i, item in enumerate(items):
-            S_hit = unify(x, item, S)
-            if S_hit is not False:
-                S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
-            if S_hit is not False:
-                yield S_hit
-            elif i % SCAN == SCAN - 1:
-                yield PAUSE
-
-    def selecto_goal(S):
-        x_items, x_tail = spine(xs, S)
-        if not is_open(x_tail):
-            yield from forward(S)
-            return
-        y_items, y_tail = spine(ys, S)
-        if not is_open(y_tail):
-            for i in range(len(y_items) + 1):
-                S_hit = unify(xs, y_items[:i] + [x] + y_items[i:], S)
-                if S_hit is not False:
-                    yield S_hit
-            return
-        yield from _forward_on_longer_lists(x_tail, S, max(0, len(y_items) + 1 - len(x_items)), forward)
-
-    return selecto_goal
+    head, tail, rest = fresh(3)
+    return conde([eq(xs, cons(x, tail)), eq(ys, tail)],
+                 [eq(xs, cons(head, tail)), eq(ys, cons(head, rest)), selecto(x, tail, rest)])
 
 
-@named
-def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
-    """rembero(?x, ?xs, ?ys): True iff ys is xs without its first element equal to x, or xs
-    itself when no element equals x (kanren's meaning).
-
-    The elements before the removed one are constrained with `neq` to differ from x.
-    Terminates when xs or ys is a proper list; with both open it enumerates longer xs.
-
-    >>> from logicpy.core import run, var
-    >>> xs = var()
-    >>> run(0, xs, rembero(1, xs, [2, 3]))
-    ([1, 2, 3], [2, 1, 3], [2, 3, 1], [2, 3])
-    """
-    check_list_argument("rembero", "xs", xs)
-    check_list_argument("rembero", "ys", ys)
-
-    def forward(S):
-        items = spine(xs, S)[0]
-        S_before = S
-        for i, item in enumerate(items):
-            S_hit = unify(x, item, S_before)
-            if S_hit is not False:
-                S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
-            if S_hit is not False:
-                yield S_hit
-            elif i % SCAN == SCAN - 1:
-                yield PAUSE
-            S_before = post(neq(x, item), S_before)
-            if S_before is None:
-                return
-        S_absent = unify(ys, items, S_before)
-        if S_absent is not False:
-            yield S_absent
-
-    def backward(S, y_items):
-        S_before = S
-        for i, item in enumerate(y_items):
-            S_hit = unify(xs, y_items[:i] + [x] + y_items[i:], S_before)
-            if S_hit is not False:
-                yield S_hit
-            S_before = post(neq(x, item), S_before)
-            if S_before is None:
-                return
-        S_hit = unify(xs, y_items + [x], S_before)
-        if S_hit is not False:
-            yield S_hit
-        S_absent = unify(xs, y_items, S_before)
-        if S_absent is not False:
-            yield S_absent
-
-    def rembero_goal(S):
-        x_items, x_tail = spine(xs, S)
-        if not is_open(x_tail):
-            yield from forward(S)
-            return
-        y_items, y_tail = spine(ys, S)
-        if not is_open(y_tail):
-            yield from backward(S, y_items)
-            return
-        yield from _forward_on_longer_lists(x_tail, S, 0, forward)
-
-    return rembero_goal
-
-
-def _match_all(S: Any, pool: list, targets: list) -> Iterator[Any]:
-    """States unifying each target with a distinct pool element (as many as targets).
-
-    Depth-first over choices in pool order, with an explicit stack: permutations of long
-    lists never cost recursion depth.
-    """
-    frames = [[S, pool, 0]]
-    tries = 0
-    while frames:
-        tries += 1
-        if tries == SCAN:
-            tries = 0
-            yield PAUSE
-        frame = frames[-1]
-        S_k, pool_k, start = frame
-        if len(frames) - 1 == len(targets):
-            frames.pop()
-            yield S_k
-            continue
-        target = targets[len(frames) - 1]
-        for i in range(start, len(pool_k)):
-            S_next = unify(target, pool_k[i], S_k)
-            if S_next is not False:
-                frame[2] = i + 1
-                frames.append([S_next, pool_k[:i] + pool_k[i + 1:], 0])
-                break
-        else:
-            frames.pop()
-
-
-@named
-def permuteo(xs: Any, ys: Any) -> GoalType:
-    """permuteo(?xs, ?ys): True iff list ys is a permutation of list xs.
-
-    Terminates when xs or ys is a proper list (n! answers at most, in lexicographic order
-    of positions; once when both are ground, checked by counting in O(n)); with both open
-    it enumerates lengths 0, 1, 2, ... like Prolog's permutation/2.
-
-    >>> from logicpy.core import run, var
-    >>> xs = var()
-    >>> run(0, xs, permuteo(xs, [1, 2, 3]))
-    ([1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1])
-    """
-    check_list_argument("permuteo", "xs", xs)
-    check_list_argument("permuteo", "ys", ys)
-
-    def same_length(S, items, other):
-        """Bind `other` to a list as long as `items`; then match its elements to items."""
-        S_sized = unify(other, vars(len(items)), S) if is_open(spine(other, S)[1]) else S
-        if S_sized is False:
-            return
-        other_items, other_tail = spine(other, S_sized)
-        if not _proper(other_tail) or len(other_items) != len(items):
-            return
-        items_rf = reify_dict(items, bindings(S_sized))
-        other_rf = reify_dict(other_items, bindings(S_sized))
-        if _ground(items_rf) and _ground(other_rf):
-            if _counts(items_rf) == _counts(other_rf):
-                yield S_sized
-            return
-        yield from _match_all(S_sized, items, other_items)
-
-    def permuteo_goal(S):
-        x_items, x_tail = spine(xs, S)
-        y_items, y_tail = spine(ys, S)
-        if _proper(x_tail):
-            yield from same_length(S, x_items, ys)
-        elif _proper(y_tail):
-            yield from same_length(S, y_items, xs)
-        elif is_open(x_tail) and is_open(y_tail):
-            for S_long in _lists_by_length(x_tail, S, max(0, len(y_items) - len(x_items))):
-                yield PAUSE
-                if S_long is not PAUSE:
-                    yield from same_length(S_long, spine(xs, S_long)[0], ys)
-
-    return permuteo_goal
-
-
-def _counts(items: list) -> dict:
-    """How often each element of the reified, ground `items` occurs, keyed by its hashable form."""
-    tally: dict = {}
-    for item in items:
-        key = hashable_key(item)
-        tally[key] = tally.get(key, 0) + 1
-    return tally
-
-
-@named
-def distincto(xs: Any) -> GoalType:
-    """distincto(+xs): True iff the elements of the proper list xs are pairwise different.
-
-    Posts kanren `neq` constraints between every pair not yet decided, so they compose
-    with later unifications; all-ground lists are checked by hashing in O(n). Raises
-    ModeError on a partial list (its unknown elements cannot be constrained).
-
-    >>> from logicpy.core import run, var, membero
-    >>> q = var()
-    >>> run(0, q, distincto([1, q]), membero(q, [1, 2, 3]))
-    (2, 3)
-    """
-    check_list_argument("distincto", "xs", xs)
-
-    def distincto_goal(S):
-        items, tail = spine(xs, S)
-        if is_open(tail):
-            raise ModeError(f"distincto needs a proper list, got a partial list ending in the unbound {shown(tail)}")
-        if not _proper(tail):
-            return
-        items_rf = reify_dict(items, bindings(S))
-        ground = [_ground(item) for item in items_rf]
-        if all(ground):
-            if len({hashable_key(item) for item in items_rf}) == len(items_rf):
-                yield S
-            return
-        for i, a in enumerate(items_rf):
-            if i % SCAN == SCAN - 1:
-                yield PAUSE
-            for j in range(i + 1, len(items_rf)):
-                if ground[i] and ground[j]:
-                    if hashable_key(a) == hashable_key(items_rf[j]):
-                        return
-                    continue
-                S = post(neq(a, items_rf[j]), S)
-                if S is None:
-                    return
-        yield S
-
-    return distincto_goal
-
-
-@named
-def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
-    """nth1o(?n, ?xs, ?x): True iff x is the n-th element of list xs, counting from 1 (nth1/3).
-
-    Terminates when xs is a proper list or n is an integer; O(n) to reach the element.
-    Otherwise it goes on to extend the list without end.
-
-    >>> from logicpy.core import run, var
-    >>> n = var()
-    >>> run(0, n, nth1o(n, ["a", "b", "a"], "a"))
-    (1, 3)
-    """
-    check_list_argument("nth1o", "xs", xs)
-
-    def nth1o_goal(S):
-        items, tail = spine(xs, S)
-        n_rf = walk(n, S)
-        if is_var(n_rf):
-            for i, item in enumerate(items):
-                S_hit = unify((n_rf, x), (i + 1, item), S)
-                if S_hit is not False:
-                    yield S_hit
-                elif i % SCAN == SCAN - 1:
-                    yield PAUSE
-            if is_open(tail):
-                for i, (S_grown, window) in enumerate(_grow(items, tail, S, 1), len(items)):
-                    S_hit = unify((n_rf, x), (i + 1, window[0]), S_grown)
-                    yield PAUSE if S_hit is False else S_hit
-            return
-        if type(n_rf) is not int:
-            raise TermError(f"nth1o: the index must be an integer or a variable, got {shown(n_rf)}")
-        if 1 <= n_rf <= len(items):
-            S_hit = unify(x, items[n_rf - 1], S)
-        elif n_rf > len(items) and is_open(tail):
-            fresh = vars(n_rf - len(items))
-            S_hit = unify(tail, chain(fresh, var()), S)
-            S_hit = S_hit if S_hit is False else unify(x, fresh[-1], S_hit)
-        else:
-            S_hit = False
-        if S_hit is not False:
-            yield S_hit
-
-    return nth1o_goal
-
-
-@named
-def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
+@_list_relation("xs")
+def adjacento(x: Any, y: Any, xs: Any) -> Any:
     """adjacento(?x, ?y, ?xs): True iff y comes directly after x in list xs (nextto/3).
 
     One answer per position, in order; O(len(xs)) on a proper list, endless on a partial one.
@@ -784,46 +117,12 @@ def adjacento(x: Any, y: Any, xs: Any) -> GoalType:
     >>> run(0, q, adjacento(q, "c", ["a", "b", "c"]))
     ('b',)
     """
-    check_list_argument("adjacento", "xs", xs)
-    x_record = _Record(x) if x.__class__ is tuple else None  # record patterns, prepared once
-    y_record = _Record(y) if y.__class__ is tuple else None
+    head, tail = fresh(2)
+    return conde([eq(xs, cons(x, y, tail))],
+                 [eq(xs, cons(head, tail)), adjacento(x, y, tail)])
 
-    def adjacento_goal(S):
-        items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S)
-        if tail.__class__ is not list or len(items) > SCAN:
-            return scan(S, items, tail)
-        # a short proper list: every answer now, as a tuple
-        s = _bindings_of(S)
-        if s is None:
-            pair = (x, y)
-            return tuple(S_hit for S_hit in (unify(pair, (items[i], items[i + 1]), S) for i in range(len(items) - 1))
-                         if S_hit is not False)
-        x_rf = x if x.__class__ is tuple else walk(x, s)
-        y_rf = y if y.__class__ is tuple else walk(y, s)
-        x_rec, y_rec = _record_of(x_rf, x_record), _record_of(y_rf, y_record)
-        found = []
-        get = s.get
-        for i in range(len(items) - 1):
-            if y_rec is not None and not _may_fit(y_rec, items[i + 1], get):
-                continue  # before binding anything for x
-            m = _fit(x_rec, items[i], s, None) if x_rec is not None else unify_mutation(x_rf, items[i], s.mutate())
-            if m is not False:
-                m = _fit(y_rec, items[i + 1], s, m) if y_rec is not None else unify_mutation(y_rf, items[i + 1], s.mutate() if m is None else m)
-                if m is not False:
-                    found.append(s if m is None else m.finish())
-        return tuple(_as_state(found, S))
 
-    def scan(S, items, tail):
-        pair = (x, y)
-        for i in range(len(items) - 1):
-            S_hit = unify(pair, (items[i], items[i + 1]), S)
-            if S_hit is not False:
-                yield S_hit
-            elif i % SCAN == SCAN - 1:
-                yield PAUSE
-        if is_open(tail):
-            for S_grown, window in _grow(items, tail, S, 2):
-                S_hit = unify(pair, tuple(window), S_grown)
-                yield PAUSE if S_hit is False else S_hit
-
-    return adjacento_goal
+loops.give(membero, member_loop)
+loops.give(appendo, append_loop)
+loops.give(selecto, select_loop)
+loops.give(adjacento, nextto_loop)

@@ -540,7 +540,18 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
         m, K_on, tail = went_on
         return m.finish(), ((Apply(owner, tail), K) if K_on is AGAIN else K_on)
 
-    return expand
+    runs = compiled.runs
+    if runs is None:
+        return expand
+    goal = runs.goal
+
+    def run_loop(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
+        """Clauses given a loop (`loops`): the loop's goal, in any state."""
+        if loops.ENABLED:
+            return S, (goal(args), K)
+        return expand(S, K, args, search)
+
+    return run_loop
 
 
 def self_call(went_on: tuple[Any, Any], K: Any, owner: Any) -> tuple | None:
@@ -1059,3 +1070,4 @@ def _reify_answer(x: Any, S: Any) -> Any:
 
 
 from .clauses import _LIST_KEY, AGAIN, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)
+from . import loops  # noqa: E402

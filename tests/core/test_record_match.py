@@ -12,6 +12,7 @@ from immutables import Map
 
 from logicpy.core import adjacento, conde, cons, eq, inso, membero, neq, reify, run, var, vars
 from logicpy.core.equality import State
+from logicpy.core.listloops import member_loop, nextto_loop
 from logicpy.errors import LogicpyError
 
 A, B, C = vars(3, "r")  # the variables patterns, records and bindings share
@@ -127,10 +128,10 @@ def test_records_with_a_constraint_store():
 def test_a_state_without_a_store_gives_states_of_its_kind():
     a = var()
     S = State(Map(), None, False)
-    found = membero(("h", a), [("h", 1), ("h", 2)]).goal(S)
+    found = member_loop(("h", a), [("h", 1), ("h", 2)])(S)
     assert [type(s) for s in found] == [State, State]
     assert [reify(a, s) for s in found] == [1, 2]
-    found = adjacento(("h", a), ("h", 2), [("h", 1), ("h", 2)]).goal(S)
+    found = nextto_loop(("h", a), ("h", 2), [("h", 1), ("h", 2)])(S)
     assert [reify(a, s) for s in found] == [1]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -14,12 +15,22 @@ from hypothesis import strategies as st
 
 from logicpy.core import (SearchTimeout, conde, cons, disj, eq, lall, neq, relation, run, show, var,
                           vars)
+from logicpy.core import loops
 from logicpy.core.clauses import TAIL_CALLS
 from logicpy.core.fd import domo, labelo, lto
 from logicpy.core.streams import _expander
 from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
 from tests.swipl import answer_rows, swi_rows
+
+
+@pytest.fixture(autouse=True)
+def _as_clauses() -> Iterator[None]:
+    """The clause compiler is the subject here: relations with a library relation's clauses
+    (append's, member's) run as their clauses, not as its loop (`core.loops`)."""
+    with loops.disabled():
+        yield
+
 
 
 @relation

@@ -1,0 +1,158 @@
+"""Clause sets that run as loops: one relation's clauses, whoever writes them.
+
+The library's list relations (`membero`, `appendo`, `selecto`, `adjacento`) are ordinary
+relations, Prolog's textbook clauses written with `@relation`; each is also given a loop
+(`give`) that computes those clauses' answers, in their order, in one pass over the lists
+(no search step per element, a proper list's length used to rule out splits that cannot
+fit). Any relation whose clauses are, up to the names of their variables and the order of
+its arguments, the clauses of one of them runs as that loop: a user's member/2 written in
+Python or consulted from Prolog is as fast as the library's, because it is the same
+relation (as a C compiler runs a copying loop as memcpy).
+
+The comparison is of shapes (`shape`): each clause's head arguments and body calls with
+the variables numbered in order of appearance, lists as cells, the head's equations solved
+first (so `eq(xs, [])` and `eq(ys, zs)` give the head `([], Y, Y)` as Prolog writes it), a
+call of the relation itself marked as such and `neq` as dif/2. A relation with a clause
+more or less, another order of clauses or of goals, or a goal of another kind has another
+shape and runs its own clauses. `ENABLED = False` runs every relation as its clauses: the
+tests compare the loops with the clauses they stand for that way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from fractions import Fraction
+from itertools import permutations
+from typing import Any, Callable, Iterator, Sequence
+
+from cons.core import ConsPair
+
+from .terms import String, Suffix, Variable
+
+#: Whether relations whose clauses have a given loop's shape run as that loop (read at
+#: each call).
+ENABLED = True
+
+#: What a body goal that is a call of the relation itself is in a shape.
+SELF = "self"
+#: What dif/2 (`neq`) is in a shape.
+DIF = "dif"
+
+_given: list[tuple[Callable[..., Any], Callable[..., Any]]] = []  # (relation function, loop)
+_by_shape: dict[Any, "Runs"] = {}
+_read = 0  # how many of `_given` are in `_by_shape`
+
+
+class Runs:
+    """A relation that runs as `loop`: `args(call_args)` are the loop's arguments, the
+    call's in the order of the relation the loop was given for (`name`)."""
+
+    __slots__ = ("loop", "order", "name")
+
+    def __init__(self, loop: Callable[..., Any], order: tuple[int, ...], name: str):
+        self.loop, self.order, self.name = loop, order, name
+
+    def goal(self, args: Sequence[Any]) -> Any:
+        """The loop's goal for a call of the relation on `args`."""
+        return self.loop(*[args[i] for i in self.order])
+
+
+@contextlib.contextmanager
+def disabled() -> Iterator[None]:
+    """Within the block, every relation runs as its clauses, loop or not: what the loops
+    are compared with."""
+    global ENABLED
+    before, ENABLED = ENABLED, False
+    try:
+        yield
+    finally:
+        ENABLED = before
+
+
+class NoShape(Exception):
+    """The clauses hold something a shape does not describe."""
+
+
+def give(function: Callable[..., Any], loop: Callable[..., Any]) -> None:
+    """Run the `@relation` `function`, and every relation with its clauses' shape, as
+    `loop` (a function of the relation's arguments returning a goal). Read at the first
+    relation compiled after it."""
+    _given.append((function, loop))
+
+
+def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | None:
+    """The loop a relation with these clauses runs as (each clause (head arguments, body
+    calls), as `shape` takes them), or None."""
+    global _read
+    if _read < len(_given):
+        from .clauses import clause_terms  # the reader of `@relation` functions
+
+        while _read < len(_given):
+            function, loop = _given[_read]
+            _read += 1
+            own = clause_terms(function.relation.fn)  # type: ignore[attr-defined]
+            if own is None:
+                raise NoShape(f"{function.__name__}: its clauses have no shape")
+            n = len(own[0][0])
+            for order in permutations(range(n)):
+                # the relation's arguments put in `order`: a call in that order gives them back
+                moved = [(tuple(head[i] for i in order),
+                          [(callee, tuple(args[i] for i in order) if callee == SELF else args)
+                           for callee, args in body]) for head, body in own]
+                _by_shape.setdefault(shape(moved), Runs(loop, tuple(order.index(i) for i in range(n)),
+                                                        function.__name__))
+    try:
+        return _by_shape.get(shape(clauses))
+    except NoShape:
+        return None
+
+
+def shape(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> tuple:
+    """The clauses (each its head's argument terms and its body's calls, (callee, argument
+    terms), the callee `SELF`, `DIF` or a name) with their variables numbered in order of
+    appearance: equal for clauses that differ only in their variables' names. `NoShape`
+    for a term of another kind."""
+    out = []
+    for head, body in clauses:
+        numbers: dict = {}
+        head_shape = tuple(_term_shape(t, numbers) for t in head)
+        calls = []
+        for callee, args in body:
+            shapes = tuple(_term_shape(t, numbers) for t in args)
+            if callee == DIF:  # symmetric: one order
+                shapes = tuple(sorted(shapes, key=repr))
+            calls.append((callee, shapes))
+        out.append((head_shape, tuple(calls)))
+    return tuple(out)
+
+
+_ATOMIC = (int, str, float, bool, String, Fraction)
+
+
+def _term_shape(t: Any, numbers: dict) -> Any:
+    k = t.__class__
+    if k is Variable:
+        n = numbers.get(t)
+        if n is None:
+            n = numbers[t] = len(numbers)
+        return ("_", n)
+    if k in _ATOMIC:
+        return (k.__name__, t)
+    if k is Suffix:
+        t, k = t.to_list(), list
+    if k is list or k is ConsPair:
+        items = []
+        while t.__class__ is ConsPair:
+            items.append(_term_shape(t.car, numbers))
+            t = t.cdr
+        if t.__class__ is list:
+            items.extend(_term_shape(x, numbers) for x in t)
+            end: Any = ("[]",)
+        else:
+            end = _term_shape(t, numbers)
+        for item in reversed(items):
+            end = ("|", item, end)
+        return end
+    if k is tuple:
+        return ("()", *(_term_shape(x, numbers) for x in t))
+    raise NoShape(f"a term of type {k.__name__}")
