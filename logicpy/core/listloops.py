@@ -430,7 +430,7 @@ def lengtho(xs: Any, n: Any) -> GoalType:
     Terminates when xs is a proper list or n is an integer; with both open it generates
     lists of length 0, 1, 2, ... without end, like Prolog's length/2.
 
-    >>> from logicpy.core import run, var
+    >>> from logicpy.core import appendo, run, var
     >>> xs = var()
     >>> run(0, xs, lengtho(xs, 2), lengtho([7, 8], 2), appendo([7], [8], xs))
     ([7, 8],)
