@@ -238,7 +238,9 @@ class Predicate:
             if runs is _NOT_YET:
                 runs = self._runs = self._runs_as()
             if runs is not None:  # clauses given a loop: the loop's goal, whatever the state
-                return S, (runs.goal(args), K)
+                g = runs.goal(S, args)
+                if g is not None:
+                    return S, (g, K)
         clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
         if not clauses:
             return None

@@ -1,10 +1,11 @@
 """The loops of the list relations, and the list relations that are not clauses.
 
-`member_loop`, `append_loop`, `select_loop` and `nextto_loop` are the goals that member/2,
-append/3, select/3 and nextto/3's clauses run as (`lists` defines the relations by their
-clauses; `loops` gives them these): the clauses' answers in their order, computed in one
-pass. `lengtho`, `rembero`, `permuteo`, `distincto` and `nth1o` are relations of their own
-here: their meaning needs integers, constraints or an order no clauses of the core give.
+`member_loop`, `append_loop`, `select_loop`, `nextto_loop` and `rember_loop` are the goals
+that the clauses of member/2, append/3, select/3, nextto/3 and rembero run as (`lists`
+defines the relations by their clauses; `loops` gives them these): the clauses' answers in
+their order, computed in one pass. `lengtho`, `permuteo`, `distincto` and `nth1o` are
+relations of their own here: their meaning needs integers or tests of how bound a list
+is, which no clauses of the core state.
 
 Every goal here is a plain kanren goal (state -> stream of states) that walks proper lists
 in a loop: no recursion per element, so 100,000-element lists cost milliseconds and no
@@ -42,8 +43,8 @@ from .equality import State, reify_dict, unify, unify_mutation, unify_subst
 from .streams import PAUSE, named
 from .terms import Variable, is_var, var, variables_in, vars
 
-__all__ = ["member_loop", "append_loop", "select_loop", "nextto_loop",
-           "lengtho", "rembero", "permuteo", "distincto", "nth1o"]
+__all__ = ["member_loop", "append_loop", "select_loop", "nextto_loop", "rember_loop", "rember_runs_clauses",
+           "lengtho", "permuteo", "distincto", "nth1o"]
 
 
 #: Elements a scan looks at between two `PAUSE`s.
@@ -460,24 +461,15 @@ def lengtho(xs: Any, n: Any) -> GoalType:
     return lengtho_goal
 
 
-def _forward_on_longer_lists(x_tail: Any, S: Any, shortest: int, forward) -> Iterator[Any]:
-    """Neither list is proper: run the forward mode with xs closed at every length from `shortest` up."""
-    for S_long in _lists_by_length(x_tail, S, shortest):
-        yield PAUSE
-        if S_long is not PAUSE:
-            yield from forward(S_long)
-
-
 def select_loop(x: Any, xs: Any, ys: Any) -> GoalType:
     """The goal of select/3's clauses (`lists.selecto`): one answer per position, in order,
     when xs or ys is a proper list; with both open, the clauses' own rounds (`_select_open`)."""
 
-    def forward(S):
-        items = spine(xs, S)[0]
+    def forward(S, items, tail):
         for i, item in enumerate(items):
             S_hit = unify(x, item, S)
             if S_hit is not False:
-                S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
+                S_hit = unify(ys, chain(items[:i] + items[i + 1:], tail), S_hit)
             if S_hit is not False:
                 yield S_hit
             elif i % SCAN == SCAN - 1:
@@ -485,13 +477,13 @@ def select_loop(x: Any, xs: Any, ys: Any) -> GoalType:
 
     def selecto_goal(S):
         x_items, x_tail = spine(xs, S)
-        if not is_open(x_tail):
-            yield from forward(S)
+        if not is_open(x_tail):  # a proper list, or one ending in a non-list: its cells
+            yield from forward(S, x_items, x_tail)
             return
         y_items, y_tail = spine(ys, S)
         if not is_open(y_tail):
             for i in range(len(y_items) + 1):
-                S_hit = unify(xs, y_items[:i] + [x] + y_items[i:], S)
+                S_hit = unify(xs, chain(y_items[:i] + [x] + y_items[i:], y_tail), S)
                 if S_hit is not False:
                     yield S_hit
             return
@@ -518,29 +510,17 @@ def _select_open(x: Any, xs: Any, ys: Any, S: Any) -> Iterator[Any]:
         xs, ys = xs_rest, ys_rest
 
 
-@named
-def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
-    """rembero(?x, ?xs, ?ys): True iff ys is xs without its first element equal to x, or xs
-    itself when no element equals x (kanren's meaning).
+def rember_loop(x: Any, xs: Any, ys: Any) -> GoalType:
+    """The goal of the clauses of `lists.rembero` when xs or ys is a proper list: one answer
+    per position x unifies with, in order, each after `neq`s from the elements before it,
+    then xs unchanged with x `neq` every element. `rember_runs_clauses` says when not."""
 
-    The elements before the removed one are constrained with `neq` to differ from x.
-    Terminates when xs or ys is a proper list; with both open it enumerates longer xs.
-
-    >>> from logicpy.core import run, var
-    >>> xs = var()
-    >>> run(0, xs, rembero(1, xs, [2, 3]))
-    ([1, 2, 3], [2, 1, 3], [2, 3, 1], [2, 3])
-    """
-    check_list_argument("rembero", "xs", xs)
-    check_list_argument("rembero", "ys", ys)
-
-    def forward(S):
-        items = spine(xs, S)[0]
+    def forward(S, items, tail):
         S_before = S
         for i, item in enumerate(items):
             S_hit = unify(x, item, S_before)
             if S_hit is not False:
-                S_hit = unify(ys, items[:i] + items[i + 1:], S_hit)
+                S_hit = unify(ys, chain(items[:i] + items[i + 1:], tail), S_hit)
             if S_hit is not False:
                 yield S_hit
             elif i % SCAN == SCAN - 1:
@@ -548,38 +528,41 @@ def rembero(x: Any, xs: Any, ys: Any) -> GoalType:
             S_before = post(neq(x, item), S_before)
             if S_before is None:
                 return
-        S_absent = unify(ys, items, S_before)
-        if S_absent is not False:
-            yield S_absent
+        if _proper(tail):
+            S_absent = unify(ys, items, S_before)
+            if S_absent is not False:
+                yield S_absent
 
-    def backward(S, y_items):
+    def backward(S, y_items, y_tail):
         S_before = S
         for i, item in enumerate(y_items):
-            S_hit = unify(xs, y_items[:i] + [x] + y_items[i:], S_before)
+            S_hit = unify(xs, chain(y_items[:i] + [x] + y_items[i:], y_tail), S_before)
             if S_hit is not False:
                 yield S_hit
             S_before = post(neq(x, item), S_before)
             if S_before is None:
                 return
-        S_hit = unify(xs, y_items + [x], S_before)
+        S_hit = unify(xs, chain(y_items + [x], y_tail), S_before)
         if S_hit is not False:
             yield S_hit
-        S_absent = unify(xs, y_items, S_before)
-        if S_absent is not False:
-            yield S_absent
+        if _proper(y_tail):
+            S_absent = unify(xs, y_items, S_before)
+            if S_absent is not False:
+                yield S_absent
 
     def rembero_goal(S):
         x_items, x_tail = spine(xs, S)
-        if not is_open(x_tail):
-            yield from forward(S)
-            return
-        y_items, y_tail = spine(ys, S)
-        if not is_open(y_tail):
-            yield from backward(S, y_items)
-            return
-        yield from _forward_on_longer_lists(x_tail, S, 0, forward)
+        if not is_open(x_tail):  # a proper list, or one ending in a non-list: its cells
+            return forward(S, x_items, x_tail)
+        return backward(S, *spine(ys, S))
 
     return rembero_goal
+
+
+def rember_runs_clauses(S: Any, x: Any, xs: Any, ys: Any) -> bool:
+    """True when neither xs nor ys is a proper list or ends in one: `rembero`'s clauses
+    run then (an endless enumeration, whose order depends on the search's)."""
+    return is_open(spine(xs, S)[1]) and is_open(spine(ys, S)[1])
 
 
 def _match_all(S: Any, pool: list, targets: list) -> Iterator[Any]:

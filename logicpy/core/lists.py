@@ -1,16 +1,17 @@
 """List relations for the relational core: Prolog's library(lists), as kanren goals.
 
-`membero`, `appendo`, `selecto` and `adjacento` are relations like any a user writes:
-Prolog's clauses of member/2, append/3, select/3 and nextto/3 in `@relation`. Each is
-given a loop (`loops.give`, the loops in `listloops`) that runs those clauses in one pass
-over the lists, and so is every relation with the same clauses, whatever its variables
-are called and its arguments' order, written in Python or consulted from Prolog. A list
-argument given as another Python object (a tuple, a number) is an error at the call; a
-value bound during the search that is not a list simply fails, as in Prolog.
+`membero`, `appendo`, `selecto`, `adjacento` and `rembero` are relations like any a user
+writes: Prolog's clauses of member/2, append/3, select/3, nextto/3 and rembero's three
+(kanren's meaning) in `@relation`. Each is given a loop (`loops.give`, the loops in
+`listloops`) that runs those clauses in one pass over the lists, and so is every relation
+with the same clauses, whatever its variables are called and its arguments' order,
+written in Python or consulted from Prolog. A list argument given as another Python
+object (a tuple, a number) is an error at the call; a value bound during the search that
+is not a list simply fails, as in Prolog.
 
-`lengtho`, `rembero`, `permuteo`, `distincto` and `nth1o` are goals of their own
-(`listloops`): their meaning needs integers, constraints, or an order of answers that no
-clauses of the core give in every mode.
+`lengtho`, `permuteo`, `distincto` and `nth1o` are goals of their own (`listloops`): their
+meaning needs integers or tests of how bound a list is (as SWI-Prolog's length/2 and
+permutation/2), which clauses of the core cannot state.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Any, Callable, ParamSpec
 
 from . import loops
 from ._spine import check_list_argument
-from .listloops import (append_loop, distincto, lengtho, member_loop, nextto_loop, nth1o, permuteo, rembero,
-                        select_loop)
+from .disequality import neq
+from .listloops import (append_loop, distincto, lengtho, member_loop, nextto_loop, nth1o, permuteo, rember_loop,
+                        rember_runs_clauses, select_loop)
 from .streams import Apply, conde, eq, relation
 from .terms import cons
 from .terms import vars as fresh
@@ -122,7 +124,27 @@ def adjacento(x: Any, y: Any, xs: Any) -> Any:
                  [eq(xs, cons(head, tail)), adjacento(x, y, tail)])
 
 
+@_list_relation("xs", "ys")
+def rembero(x: Any, xs: Any, ys: Any) -> Any:
+    """rembero(?x, ?xs, ?ys): True iff ys is xs without its first element equal to x, or xs
+    itself when no element equals x (kanren's meaning).
+
+    The elements before the removed one are constrained with `neq` to differ from x.
+    Terminates when xs or ys is a proper list; with both open the clauses run, without end.
+
+    >>> from logicpy.core import run, var
+    >>> xs = var()
+    >>> run(0, xs, rembero(1, xs, [2, 3]))
+    ([1, 2, 3], [2, 1, 3], [2, 3, 1], [2, 3])
+    """
+    head, tail, rest = fresh(3)
+    return conde([eq(xs, cons(x, tail)), eq(ys, tail)],
+                 [eq(xs, cons(head, tail)), eq(ys, cons(head, rest)), neq(x, head), rembero(x, tail, rest)],
+                 [eq(xs, []), eq(ys, [])])
+
+
 loops.give(membero, member_loop)
 loops.give(appendo, append_loop)
 loops.give(selecto, select_loop)
 loops.give(adjacento, nextto_loop)
+loops.give(rembero, rember_loop, rember_runs_clauses)

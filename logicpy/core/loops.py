@@ -1,10 +1,10 @@
 """Clause sets that run as loops: one relation's clauses, whoever writes them.
 
-The library's list relations (`membero`, `appendo`, `selecto`, `adjacento`) are ordinary
-relations, Prolog's textbook clauses written with `@relation`; each is also given a loop
-(`give`) that computes those clauses' answers, in their order, in one pass over the lists
-(no search step per element, a proper list's length used to rule out splits that cannot
-fit). Any relation whose clauses are, up to the names of their variables and the order of
+The library's list relations (`membero`, `appendo`, `selecto`, `adjacento`, `rembero`)
+are ordinary relations, Prolog's textbook clauses written with `@relation`; each is also
+given a loop (`give`) that computes those clauses' answers, in their order, in one pass
+over the lists (no search step per element, a proper list's length used to rule out splits
+that cannot fit), in every mode or in those it covers (the clauses run in the others). Any relation whose clauses are, up to the names of their variables and the order of
 its arguments, the clauses of one of them runs as that loop: a user's member/2 written in
 Python or consulted from Prolog is as fast as the library's, because it is the same
 relation (as a C compiler runs a copying loop as memcpy).
@@ -38,23 +38,29 @@ SELF = "self"
 #: What dif/2 (`neq`) is in a shape.
 DIF = "dif"
 
-_given: list[tuple[Callable[..., Any], Callable[..., Any]]] = []  # (relation function, loop)
+_given: list[tuple[Callable[..., Any], Callable[..., Any], Any]] = []  # (relation function, loop, clauses_when)
 _by_shape: dict[Any, "Runs"] = {}
 _read = 0  # how many of `_given` are in `_by_shape`
 
 
 class Runs:
-    """A relation that runs as `loop`: `args(call_args)` are the loop's arguments, the
-    call's in the order of the relation the loop was given for (`name`)."""
+    """A relation that runs as `loop`, given for the relation `name` whose arguments are
+    the call's in `order`; `clauses_when(S, *args)`, if given, says when its clauses run
+    instead (a mode the loop does not cover)."""
 
-    __slots__ = ("loop", "order", "name")
+    __slots__ = ("loop", "order", "name", "clauses_when")
 
-    def __init__(self, loop: Callable[..., Any], order: tuple[int, ...], name: str):
-        self.loop, self.order, self.name = loop, order, name
+    def __init__(self, loop: Callable[..., Any], order: tuple[int, ...], name: str,
+                 clauses_when: Callable[..., bool] | None = None):
+        self.loop, self.order, self.name, self.clauses_when = loop, order, name, clauses_when
 
-    def goal(self, args: Sequence[Any]) -> Any:
-        """The loop's goal for a call of the relation on `args`."""
-        return self.loop(*[args[i] for i in self.order])
+    def goal(self, S: Any, args: Sequence[Any]) -> Any:
+        """The loop's goal for a call of the relation on `args` in state S, or None when
+        the clauses run."""
+        ordered = [args[i] for i in self.order]
+        if self.clauses_when is not None and self.clauses_when(S, *ordered):
+            return None
+        return self.loop(*ordered)
 
 
 @contextlib.contextmanager
@@ -73,11 +79,13 @@ class NoShape(Exception):
     """The clauses hold something a shape does not describe."""
 
 
-def give(function: Callable[..., Any], loop: Callable[..., Any]) -> None:
+def give(function: Callable[..., Any], loop: Callable[..., Any],
+         clauses_when: Callable[..., bool] | None = None) -> None:
     """Run the `@relation` `function`, and every relation with its clauses' shape, as
-    `loop` (a function of the relation's arguments returning a goal). Read at the first
+    `loop` (a function of the relation's arguments returning a goal), except where
+    `clauses_when(S, *args)` (a mode the loop leaves to the clauses). Read at the first
     relation compiled after it."""
-    _given.append((function, loop))
+    _given.append((function, loop, clauses_when))
 
 
 def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | None:
@@ -88,7 +96,7 @@ def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | 
         from .clauses import clause_terms  # the reader of `@relation` functions
 
         while _read < len(_given):
-            function, loop = _given[_read]
+            function, loop, clauses_when = _given[_read]
             _read += 1
             own = clause_terms(function.relation.fn)  # type: ignore[attr-defined]
             if own is None:
@@ -100,7 +108,7 @@ def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | 
                           [(callee, tuple(args[i] for i in order) if callee == SELF else args)
                            for callee, args in body]) for head, body in own]
                 _by_shape.setdefault(shape(moved), Runs(loop, tuple(order.index(i) for i in range(n)),
-                                                        function.__name__))
+                                                        function.__name__, clauses_when))
     try:
         return _by_shape.get(shape(clauses))
     except NoShape:

@@ -546,9 +546,12 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
     goal = runs.goal
 
     def run_loop(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
-        """Clauses given a loop (`loops`): the loop's goal, in any state."""
+        """Clauses given a loop (`loops`): the loop's goal, in any state (or the clauses, in a
+        mode the loop leaves to them)."""
         if loops.ENABLED:
-            return S, (goal(args), K)
+            g = goal(S, args)
+            if g is not None:
+                return S, (g, K)
         return expand(S, K, args, search)
 
     return run_loop
