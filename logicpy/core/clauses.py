@@ -1404,7 +1404,8 @@ class CompiledRelation:
     """A relation's clause functions (see the module), the index on their first argument
     (`index[index_key(first)]` are the candidates for a walked first argument) and its
     deterministic loop (`_loop_source`; None: none); and, for clauses given a loop
-    (`loops`), that loop (`runs`, run instead of the clauses while `loops.ENABLED`)."""
+    (`loops`), that loop (`runs`, run instead of the clauses while `loops.ENABLED`; a
+    relation given one has no clauses here, `[]`, until they are needed)."""
 
     __slots__ = ("clauses", "index", "source", "loop", "runs")
 
@@ -1417,6 +1418,12 @@ class CompiledRelation:
         self.index: _Index | None = None
         if len(clauses) > 1 and any(k is not None for k in keys):
             self.index = _Index(clauses, keys)
+
+    def without_loop(self) -> "CompiledRelation":
+        """The same clauses, not run as a loop."""
+        plain = CompiledRelation(self.clauses, [], self.source, self.loop)
+        plain.index = self.index
+        return plain
 
 
 class _Index(dict):

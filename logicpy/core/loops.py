@@ -40,6 +40,7 @@ DIF = "dif"
 
 _given: list[tuple[Callable[..., Any], Callable[..., Any], Any]] = []  # (relation function, loop, clauses_when)
 _by_shape: dict[Any, "Runs"] = {}
+_own: dict[Any, "Runs"] = {}  # Relation -> its own loop
 _read = 0  # how many of `_given` are in `_by_shape`
 
 
@@ -86,6 +87,14 @@ def give(function: Callable[..., Any], loop: Callable[..., Any],
     `clauses_when(S, *args)` (a mode the loop leaves to the clauses). Read at the first
     relation compiled after it."""
     _given.append((function, loop, clauses_when))
+    rel = function.relation  # type: ignore[attr-defined]
+    _own[rel] = Runs(loop, tuple(range(rel.arity)), function.__name__, clauses_when)
+
+
+def given(relation: Any) -> Runs | None:
+    """The loop the `Relation` itself was given (`give`), or None: known without reading
+    its clauses."""
+    return _own.get(relation)
 
 
 def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | None:

@@ -480,12 +480,17 @@ class Relation:
         self.expand: Callable[[Any, Any, tuple, Search], tuple[Any, Any] | None] = self._first_expand
 
     def compile(self) -> Any:
-        """The compiled clauses (made now if not yet), or None."""
+        """The compiled clauses (made now if not yet), or None. A relation given a loop
+        (`loops.give`) has its loop at once and its clauses compiled when first needed."""
         if self.compiled is _NOT_YET:
-            try:
-                self.compiled = compile_relation(self.fn, self.name)
-            except NotCompiled as exc:
-                self.compiled, self.why = None, str(exc)
+            own = loops.given(self)
+            if own is not None:
+                self.compiled = CompiledRelation([], [], "", runs=own)
+            else:
+                try:
+                    self.compiled = compile_relation(self.fn, self.name)
+                except NotCompiled as exc:
+                    self.compiled, self.why = None, str(exc)
         self.expand = _expander(self.fn, self.compiled, self)
         return self.compiled
 
@@ -505,6 +510,8 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
 
     if compiled is None:
         return as_written
+    if compiled.runs is not None:
+        return _loop_expander(fn, compiled, owner)
     clauses, index, loop = compiled.clauses, compiled.index, compiled.loop
 
     def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
@@ -540,19 +547,29 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
         m, K_on, tail = went_on
         return m.finish(), ((Apply(owner, tail), K) if K_on is AGAIN else K_on)
 
-    runs = compiled.runs
-    if runs is None:
-        return expand
-    goal = runs.goal
+    return expand
+
+
+def _loop_expander(fn: Callable[..., Any], compiled: Any, owner: Any) -> Callable[..., tuple[Any, Any] | None]:
+    """`expand` for clauses given a loop (`loops`): the loop's goal, in any state; the
+    clauses (compiled when first needed) in a mode the loop leaves to them or while
+    `loops.ENABLED` is false."""
+    goal = compiled.runs.goal
+    clauses: Any = _expander(fn, compiled.without_loop(), owner) if compiled.clauses else None
 
     def run_loop(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
-        """Clauses given a loop (`loops`): the loop's goal, in any state (or the clauses, in a
-        mode the loop leaves to them)."""
+        nonlocal clauses
         if loops.ENABLED:
             g = goal(S, args)
             if g is not None:
                 return S, (g, K)
-        return expand(S, K, args, search)
+        if clauses is None:
+            try:
+                made = compile_relation(fn, owner.name).without_loop()
+            except NotCompiled:
+                made = None
+            clauses = _expander(fn, made, owner)
+        return clauses(S, K, args, search)
 
     return run_loop
 
@@ -1072,5 +1089,5 @@ def _reify_answer(x: Any, S: Any) -> Any:
     return reify(x, S)
 
 
-from .clauses import _LIST_KEY, AGAIN, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)
+from .clauses import _LIST_KEY, AGAIN, CompiledRelation, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)
 from . import loops  # noqa: E402
