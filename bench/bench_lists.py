@@ -26,6 +26,7 @@ import json
 import shutil
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -132,25 +133,25 @@ _SWI_DIGEST = "length(Xs,Len), sum_list(Xs,Sum), Xs=[F|_], last(Xs,La), A=[Len,S
 
 #: query name -> what it runs
 OPERATIONS: dict[str, Operation] = {
-    "member(last, xs), once": Operation(
+    "member(last, L)": Operation(
         membero, my_member, kanren.membero, _member_last, lambda xs: (True,),
         "numlist(1,N,L), once(member(N,L))", "numlist(1,N,L), aggregate_all(count, once(member(N,L)), A)", len),
-    "member(X, xs), all solutions": Operation(
+    "member(X, L), all": Operation(
         membero, my_member, kanren.membero, _member_all, tuple,
         "numlist(1,N,L), findall(X, member(X,L), _)", f"numlist(1,N,L), findall(X, member(X,L), Xs), {_SWI_DIGEST}",
         lambda r: _digest(list(r))),
-    "append(xs, xs, Z)": Operation(
+    "append(L, L, Z)": Operation(
         appendo, my_append, kanren.appendo, _append_forward, lambda xs: (xs + xs,),
         "numlist(1,N,L), append(L,L,_)", f"numlist(1,N,L), append(L,L,Xs), {_SWI_DIGEST}", lambda r: _digest(r[0])),
-    "append(X, [last], xs), once": Operation(
+    "append(X, [last], L)": Operation(
         appendo, my_append, kanren.appendo, _append_backward, lambda xs: (xs[:-1],),
         "numlist(1,N,L), once(append(_,[N],L))", f"numlist(1,N,L), once(append(Xs,[N],L)), {_SWI_DIGEST}",
         lambda r: _digest(r[0])),
-    "select(last, xs, R), once": Operation(
+    "select(last, L, R)": Operation(
         selecto, my_select, None, _select_last, lambda xs: (xs[:-1],),
         "numlist(1,N,L), once(select(N,L,_))", f"numlist(1,N,L), once(select(N,L,Xs)), {_SWI_DIGEST}",
         lambda r: _digest(r[0])),
-    "nextto(X, last, xs), once": Operation(
+    "nextto(X, last, L)": Operation(
         adjacento, my_nextto, None, _before_last, lambda xs: (xs[-2],),
         "numlist(1,N,L), once(nextto(_,N,L))", "numlist(1,N,L), once(nextto(A,N,L))", lambda r: r[0]),
 }
@@ -290,15 +291,21 @@ def reverse_rows() -> list[list[str]]:
 
 def main() -> None:
     """Print one row per query and size, then the accumulator reversal."""
-    print_table("List relations on long lists (CPU time, best of 3)",
-                ["query", "length", "logicpy built-in", "user clauses (as loop)", "user clauses as clauses",
-                 "built-in peak heap", "kanren 1.0.5", "SWI-Prolog", "answers equal"], list_rows())
+    print_table("List relations on long lists: logicpy, kanren 1.0.5, SWI-Prolog (CPU time, best of 3)",
+                ["query", "length", "built-in", "user (loop)", "as clauses", "peak heap", "kanren", "SWI-Prolog",
+                 "equal"], list_rows())
     runs = ", ".join(f"{user.__name__} as {core_relation.__name__}'s"
                      for user, core_relation in USER_RELATIONS.items()
                      if getattr(user.relation.compile().runs, "name", None) == core_relation.__name__)
-    print(f"User clauses: Prolog's textbook member/2, append/3, select/3, nextto/3 in @relation; they run as "
-          f"the built-ins' loops ({runs or 'none does'}). As clauses: the same relations with loops.disabled(). "
-          "kanren 1.0.5 has no select/3 or nextto/3 (none).")
+    print(textwrap.fill(
+        "L is [1, ..., N], last is N; the first answer, but every answer of member(X, L), all. "
+        f"built-in: {', '.join(r.__name__ for r in USER_RELATIONS.values())}. "
+        f"user (loop): {', '.join(r.__name__ for r in USER_RELATIONS)}, Prolog's textbook clauses of member/2, "
+        f"append/3, select/3 and nextto/3 in @relation, run as the built-ins' loops ({runs or 'none is'}). "
+        "as clauses: the same user relations with loops.disabled(), their clauses run by the clause compiler. "
+        "peak heap: one traced run of the built-in. kanren: its membero/appendo at 150 only (RecursionError past "
+        "about 170); it has no select/3 or nextto/3 (none). equal: every engine's answers are the ones computed "
+        "in Python (SWI's compared by length, sum, first and last element).", width=120))
     print_table("Accumulator reverse, one child process per run (CPU time of the reversal, peak resident memory)",
                 ["length", "logicpy reverseo", "logicpy peak RSS", "SWI reverse/2", "SWI peak RSS", "same answer"],
                 reverse_rows())

@@ -26,6 +26,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -123,11 +124,11 @@ def main(argv: list[str] | None = None) -> None:
                      lips, same])
     print_table("Classic Prolog benchmarks: logicpy's engine (Prolog order) vs SWI-Prolog, CPU, best of 3",
                 ["program", "work", "logicpy", "as clauses", "peak RSS", "SWI-Prolog", "ratio", "LIPS", "equal"], rows)
-    print("LIPS: SWI-Prolog's count of inferences for the same goal, per second of logicpy's time. "
-          "Equal: logicpy's answers (both columns) and SWI's.")
-    print("Run as a library loop (the clauses of member/2, append/3, select/3 or nextto/3): "
-          + ("; ".join(as_loops) if as_loops else "no predicate")
-          + ". As clauses: the same program with loops.disabled(), every predicate run as its clauses.")
+    print(textwrap.fill(
+        "LIPS: SWI-Prolog's count of inferences for the same goal, per second of logicpy's time. Equal: logicpy's "
+        "answers (both columns) and SWI's. Run as a library loop (the clauses of member/2, append/3, select/3 or "
+        f"nextto/3): {'; '.join(as_loops) if as_loops else 'no predicate'}. As clauses: the same program with "
+        "loops.disabled(), every predicate run as its clauses (-: no predicate runs as a loop).", width=120))
 
 
 if __name__ == "__main__":

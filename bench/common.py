@@ -142,8 +142,7 @@ CLOSURE_ONE = "tabled left-recursive closure, 1,000 edges: from one node"
 CLOSURE_ALL = "… all pairs (once)"
 
 AIMS = [
-    Aim("naive reverse of 100, user-written (@relation, eq, conde; its append runs as appendo's loop) / SWI",
-        NREV_USER, 40),
+    Aim("naive reverse of 100, user-written (its append runs as appendo's loop) / SWI", NREV_USER, 40),
     Aim("… / the same with the built-in appendo (logicpy both)", NREV_USER, 1.5, over=NREV_APPENDO),
     Aim("… the same, its clauses run as clauses (loops.disabled()) / SWI", NREV_CLAUSES, 40),
     Aim("naive reverse of 100 with the built-in appendo / SWI", NREV_APPENDO, 15),
