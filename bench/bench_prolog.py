@@ -11,6 +11,11 @@ fresh process, whose peak resident memory is shown, and each run starts after a 
 collection. The answers, written canonically, are compared in the same run. logicpy's
 speed is also given in logical inferences per second: SWI's count of inferences for the
 goal over logicpy's time.
+
+A predicate whose clauses are those of member/2, append/3, select/3 or nextto/3 (up to
+names and argument order) runs as the library's loop for them (`logicpy.core.loops`): the
+table's last line names them, and a program that has one is timed again with
+`loops.disabled()`, every predicate run as its clauses (column "as clauses").
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ import resource
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.common import PROLOG_DIR, fmt_bytes, fmt_seconds, print_table, swipl_seconds
+from logicpy.core import loops
 from logicpy.core.terms import format_term
 from logicpy.prolog import consult
 
@@ -48,15 +55,21 @@ GOAL = "bench(A)"
 SLOW = 2.0  # seconds: a run this long ends the repeats (a warm-up this long is the one run timed)
 
 
-def logicpy_run(name: str) -> tuple[float, str, int]:
+def logicpy_run(name: str, as_clauses: bool = False) -> tuple[float, str, int, list[str]]:
     """Best CPU seconds of `bench(A)` on logicpy's engine, its answer written canonically,
-    and the process's peak resident memory in bytes (run it in a fresh process)."""
+    the process's peak resident memory in bytes (run it in a fresh process), and the
+    predicates that ran as a library loop, each as "name/arity (loop)". `as_clauses`: run
+    with `loops.disabled()`."""
     program = consult(BENCH_DIR / f"{name}.pl")
     best, answer = float("inf"), ""
     for attempt in range(4):  # a warm-up, then best of 3
         gc.collect()  # each run starts without the last one's garbage
         start = time.process_time()
-        answers = program.query(GOAL, 1)
+        if as_clauses:
+            with loops.disabled():
+                answers = program.query(GOAL, 1)
+        else:
+            answers = program.query(GOAL, 1)
         seconds = time.process_time() - start
         answer = format_term(answers[0]["A"]) if answers else "no answer"
         if attempt:
@@ -64,13 +77,15 @@ def logicpy_run(name: str) -> tuple[float, str, int]:
         if seconds > SLOW:
             best = min(best, seconds)
             break
-    return best, answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    as_loops = sorted(f"{n}/{arity} ({p._runs.name})" for (n, arity), p in program.predicates.items()
+                      if isinstance(p._runs, loops.Runs))
+    return best, answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, as_loops
 
 
-def logicpy_run_apart(name: str) -> tuple[float, str, int]:
+def logicpy_run_apart(name: str, as_clauses: bool = False) -> tuple[float, str, int, list[str]]:
     """`logicpy_run` in a fresh Python process, so that its memory and garbage are its own."""
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(logicpy_run, name).result()
+        return pool.submit(logicpy_run, name, as_clauses).result()
 
 
 def swi_answer(name: str) -> tuple[str, int | None]:
@@ -91,18 +106,29 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         sys.exit(f"unknown program(s): {', '.join(unknown)}; available: {', '.join(PROGRAMS)}")
     swi_present = shutil.which("swipl") is not None
-    rows = []
+    rows, as_loops = [], []
     for name in names:
-        ours, answer, peak = logicpy_run_apart(name)
+        ours, answer, peak, looped = logicpy_run_apart(name)
+        clauses_text, answers = "-", [answer]
+        if looped:
+            as_loops.append(f"{name}: {', '.join(looped)}")
+            clauses, clauses_answer, _, _ = logicpy_run_apart(name, as_clauses=True)
+            clauses_text = fmt_seconds(clauses)
+            answers.append(clauses_answer)
         swi = swipl_seconds(BENCH_DIR / f"{name}.pl", GOAL) if swi_present else None
         swi_text, inferences = swi_answer(name) if swi_present else ("", None)
-        same = "n/a" if not swi_present else "yes" if swi_text == answer else "NO"
+        same = "n/a" if not swi_present else "yes" if all(a == swi_text for a in answers) else "NO"
         ratio = f"{ours / swi:,.0f}x" if isinstance(swi, float) and swi > 0 else "n/a"
         lips = f"{inferences / ours / 1000:,.0f} K" if inferences else "n/a"
-        rows.append([name, PROGRAMS[name], fmt_seconds(ours), fmt_bytes(peak), fmt_seconds(swi), ratio, lips, same])
+        rows.append([name, PROGRAMS[name], fmt_seconds(ours), clauses_text, fmt_bytes(peak), fmt_seconds(swi), ratio,
+                     lips, same])
     print_table("Classic Prolog benchmarks: logicpy's engine (Prolog order) vs SWI-Prolog, CPU, best of 3",
-                ["program", "work", "logicpy", "peak RSS", "SWI-Prolog", "ratio", "logicpy LIPS", "answers equal"], rows)
-    print("LIPS: SWI-Prolog's count of inferences for the same goal, per second of logicpy's time.")
+                ["program", "work", "logicpy", "as clauses", "peak RSS", "SWI-Prolog", "ratio", "LIPS", "equal"], rows)
+    print(textwrap.fill(
+        "LIPS: SWI-Prolog's count of inferences for the same goal, per second of logicpy's time. Equal: logicpy's "
+        "answers (both columns) and SWI's. Run as a library loop (the clauses of member/2, append/3, select/3 or "
+        f"nextto/3): {'; '.join(as_loops) if as_loops else 'no predicate'}. As clauses: the same program with "
+        "loops.disabled(), every predicate run as its clauses (-: no predicate runs as a loop).", width=120))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
     python -m bench relations
 
 - naive reverse of 100 elements: with logicpy's `appendo`, and fully relational
-  (`eq`/`conde` and a recursive `@relation` append); plain kanren runs the latter with
-  its own `conde`/`Zzz` (it needs a raised recursion limit for this depth);
+  (`eq`/`conde` and a recursive `@relation` append). The user's append has append/3's
+  clauses, so it runs as `appendo`'s loop (`logicpy.core.loops`); the third row runs the
+  same program with `loops.disabled()`, every relation as its clauses (the clause
+  compiler's figure). Plain kanren runs that program with its own `conde`/`Zzz` (it needs
+  a raised recursion limit for this depth);
 - a long answer stream followed by another goal (kanren's `lall` is quadratic there):
   `membero` over 8,000 then `succeed`, all permutations of 8 then `succeed`;
 - a two-hop join `e(X, Y), e(Y, Z)` over 20,000 facts;
@@ -27,8 +30,8 @@ from typing import Any, Callable
 import kanren
 
 from bench.common import PROLOG_DIR, fmt_seconds, measure, print_table, record, swipl_seconds
-from logicpy import core
-from logicpy.core import Table, appendo, conde, cons, eq, membero, permuteo, relation, run, succeed, tabled, var, vars
+from logicpy.core import (Table, appendo, conde, cons, eq, loops, membero, permuteo, relation, run, succeed, tabled, var,
+                          vars)
 
 SWI_FILE = PROLOG_DIR / "relations.pl"
 
@@ -74,6 +77,14 @@ def _kanren_deep(fn: Callable[[], Any]) -> Callable[[], Any]:
     return deep
 
 
+def as_clauses(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """`fn` run with every relation as its clauses (`loops.disabled()`, read at each call)."""
+    def clauses():
+        with loops.disabled():
+            return fn()
+    return clauses
+
+
 def edges_20000() -> Table:
     e = Table("e", 2)
     e.extend((i % 10_000, (i * 7919 + 13 + i // 10_000) % 10_000) for i in range(20_000))
@@ -117,6 +128,19 @@ def swi_closure(goal: str, python: frozenset) -> Answers:
     return swi
 
 
+def swi_nrev(python: list) -> list:
+    """The list SWI's `nrev` gives for 1..100, after checking it against `python` (the
+    reversal in Python); `python` when swipl is not installed."""
+    if shutil.which("swipl") is None:
+        return python
+    out = subprocess.run(["swipl", "-q", "-g", "numlist(1,100,L), nrev(L,R), print(R), nl", "-t", "halt",
+                          str(SWI_FILE)], capture_output=True, text=True, check=True).stdout
+    swi = [int(n) for n in out.strip().strip("[]").split(",")]
+    if swi != python:
+        raise SystemExit("SWI's naive reverse differs from the Python reversal")
+    return swi
+
+
 def main() -> None:
     q, x, y, z = var(), var(), var(), var()
     hundred = list(range(1, 101))
@@ -138,14 +162,20 @@ def main() -> None:
         tpath.clear()
         return Answers(run(0, (x, z), tpath(x, z)))
 
+    runs = app3.relation.compile().runs  # type: ignore[attr-defined]
+    if runs is None or runs.name != "appendo":
+        raise SystemExit("the user's append no longer runs as appendo's loop: the naive reverse rows' names are wrong")
+    reversed_100 = swi_nrev(hundred[::-1])
     eight = list(range(1, 9))
     items = list(range(8_000))
     # name -> (logicpy, plain kanren or None, SWI goal, expected result)
     rows_spec: list[tuple[str, Callable, Callable | None, str, Any]] = [
-        ("naive reverse 100 (logicpy appendo)", lambda: run(1, q, nrev_appendo(hundred, q))[0][0], None,
-         "numlist(1,100,L), nrev(L,_)", 100),
-        ("naive reverse 100 (eq/conde only)", lambda: run(1, q, nrev_relational(hundred, q))[0][0],
-         _kanren_deep(lambda: kanren.run(1, q, k_nrev(hundred, q))[0][0]), "numlist(1,100,L), nrev(L,_)", 100),
+        ("naive reverse 100 (logicpy appendo)", lambda: run(1, q, nrev_appendo(hundred, q))[0], None,
+         "numlist(1,100,L), nrev(L,_)", reversed_100),
+        ("naive reverse 100, user append (runs as appendo's loop)", lambda: run(1, q, nrev_relational(hundred, q))[0],
+         None, "numlist(1,100,L), nrev(L,_)", reversed_100),
+        ("naive reverse 100, user clauses run as clauses", as_clauses(lambda: run(1, q, nrev_relational(hundred, q))[0]),
+         _kanren_deep(lambda: kanren.run(1, q, k_nrev(hundred, q))[0]), "numlist(1,100,L), nrev(L,_)", reversed_100),
         ("membero over 8,000, then succeed", lambda: len(run(0, x, membero(x, items), succeed)),
          lambda: len(kanren.run(0, x, kanren.lall(membero(x, items), succeed))),
          "numlist(1,8000,L), findall(X, (member(X,L), true), _)", 8_000),
@@ -162,7 +192,7 @@ def main() -> None:
     rows = []
     for name, mine, theirs, swi_goal, expected in rows_spec:
         m = measure(mine, repeat=1 if name.endswith("(once)") else 3, trace_memory=False)
-        ok = "" if m.result == expected else f" (wrong: {m.result} != {expected})"
+        ok = "" if m.result == expected else f" (wrong: {str(m.result)[:40]} != {str(expected)[:40]})"
         k = measure(theirs, repeat=1, trace_memory=False) if theirs else None
         k_text = "not run" if k is None else fmt_seconds(k.seconds) + ("" if k.result == expected else " (wrong)")
         swi = swipl_seconds(SWI_FILE, swi_goal)

@@ -133,7 +133,8 @@ class Aim:
         return mine / base if base else None
 
 
-NREV_USER = "naive reverse 100 (eq/conde only)"
+NREV_USER = "naive reverse 100, user append (runs as appendo's loop)"
+NREV_CLAUSES = "naive reverse 100, user clauses run as clauses"
 NREV_APPENDO = "naive reverse 100 (logicpy appendo)"
 ZEBRA = "zebra, relational (membero/adjacento)"
 JOIN = "two-hop join over 20,000 facts"
@@ -141,8 +142,9 @@ CLOSURE_ONE = "tabled left-recursive closure, 1,000 edges: from one node"
 CLOSURE_ALL = "… all pairs (once)"
 
 AIMS = [
-    Aim("naive reverse of 100, user-written (@relation, eq, conde) / SWI", NREV_USER, 40),
+    Aim("naive reverse of 100, user-written (its append runs as appendo's loop) / SWI", NREV_USER, 40),
     Aim("… / the same with the built-in appendo (logicpy both)", NREV_USER, 1.5, over=NREV_APPENDO),
+    Aim("… the same, its clauses run as clauses (loops.disabled()) / SWI", NREV_CLAUSES, 40),
     Aim("naive reverse of 100 with the built-in appendo / SWI", NREV_APPENDO, 15),
     Aim("relational zebra, all solutions / SWI", ZEBRA, 20),
     Aim("two-hop join over 20,000 facts / SWI", JOIN, 10),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from logicpy.core import loops
 from logicpy.core.terms import format_term
 from logicpy.prolog import consult
 
@@ -147,3 +148,23 @@ def test_every_program_is_benchmarked_and_tested() -> None:
     assert files == sorted(PROGRAMS) == sorted(c[0] for c in CASES)
     for name in files:
         assert consult(BENCH / f"{name}.pl").defined_by(BENCH / f"{name}.pl").count("bench/1") == 1
+
+
+#: The predicates of the programs with the clauses of a library list relation, and the
+#: relation whose loop each runs as.
+AS_LOOPS = {
+    "nrev": {("concat", 3): "appendo"},
+    "queens": {("take", 3): "selecto"},
+    "zebra": {("among", 2): "membero", ("right_of", 3): "adjacento"},
+}
+
+
+@pytest.mark.parametrize(("name", "goal", "check"), CASES, ids=[c[0] for c in CASES])
+def test_the_predicates_run_as_loops_give_the_answers_of_their_clauses(name: str, goal: str, check: Callable) -> None:
+    program = consult(BENCH / f"{name}.pl")
+    looped = program.query(goal)
+    ran = {key: p._runs.name for key, p in program.predicates.items() if isinstance(p._runs, loops.Runs)}
+    assert ran == AS_LOOPS.get(name, {})
+    with loops.disabled():
+        as_clauses = consult(BENCH / f"{name}.pl").query(goal)
+    assert [format_term(a["A"]) for a in as_clauses] == [format_term(a["A"]) for a in looped]
