@@ -22,8 +22,9 @@ WORKLOADS = {
         "spec = importlib.util.spec_from_file_location('zebra_example', 'logicpy/data/examples/zebra.py')\n"
         "zebra = importlib.util.module_from_spec(spec); sys.modules[spec.name] = zebra; spec.loader.exec_module(zebra)",
         "len(zebra.solve(zebra.LOGICPY))"),
-    "naive reverse of 100, user-written (@relation, eq, conde)": (
-        "from bench.bench_relations import nrev_relational\nfrom logicpy.core import run, var\nq = var()",
+    "naive reverse of 100, user-written (@relation, eq, conde), run as its clauses": (
+        "from bench.bench_relations import nrev_relational\nfrom logicpy.core import loops, run, var\nq = var()\n"
+        "loops.ENABLED = False  # its append would run as appendo's loop",
         "run(1, q, nrev_relational(list(range(100)), q))[0][0]"),
     "naive reverse of 100, built-in appendo": (
         "from bench.bench_relations import nrev_appendo\nfrom logicpy.core import run, var\nq = var()",

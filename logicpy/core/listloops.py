@@ -360,12 +360,15 @@ def append_loop(xs: Any, ys: Any, zs: Any) -> GoalType:
 
     def appendo_goal(S):
         x_items, x_tail = spine(xs, S)
-        if not is_open(x_tail):
+        if not is_open(x_tail):  # one answer or none: a tuple, no generator step
             if _proper(x_tail):
                 S_done = unify(zs, chain(x_items, walk(ys, S)), S)
                 if S_done is not False:
-                    yield S_done
-            return
+                    return (S_done,)
+            return ()
+        return splits(S, x_items, x_tail)
+
+    def splits(S, x_items, x_tail):
         # zs starts with xs's known elements; what is left is x_tail followed by ys.
         rest = var()
         S = unify(zs, chain(x_items, rest), S)

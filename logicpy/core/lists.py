@@ -26,7 +26,7 @@ from .disequality import neq
 from .listloops import (append_loop, distincto, lengtho, member_loop, nextto_loop, nth1o, permuteo, rember_loop,
                         rember_runs_clauses, select_loop)
 from .streams import Apply, conde, eq, relation
-from .terms import cons
+from .terms import Variable, cons
 from .terms import vars as fresh
 
 P = ParamSpec("P")
@@ -40,16 +40,19 @@ def _list_relation(*lists: str) -> Callable[[Callable[P, Any]], Callable[P, Appl
 
     def make(fn: Callable[P, Any]) -> Callable[P, Apply]:
         call = relation(fn)
-        places = [list(inspect.signature(fn).parameters).index(name) for name in lists]
+        rel = call.relation  # type: ignore[attr-defined]
+        checks = [(list(inspect.signature(fn).parameters).index(name), name) for name in lists]
 
         @functools.wraps(fn)
         def checked(*args: P.args, **keywords: P.kwargs) -> Apply:
-            goal = call(*args, **keywords)
-            for name, i in zip(lists, places):
-                check_list_argument(fn.__name__, name, goal.args[i])
+            goal = Apply(rel, args) if not keywords and len(args) == rel.arity else call(*args, **keywords)
+            for i, name in checks:
+                kind = goal.args[i].__class__
+                if kind is not list and kind is not Variable:  # the common cases, at once
+                    check_list_argument(fn.__name__, name, goal.args[i])
             return goal
 
-        checked.relation = call.relation  # type: ignore[attr-defined]
+        checked.relation = rel  # type: ignore[attr-defined]
         call.relation.function = checked  # type: ignore[attr-defined]  # its calls in its clauses are its own
         return checked
 

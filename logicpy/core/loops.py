@@ -49,19 +49,24 @@ class Runs:
     the call's in `order`; `clauses_when(S, *args)`, if given, says when its clauses run
     instead (a mode the loop does not cover)."""
 
-    __slots__ = ("loop", "order", "name", "clauses_when")
+    __slots__ = ("loop", "order", "name", "clauses_when", "goal")
 
     def __init__(self, loop: Callable[..., Any], order: tuple[int, ...], name: str,
                  clauses_when: Callable[..., bool] | None = None):
         self.loop, self.order, self.name, self.clauses_when = loop, order, name, clauses_when
+        as_called = clauses_when is None and order == tuple(range(len(order)))
+        self.goal: Callable[[Any, Sequence[Any]], Any] = self._as_called if as_called else self._ordered
+        """`goal(S, args)`: the loop's goal for a call of the relation on `args` in state S,
+        or None when the clauses run."""
 
-    def goal(self, S: Any, args: Sequence[Any]) -> Any:
-        """The loop's goal for a call of the relation on `args` in state S, or None when
-        the clauses run."""
+    def _ordered(self, S: Any, args: Sequence[Any]) -> Any:
         ordered = [args[i] for i in self.order]
         if self.clauses_when is not None and self.clauses_when(S, *ordered):
             return None
         return self.loop(*ordered)
+
+    def _as_called(self, S: Any, args: Sequence[Any]) -> Any:
+        return self.loop(*args)
 
 
 @contextlib.contextmanager
