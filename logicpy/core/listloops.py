@@ -753,36 +753,42 @@ def nextto_loop(x: Any, y: Any, xs: Any) -> GoalType:
         items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S)
         if tail.__class__ is not list or len(items) > SCAN:
             return scan(S, items, tail)
-        # a short proper list: every answer now, as a tuple
+        return tuple(hits(S, items, 0, len(items) - 1))  # a short proper list: every answer now
+
+    def hits(S, items, lo, hi):
+        """The states where (x, y) unifies with (items[i], items[i + 1]), lo <= i < hi, in order."""
         s = _bindings_of(S)
         if s is None:
             pair = (x, y)
-            return tuple(S_hit for S_hit in (unify(pair, (items[i], items[i + 1]), S) for i in range(len(items) - 1))
-                         if S_hit is not False)
+            return [S_hit for S_hit in (unify(pair, (items[i], items[i + 1]), S) for i in range(lo, hi))
+                    if S_hit is not False]
         x_rf = x if x.__class__ is tuple else walk(x, s)
         y_rf = y if y.__class__ is tuple else walk(y, s)
         x_rec, y_rec = _record_of(x_rf, x_record), _record_of(y_rf, y_record)
+        y_atom = type(y_rf) in _ATOMIC
         found = []
         get = s.get
-        for i in range(len(items) - 1):
-            if y_rec is not None and not _may_fit(y_rec, items[i + 1], get):
+        for i in range(lo, hi):
+            after = items[i + 1]
+            if y_rec is not None and not _may_fit(y_rec, after, get):
                 continue  # before binding anything for x
+            if y_atom and type(after) in _ATOMIC and after != y_rf:
+                continue  # the same test unification makes, before binding anything for x
             m = _fit(x_rec, items[i], s, None) if x_rec is not None else unify_mutation(x_rf, items[i], s.mutate())
             if m is not False:
-                m = _fit(y_rec, items[i + 1], s, m) if y_rec is not None else unify_mutation(y_rf, items[i + 1], s.mutate() if m is None else m)
+                m = _fit(y_rec, after, s, m) if y_rec is not None else unify_mutation(y_rf, after, s.mutate() if m is None else m)
                 if m is not False:
                     found.append(s if m is None else m.finish())
-        return tuple(_as_state(found, S))
+        return _as_state(found, S)
 
     def scan(S, items, tail):
-        pair = (x, y)
-        for i in range(len(items) - 1):
-            S_hit = unify(pair, (items[i], items[i + 1]), S)
-            if S_hit is not False:
-                yield S_hit
-            elif i % SCAN == SCAN - 1:
+        last = len(items) - 1
+        for lo in range(0, last, SCAN):
+            if lo:
                 yield PAUSE
+            yield from hits(S, items, lo, min(lo + SCAN, last))
         if is_open(tail):
+            pair = (x, y)
             for S_grown, window in _grow(items, tail, S, 2):
                 S_hit = unify(pair, tuple(window), S_grown)
                 yield PAUSE if S_hit is False else S_hit
