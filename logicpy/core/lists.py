@@ -25,7 +25,7 @@ from ._spine import check_list_argument
 from .disequality import neq
 from .listloops import (append_loop, distincto, lengtho, member_loop, nextto_loop, nth1o, permuteo, rember_loop,
                         rember_runs_clauses, select_loop)
-from .streams import Apply, conde, eq, relation
+from .streams import Apply, LoopCall, conde, eq, relation
 from .terms import Variable, cons
 from .terms import vars as fresh
 
@@ -45,7 +45,7 @@ def _list_relation(*lists: str) -> Callable[[Callable[P, Any]], Callable[P, Appl
 
         @functools.wraps(fn)
         def checked(*args: P.args, **keywords: P.kwargs) -> Apply:
-            goal = Apply(rel, args) if not keywords and len(args) == rel.arity else call(*args, **keywords)
+            goal = LoopCall(rel, args) if not keywords and len(args) == rel.arity else call(*args, **keywords)
             for i, name in checks:
                 kind = goal.args[i].__class__
                 if kind is not list and kind is not Variable:  # the common cases, at once

@@ -40,7 +40,6 @@ DIF = "dif"
 
 _given: list[tuple[Callable[..., Any], Callable[..., Any], Any]] = []  # (relation function, loop, clauses_when)
 _by_shape: dict[Any, "Runs"] = {}
-_own: dict[Any, "Runs"] = {}  # Relation -> its own loop
 _read = 0  # how many of `_given` are in `_by_shape`
 
 
@@ -49,24 +48,26 @@ class Runs:
     the call's in `order`; `clauses_when(S, *args)`, if given, says when its clauses run
     instead (a mode the loop does not cover)."""
 
-    __slots__ = ("loop", "order", "name", "clauses_when", "goal")
+    __slots__ = ("loop", "order", "name", "clauses_when", "as_called")
 
     def __init__(self, loop: Callable[..., Any], order: tuple[int, ...], name: str,
                  clauses_when: Callable[..., bool] | None = None):
         self.loop, self.order, self.name, self.clauses_when = loop, order, name, clauses_when
-        as_called = clauses_when is None and order == tuple(range(len(order)))
-        self.goal: Callable[[Any, Sequence[Any]], Any] = self._as_called if as_called else self._ordered
-        """`goal(S, args)`: the loop's goal for a call of the relation on `args` in state S,
-        or None when the clauses run."""
+        self.as_called = order == tuple(range(len(order)))
 
-    def _ordered(self, S: Any, args: Sequence[Any]) -> Any:
-        ordered = [args[i] for i in self.order]
-        if self.clauses_when is not None and self.clauses_when(S, *ordered):
+    def make(self, args: Sequence[Any]) -> Any:
+        """The loop's goal for a call of the relation on `args` (a function of the state)."""
+        return self.loop(*args) if self.as_called else self.loop(*[args[i] for i in self.order])
+
+    def leaves(self, S: Any, args: Sequence[Any]) -> bool:
+        """Whether the call on `args` in state S runs the clauses (a mode the loop leaves)."""
+        return self.clauses_when is not None and self.clauses_when(S, *[args[i] for i in self.order])
+
+    def goal(self, S: Any, args: Sequence[Any]) -> Any:
+        """The loop's goal for a call on `args` in state S, or None when the clauses run."""
+        if self.clauses_when is not None and self.leaves(S, args):
             return None
-        return self.loop(*ordered)
-
-    def _as_called(self, S: Any, args: Sequence[Any]) -> Any:
-        return self.loop(*args)
+        return self.make(args)
 
 
 @contextlib.contextmanager
@@ -93,13 +94,7 @@ def give(function: Callable[..., Any], loop: Callable[..., Any],
     relation compiled after it."""
     _given.append((function, loop, clauses_when))
     rel = function.relation  # type: ignore[attr-defined]
-    _own[rel] = Runs(loop, tuple(range(rel.arity)), function.__name__, clauses_when)
-
-
-def given(relation: Any) -> Runs | None:
-    """The loop the `Relation` itself was given (`give`), or None: known without reading
-    its clauses."""
-    return _own.get(relation)
+    rel.runs = Runs(loop, tuple(range(rel.arity)), function.__name__, clauses_when)  # known without its clauses
 
 
 def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | None:

@@ -451,7 +451,7 @@ def relation(fn: Callable[P, Any]) -> Callable[P, Apply]:
                 raise InputError(f"relation {fn.__name__}: {exc}") from None
         if arity is not None and len(args) != arity:
             raise InputError(f"relation {fn.__name__} takes {arity} arguments, got {len(args)}")
-        return Apply(rel, args)
+        return Apply(rel, args) if rel.runs is None else LoopCall(rel, args)
 
     relation_call.relation = rel  # type: ignore[attr-defined]
     rel.function = relation_call
@@ -469,10 +469,11 @@ class Relation:
     how the search goes on from a call (see `Apply`): made for the compiled clauses at the
     first call."""
 
-    __slots__ = ("fn", "name", "arity", "compiled", "why", "expand", "function")
+    __slots__ = ("fn", "name", "arity", "compiled", "why", "expand", "function", "runs")
 
     def __init__(self, fn: Callable[..., Any], arity: int | None = None):
         self.fn, self.arity = fn, arity
+        self.runs: Any = None  # the loop its clauses run as (`loops.Runs`), once known
         self.function: Callable[..., Any] | None = None  # what `@relation` returned
         self.name = getattr(fn, "__name__", "relation")
         self.compiled: Any = _NOT_YET
@@ -483,12 +484,12 @@ class Relation:
         """The compiled clauses (made now if not yet), or None. A relation given a loop
         (`loops.give`) has its loop at once and its clauses compiled when first needed."""
         if self.compiled is _NOT_YET:
-            own = loops.given(self)
-            if own is not None:
-                self.compiled = CompiledRelation([], [], "", runs=own)
+            if self.runs is not None:  # given a loop (`loops.give`): its clauses wait
+                self.compiled = CompiledRelation([], [], "", runs=self.runs)
             else:
                 try:
                     self.compiled = compile_relation(self.fn, self.name)
+                    self.runs = self.compiled.runs
                 except NotCompiled as exc:
                     self.compiled, self.why = None, str(exc)
         self.expand = _expander(self.fn, self.compiled, self)
@@ -644,6 +645,32 @@ class Scheduled(_Interpreted):
 
     def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
         raise NotImplementedError
+
+
+class LoopCall(Apply):
+    """A call of a relation whose clauses run as a loop (`loops`; `rel.runs`), made once
+    that is known (an `Apply` that `solve` schedules): the loop's goal is made at the first state that reaches it and kept, as
+    a library goal is, so a goal built once and searched in many states builds it once. The
+    clauses run (as an `Apply`) in a mode the loop leaves to them and while
+    `loops.ENABLED` is false."""
+
+    __slots__ = ("goal",)
+
+    def __init__(self, rel: Any, args: tuple):
+        self.rel, self.args, self.goal = rel, args, None
+
+    def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
+        runs = self.rel.runs
+        if loops.ENABLED and (runs.clauses_when is None or not runs.leaves(S, self.args)):
+            goal = self.goal
+            if goal is None:
+                goal = self.goal = runs.make(self.args)
+            return goal(S), K
+        return (S,), (Apply(self.rel, self.args), K)
+
+
+
+_SCHEDULED.add(LoopCall)  # an `Apply` to everything else; `solve` schedules it as it does `Scheduled` goals
 
 
 class _Lazy(Scheduled):
