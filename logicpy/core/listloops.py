@@ -468,31 +468,61 @@ def select_loop(x: Any, xs: Any, ys: Any) -> GoalType:
     """The goal of select/3's clauses (`lists.selecto`): one answer per position, in order,
     when xs or ys is a proper list; with both open, the clauses' own rounds (`_select_open`)."""
 
-    def forward(S, items, tail):
-        for i, item in enumerate(items):
-            S_hit = unify(x, item, S)
-            if S_hit is not False:
-                S_hit = unify(ys, chain(items[:i] + items[i + 1:], tail), S_hit)
-            if S_hit is not False:
-                yield S_hit
-            elif i % SCAN == SCAN - 1:
-                yield PAUSE
-
     def selecto_goal(S):
         x_items, x_tail = spine(xs, S)
         if not is_open(x_tail):  # a proper list, or one ending in a non-list: its cells
-            yield from forward(S, x_items, x_tail)
-            return
+            return _taken_out(x, ys, S, x_items, x_tail, False)
         y_items, y_tail = spine(ys, S)
         if not is_open(y_tail):
-            for i in range(len(y_items) + 1):
-                S_hit = unify(xs, chain(y_items[:i] + [x] + y_items[i:], y_tail), S)
-                if S_hit is not False:
-                    yield S_hit
-            return
-        yield from _select_open(x, xs, ys, S)
+            return _put_in(x, xs, S, y_items, y_tail, False)
+        return _select_open(x, xs, ys, S)
 
     return selecto_goal
+
+
+def _taken_out(x: Any, rest: Any, S: Any, items: list, tail: Any, first: bool) -> Iterator[Any]:
+    """The states where x unifies with an element of `items` (a list's cells before `tail`,
+    a list or a non-list) and `rest` with the list without it, in order. With `first`
+    (rembero's), each after x `neq` the elements before it, and last, for a proper list,
+    `rest` the whole list with x `neq` them all."""
+    S_before = S
+    for i, item in enumerate(items):
+        S_hit = unify(x, item, S_before)
+        if S_hit is not False:
+            S_hit = unify(rest, chain(items[:i] + items[i + 1:], tail), S_hit)
+        if S_hit is not False:
+            yield S_hit
+        elif i % SCAN == SCAN - 1:
+            yield PAUSE
+        if first:
+            S_before = post(neq(x, item), S_before)
+            if S_before is None:
+                return
+    if first and _proper(tail):
+        S_absent = unify(rest, items, S_before)
+        if S_absent is not False:
+            yield S_absent
+
+
+def _put_in(x: Any, whole: Any, S: Any, items: list, tail: Any, first: bool) -> Iterator[Any]:
+    """The states where `whole` is the list of `items` (before `tail`) with x put in at
+    each place, in order. With `first` (rembero's), each after x `neq` the elements before
+    it, and last, for a proper list, `whole` the list itself with x `neq` them all."""
+    S_before = S
+    for i in range(len(items) + 1):
+        S_hit = unify(whole, chain(items[:i] + [x] + items[i:], tail), S_before)
+        if S_hit is not False:
+            yield S_hit
+        elif i % SCAN == SCAN - 1:
+            yield PAUSE
+        if first and i < len(items):
+            S_before = post(neq(x, items[i]), S_before)
+            if S_before is None:
+                return
+    if first and _proper(tail):
+        S_absent = unify(whole, items, S_before)
+        if S_absent is not False:
+            yield S_absent
 
 
 def _select_open(x: Any, xs: Any, ys: Any, S: Any) -> Iterator[Any]:
@@ -518,46 +548,11 @@ def rember_loop(x: Any, xs: Any, ys: Any) -> GoalType:
     per position x unifies with, in order, each after `neq`s from the elements before it,
     then xs unchanged with x `neq` every element. `rember_runs_clauses` says when not."""
 
-    def forward(S, items, tail):
-        S_before = S
-        for i, item in enumerate(items):
-            S_hit = unify(x, item, S_before)
-            if S_hit is not False:
-                S_hit = unify(ys, chain(items[:i] + items[i + 1:], tail), S_hit)
-            if S_hit is not False:
-                yield S_hit
-            elif i % SCAN == SCAN - 1:
-                yield PAUSE
-            S_before = post(neq(x, item), S_before)
-            if S_before is None:
-                return
-        if _proper(tail):
-            S_absent = unify(ys, items, S_before)
-            if S_absent is not False:
-                yield S_absent
-
-    def backward(S, y_items, y_tail):
-        S_before = S
-        for i, item in enumerate(y_items):
-            S_hit = unify(xs, chain(y_items[:i] + [x] + y_items[i:], y_tail), S_before)
-            if S_hit is not False:
-                yield S_hit
-            S_before = post(neq(x, item), S_before)
-            if S_before is None:
-                return
-        S_hit = unify(xs, chain(y_items + [x], y_tail), S_before)
-        if S_hit is not False:
-            yield S_hit
-        if _proper(y_tail):
-            S_absent = unify(xs, y_items, S_before)
-            if S_absent is not False:
-                yield S_absent
-
     def rembero_goal(S):
         x_items, x_tail = spine(xs, S)
         if not is_open(x_tail):  # a proper list, or one ending in a non-list: its cells
-            return forward(S, x_items, x_tail)
-        return backward(S, *spine(ys, S))
+            return _taken_out(x, ys, S, x_items, x_tail, True)
+        return _put_in(x, xs, S, *spine(ys, S), True)
 
     return rembero_goal
 
