@@ -486,8 +486,17 @@ def _taken_out(x: Any, rest: Any, S: Any, items: list, tail: Any, first: bool) -
     (rembero's), each after x `neq` the elements before it, and last, for a proper list,
     `rest` the whole list with x `neq` them all."""
     S_before = S
+    x_rf = walk(x, S)
+    atomic = type(x_rf) in _ATOMIC
     for i, item in enumerate(items):
-        S_hit = unify(x, item, S_before)
+        if atomic and type(item) in _ATOMIC:  # the test unification makes, and neq's: no binding
+            if item != x_rf:
+                if i % SCAN == SCAN - 1:
+                    yield PAUSE
+                continue
+            S_hit = S_before
+        else:
+            S_hit = unify(x, item, S_before)
         if S_hit is not False:
             S_hit = unify(rest, chain(items[:i] + items[i + 1:], tail), S_hit)
         if S_hit is not False:
