@@ -9,7 +9,7 @@ own variables is cyclic (only possible without the occurs check).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from cons.core import ConsPair
 
@@ -119,7 +119,7 @@ def chain(items: list, tail: Any) -> Any:
     return term
 
 
-def post(goal: Callable[[Any], Iterator[Any]], S: Any) -> Any:
+def post(goal: Callable[[Any], Iterable[Any]], S: Any) -> Any:
     """The first state `goal` gives on `S`, or None: for deterministic goals such as `neq`."""
     return next(iter(goal(S)), None)
 
