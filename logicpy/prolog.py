@@ -37,7 +37,7 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 from .core.equality import walk
 from immutables import Map
 
-from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, self_call
+from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, loop_answers, self_call
 from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
@@ -240,7 +240,7 @@ class Predicate:
             if runs is not None:  # clauses given a loop: the loop's goal, whatever the state
                 g = runs.goal(S, args)
                 if g is not None:
-                    return S, (g, K)
+                    return loop_answers(g, S, K, search)
         clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
         if not clauses:
             return None

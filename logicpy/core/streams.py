@@ -563,7 +563,7 @@ def _loop_expander(fn: Callable[..., Any], compiled: Any, owner: Any) -> Callabl
         if loops.ENABLED:
             g = goal(S, args)
             if g is not None:
-                return S, (g, K)
+                return loop_answers(g, S, K, search)
         if clauses is None:
             try:
                 made = compile_relation(fn, owner.name).without_loop()
@@ -665,12 +665,46 @@ class LoopCall(Apply):
             goal = self.goal
             if goal is None:
                 goal = self.goal = runs.make(self.args)
-            return goal(S), K
+            states = goal(S)
+            if search.order == "prolog" or type(states) is tuple and len(states) < 2:
+                return states, K
+            return (S,), (EachItsTask(iter(states)), K)
         return (S,), (Apply(self.rel, self.args), K)
 
 
 
 _SCHEDULED.add(LoopCall)  # an `Apply` to everything else; `solve` schedules it as it does `Scheduled` goals
+
+
+def loop_answers(goal: Any, S: Any, K: Any, search: "Search") -> tuple[Any, Any] | None:
+    """How the search goes on from a loop's goal reached in state S (`expand`'s result): in
+    Prolog's order the goal itself; in the interleaved order each answer in a task of its
+    own (`EachItsTask`), one answer going on at once."""
+    if search.order == "prolog":
+        return S, (goal, K)
+    states = goal(S)
+    if type(states) is tuple and len(states) < 2:
+        return (states[0], K) if states else None
+    return S, (EachItsTask(iter(states)), K)
+
+
+class EachItsTask(Scheduled):
+    """The answers of a loop's goal (`states`, which may hold `PAUSE`s) in the interleaved
+    order, each going on in a task of its own, made when the one before it starts, as the
+    clauses the loop stands for would make them: a goal after one answer that runs without
+    end does not hold back the others."""
+
+    __slots__ = ("states",)
+
+    def __init__(self, states: Iterator[Any]):
+        self.states = states
+
+    def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
+        found = next(self.states, None)
+        if found is None:
+            return None
+        search.alternatives([(S, (self, K))])  # the answers after it: a task of their own
+        return None if found is PAUSE else ((found,), K)
 
 
 class _Lazy(Scheduled):

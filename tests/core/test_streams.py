@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from logicpy.core import loops
 from logicpy.core import (
     SearchTimeout, Table, conde, conj, cons, disj, eq, eq_oc, lall, membero, neq, permuteo, relation, run, succeed,
     var, vars,
@@ -156,8 +157,12 @@ def test_same_answers_as_kanrens_lall_and_conde(a, b, c):
     theirs = kanren.run(0, (x, y), kanren.lall(membero(x, a), kanren.conde([membero(y, b)],
                                                                            [membero(y, c), eq(x, y)])))
     assert sorted(mine) == sorted(theirs)
-    # conjunction keeps Prolog's order: all answers of the first goal's first answer first
-    assert run(0, (x, y), membero(x, a), membero(y, b)) == tuple((p, q) for p in a for q in b)
+    # in Prolog's order all answers of the first goal's first answer come first
+    assert run(0, (x, y), membero(x, a), membero(y, b), order="prolog") == tuple((p, q) for p in a for q in b)
+    # interleaved, each answer of membero goes on in a task of its own, as member/2's clauses do
+    with loops.disabled():
+        as_clauses = run(0, (x, y), membero(x, a), membero(y, b))
+    assert run(0, (x, y), membero(x, a), membero(y, b)) == as_clauses
 
 
 def test_lall_and_conj_are_one_goal_and_disj_interleaves():
