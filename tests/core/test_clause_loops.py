@@ -25,6 +25,7 @@ from logicpy.core import (SearchTimeout, adjacento, appendo, conde, cons, disj, 
                           relation, selecto, succeed, var, vars)
 from logicpy.core import run as core_run
 from logicpy.core import loops
+from logicpy.core.fd import domo, labelo, lto
 from logicpy.core.answers import answer_in
 from logicpy.core.streams import query_states
 from logicpy.errors import InputError, TermError
@@ -660,6 +661,27 @@ def test_after_a_constraint(order, occurs_check):
         "[_0,[_0|_1]] :- dif([_0,_1],[1,[]])", "[_0,[_1,_0|_2]]"]
     assert same(0, X, lambda: (neq(X, [1]), appendo(X, [], [1])), **options) == []
     assert same(0, X, lambda: (neq(X, 1), appendo(X, [], [1])), **options) == ["[1]"]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_with_finite_domains(order):
+    options = {"order": order}
+    assert same(0, X, lambda: (domo(X, range(1, 4)), membero(X, [0, 2, 5, 3])), **options) == ["2", "3"]
+    assert same(0, (X, Y), lambda: (domo(X, range(1, 4)), domo(Y, range(1, 4)), lto(X, Y),
+                                    adjacento(X, Y, [3, 1, 2, 3])), **options) == ["[1,2]", "[2,3]"]
+    assert same(0, (X, Y), lambda: (domo(X, range(1, 3)), appendo([X], Y, [Z, 7]), eq(Z, 2)), **options) == [
+        "[2,[7]]"]
+    assert same(1, (X, L), lambda: (domo(X, range(1, 3)), mem(X, L)), **options) == ["[_0,[_0|_1]] :- _0 in 1..2"]
+
+    def labelled() -> tuple:
+        return domo(X, range(1, 4)), domo(Y, range(0, 3)), sel(X, [5, Y, 2], Z), labelo([Y])
+
+    with_loops = texts(0, (X, Y), labelled(), **options)
+    with loops.disabled():
+        as_clauses = texts(0, (X, Y), labelled(), **options)
+    assert sorted(with_loops) == sorted(as_clauses) == ["[1,1]", "[2,0]", "[2,1]", "[2,2]", "[2,2]"]
+    if order == "prolog":  # (interleaved: another order, see test_a_conjunction_in_the_interleaved_order)
+        assert with_loops == as_clauses
 
 
 def test_with_the_occurs_check():
