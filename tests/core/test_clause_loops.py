@@ -846,6 +846,29 @@ def test_consulted_relations_answer_as_swi(query):
         assert answer_rows(consult_text(PROGRAM), query) == got
 
 
+LIBRARY_NAMES = """
+append([], L, L).
+append([H|T], L, [H|R]) :- append(T, L, R).
+member(X, [X|_]).
+member(X, [_|T]) :- member(X, T).
+select(X, [X|T], T).
+select(X, [H|T], [H|R]) :- select(X, T, R).
+nextto(X, Y, [X,Y|_]).
+nextto(X, Y, [_|T]) :- nextto(X, Y, T).
+"""
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl")
+def test_a_program_defining_the_librarys_names_answers_as_swi():
+    """A program's own append/3, member/2, select/3 and nextto/3 (their names built in:
+    only nextto/3 runs as the loop)."""
+    program = consult_text(LIBRARY_NAMES)
+    for query in ["append(X, Y, [1,2])", "member(X, [a,b,a])", "select(X, [a,b], R)", "nextto(X, Y, [1,2,3])",
+                  "select(0, L, abc)", "append(X, [c], [a,b,c])"]:
+        assert answer_rows(program, query) == swi_rows(LIBRARY_NAMES, query), query
+    assert prolog_runs(program, "nextto", 3) == ("adjacento", (0, 1, 2))
+
+
 # ----------------------------------------------- 4. the library checks its list arguments
 
 def test_the_library_refuses_a_literal_non_list_where_a_users_relation_fails():
