@@ -16,7 +16,7 @@ from cons.core import ConsPair
 from ..errors import TermError, shown
 from .equality import atomic_key
 from .equality import walk as _walk
-from .terms import Suffix, _opened, is_var, list_parts
+from .terms import Suffix, _cell, _opened, is_var, list_parts
 
 EMPTY: list = []
 
@@ -115,7 +115,7 @@ def chain(items: list, tail: Any) -> Any:
         return list(items) + tail.to_list()
     term = tail
     for item in reversed(items):
-        term = ConsPair(item, term)
+        term = _cell(item, term)  # a cell on any tail (the cons package prepends to a tuple)
     return term
 
 
