@@ -393,9 +393,7 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
             stack.extend(zip(reversed(a), reversed(b)))
             continue
         if ka is ConsPair or kb is ConsPair:
-            if ka is tuple or kb is tuple:
-                return False  # a compound term is no list cell (the cons package would read it as one)
-            if ka is kb or ka is list or kb is list:
+            if ka is kb or (ka is ConsPair and (kb is list or kb is tuple)) or (ka is list or ka is tuple):
                 if (ka is not ConsPair and not a) or (kb is not ConsPair and not b):
                     return False  # the empty list or tuple is no cons pair
                 if via_var:
