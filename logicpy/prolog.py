@@ -42,6 +42,7 @@ from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
 from .core import loops
+from .core._spine import CyclicList
 from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
                            index_key, term_template, unify_template)
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
@@ -240,7 +241,10 @@ class Predicate:
             if runs is not None:  # clauses given a loop: the loop's goal, whatever the state
                 g = runs.goal(S, args)
                 if g is not None:
-                    return loop_answers(g, S, K, search)
+                    try:
+                        return loop_answers(g, S, K, search)
+                    except CyclicList:  # a cyclic list, which the clauses go round
+                        pass
         clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
         if not clauses:
             return None

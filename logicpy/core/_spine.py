@@ -85,10 +85,14 @@ def spine(xs: Any, S: Any, cyclic: bool = False) -> tuple[list, Any]:
 _UNBOUND = object()
 
 
+class CyclicList(TermError):
+    """A list that comes back to itself met where a proper or partial one was needed."""
+
+
 def _cycle(xs: Any, d: Any, cyclic: bool) -> tuple[list, Any]:
     """The cyclic list `xs`'s elements up to where it comes back, and its `Cycle`."""
     if not cyclic:
-        raise TermError("a cyclic list (bound, through a variable, to a list that contains it) has no end; "
+        raise CyclicList("a cyclic list (bound, through a variable, to a list that contains it) has no end; "
                         "use eq_oc or run(..., occurs_check=True) to fail such bindings")
     met: dict = {}
     items: list = []

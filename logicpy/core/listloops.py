@@ -17,7 +17,8 @@ No goal runs long without giving the search its turn: a scan yields `PAUSE` afte
 `SCAN` elements, and an endless enumeration after every attempt that finds nothing, so
 other branches and time limits are served whatever the lists. On a cyclic list (made
 without the occurs check) member's and append's loops enumerate without end, as member/2
-and append/3 do; the others raise `TermError` (length/2's type error).
+and append/3 do; the other loops raise `CyclicList` when they are made, and their relation
+runs its clauses instead; the relations here raise `TermError` (length/2's type error).
 
 member's and nextto's loops over a short proper list (a table of records, say) answer at
 once, as a tuple. A tuple pattern is matched against each element in one pass (`_fit`):
@@ -366,21 +367,19 @@ def append_loop(xs: Any, ys: Any, zs: Any) -> GoalType:
                 if S_done is not False:
                     return (S_done,)
             return ()
-        return splits(S, x_items, x_tail)
-
-    def splits(S, x_items, x_tail):
         # zs starts with xs's known elements; what is left is x_tail followed by ys.
         rest = var()
         S = unify(zs, chain(x_items, rest), S)
         if S is False:
-            return
+            return ()
         r_items, r_tail = spine(rest, S, cyclic=True)
         if r_tail.__class__ is Cycle:  # zs is cyclic: every split, without end (append/3 does the same)
-            yield from _cyclic_splits(x_tail, ys, rest, S)
-            return
+            return _cyclic_splits(x_tail, ys, rest, S)
+        return splits(S, x_tail, r_items, r_tail, *spine(ys, S))  # (a cyclic ys: CyclicList, here)
+
+    def splits(S, x_tail, r_items, r_tail, y_items, y_tail):
         # ys's known elements end the rest: only splits that leave room for them, and only
         # one when both lists are proper (appendo(X, [last], long_list) stays O(n)).
-        y_items, y_tail = spine(ys, S)
         last_split = len(r_items) - len(y_items) if _proper(r_tail) else len(r_items)
         first_split = last_split if _proper(r_tail) and _proper(y_tail) else 0
         for split in range(max(first_split, 0), last_split + 1):

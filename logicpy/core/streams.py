@@ -563,7 +563,10 @@ def _loop_expander(fn: Callable[..., Any], compiled: Any, owner: Any) -> Callabl
         if loops.ENABLED:
             g = goal(S, args)
             if g is not None:
-                return loop_answers(g, S, K, search)
+                try:
+                    return loop_answers(g, S, K, search)
+                except CyclicList:  # a cyclic list, which the clauses go round
+                    pass
         if clauses is None:
             try:
                 made = compile_relation(fn, owner.name).without_loop()
@@ -665,7 +668,10 @@ class LoopCall(Apply):
             goal = self.goal
             if goal is None:
                 goal = self.goal = runs.make(self.args)
-            states = goal(S)
+            try:
+                states = goal(S)
+            except CyclicList:  # a cyclic list, which the clauses go round
+                return (S,), (Apply(self.rel, self.args), K)
             if search.order == "prolog" or type(states) is tuple and len(states) < 2:
                 return states, K
             return (S,), (EachItsTask(iter(states)), K)
@@ -677,15 +683,28 @@ _SCHEDULED.add(LoopCall)  # an `Apply` to everything else; `solve` schedules it 
 
 
 def loop_answers(goal: Any, S: Any, K: Any, search: "Search") -> tuple[Any, Any] | None:
-    """How the search goes on from a loop's goal reached in state S (`expand`'s result): in
-    Prolog's order the goal itself; in the interleaved order each answer in a task of its
-    own (`EachItsTask`), one answer going on at once."""
-    if search.order == "prolog":
-        return S, (goal, K)
+    """How the search goes on from a loop's goal reached in state S (`expand`'s result): its
+    answers, in Prolog's order one after another, in the interleaved order each in a task
+    of its own (`EachItsTask`), one going on at once. `CyclicList` if the loop met a cyclic
+    list (its clauses run then)."""
     states = goal(S)
     if type(states) is tuple and len(states) < 2:
         return (states[0], K) if states else None
+    if search.order == "prolog":
+        return S, (_Given(states), K)
     return S, (EachItsTask(iter(states)), K)
+
+
+class _Given:
+    """A goal whose answers are already known (`states`), whatever state reaches it."""
+
+    __slots__ = ("states",)
+
+    def __init__(self, states: Iterable[Any]):
+        self.states = states
+
+    def __call__(self, S: Any) -> Iterable[Any]:
+        return self.states
 
 
 class EachItsTask(Scheduled):
@@ -1152,3 +1171,4 @@ def _reify_answer(x: Any, S: Any) -> Any:
 
 from .clauses import _LIST_KEY, AGAIN, CompiledRelation, NotCompiled, compile_relation, index_key  # noqa: E402  (it reads this module's goals)
 from . import loops  # noqa: E402
+from ._spine import CyclicList  # noqa: E402
