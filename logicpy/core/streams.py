@@ -652,10 +652,10 @@ class Scheduled(_Interpreted):
 
 class LoopCall(Apply):
     """A call of a relation whose clauses run as a loop (`loops`; `rel.runs`), made once
-    that is known (an `Apply` that `solve` schedules): the loop's goal is made at the first state that reaches it and kept, as
-    a library goal is, so a goal built once and searched in many states builds it once. The
-    clauses run (as an `Apply`) in a mode the loop leaves to them and while
-    `loops.ENABLED` is false."""
+    that is known (an `Apply` that `solve` schedules): the loop's goal is made at the first
+    state that reaches it and kept, as a library goal is, so a goal built once and searched
+    in many states builds it once. The clauses run (as an `Apply`) in a mode the loop leaves
+    to them and while `loops.ENABLED` is false."""
 
     __slots__ = ("goal",)
 
@@ -669,14 +669,11 @@ class LoopCall(Apply):
             if goal is None:
                 goal = self.goal = runs.make(self.args)
             try:
-                states = goal(S)
+                went_on = loop_answers(goal, S, K, search)
             except CyclicList:  # a cyclic list, which the clauses go round
                 return (S,), (Apply(self.rel, self.args), K)
-            if search.order == "prolog" or type(states) is tuple and len(states) < 2:
-                return states, K
-            return (S,), (EachItsTask(iter(states)), K)
+            return None if went_on is None else ((went_on[0],), went_on[1])
         return (S,), (Apply(self.rel, self.args), K)
-
 
 
 _SCHEDULED.add(LoopCall)  # an `Apply` to everything else; `solve` schedules it as it does `Scheduled` goals
