@@ -38,9 +38,10 @@ SELF = "self"
 #: What dif/2 (`neq`) is in a shape.
 DIF = "dif"
 
-_given: list[tuple[Callable[..., Any], Callable[..., Any], Any]] = []  # (relation function, loop, clauses_when)
+#: Arity -> the relations given a loop whose shapes are not in `_by_shape` yet, each
+#: (relation function, loop, clauses_when): read at the first relation of that arity.
+_unread: dict[int, list[tuple[Callable[..., Any], Callable[..., Any], Any]]] = {}
 _by_shape: dict[Any, "Runs"] = {}
-_read = 0  # how many of `_given` are in `_by_shape`
 
 
 class Runs:
@@ -65,7 +66,7 @@ class Runs:
 
     def goal(self, S: Any, args: Sequence[Any]) -> Any:
         """The loop's goal for a call on `args` in state S, or None when the clauses run."""
-        if self.clauses_when is not None and self.leaves(S, args):
+        if self.leaves(S, args):
             return None
         return self.make(args)
 
@@ -90,23 +91,23 @@ def give(function: Callable[..., Any], loop: Callable[..., Any],
          clauses_when: Callable[..., bool] | None = None) -> None:
     """Run the `@relation` `function`, and every relation with its clauses' shape, as
     `loop` (a function of the relation's arguments returning a goal), except where
-    `clauses_when(S, *args)` (a mode the loop leaves to the clauses). Read at the first
-    relation compiled after it."""
-    _given.append((function, loop, clauses_when))
+    `clauses_when(S, *args)` (a mode the loop leaves to the clauses). Its clauses are read
+    at the first relation of its arity compiled after it."""
     rel = function.relation  # type: ignore[attr-defined]
+    _unread.setdefault(rel.arity, []).append((function, loop, clauses_when))
     rel.runs = Runs(loop, tuple(range(rel.arity)), function.__name__, clauses_when)  # known without its clauses
 
 
 def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | None:
     """The loop a relation with these clauses runs as (each clause (head arguments, body
     calls), as `shape` takes them), or None."""
-    global _read
-    if _read < len(_given):
+    if not clauses:
+        return None
+    unread = _unread.pop(len(clauses[0][0]), [])
+    if unread:
         from .clauses import clause_terms  # the reader of `@relation` functions
 
-        while _read < len(_given):
-            function, loop, clauses_when = _given[_read]
-            _read += 1
+        for function, loop, clauses_when in unread:
             own = clause_terms(function.relation.fn)  # type: ignore[attr-defined]
             if own is None:
                 raise NoShape(f"{function.__name__}: its clauses have no shape")

@@ -473,7 +473,7 @@ def memd_given() -> Iterator[Any]:
     """memberd (member/2 with dif/2 in its recursive clause) given a loop for the test: the
     loop is member's, so a call that runs as it shows (memberd would give each value once).
     The registry is put back after the test."""
-    saved = list(loops._given), dict(loops._by_shape), loops._read
+    saved = {arity: list(given) for arity, given in loops._unread.items()}, dict(loops._by_shape)
 
     @relation
     def memd(x, xs):
@@ -485,7 +485,8 @@ def memd_given() -> Iterator[Any]:
     try:
         yield memd
     finally:
-        loops._given[:], loops._read = saved[0], saved[2]
+        loops._unread.clear()
+        loops._unread.update(saved[0])
         loops._by_shape.clear()
         loops._by_shape.update(saved[1])
 
