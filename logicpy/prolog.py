@@ -38,7 +38,7 @@ from .core.equality import walk
 from immutables import Map
 
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, loop_answers, self_call
-from .core.terms import Suffix, Term, Variable, _cell, format_term, is_var, term_variables
+from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
 from .core import loops

@@ -53,7 +53,7 @@ def _list_relation(*lists: str) -> Callable[[Callable[P, Any]], Callable[P, Appl
             return goal
 
         checked.relation = rel  # type: ignore[attr-defined]
-        call.relation.function = checked  # type: ignore[attr-defined]  # its calls in its clauses are its own
+        rel.function = checked  # its calls in its clauses are its own
         return checked
 
     return make
