@@ -1227,9 +1227,21 @@ def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     reader = _Reader(fn)
     clauses = reader.read()
     compiled = compile_clauses(name, reader, clauses, fn.__globals__, loop=True)
-    shaped = _terms_of(reader, clauses)
-    compiled.runs = None if shaped is None else loops.runs_as(shaped)
+    self_calls: list[ast.expr] = []
+    shaped = _terms_of(reader, clauses, self_calls)
+    compiled.runs = None if shaped is None else loops.runs_as(shaped, _still_named(reader, self_calls))
     return compiled
+
+
+def _still_named(reader: _Reader, nodes: list[ast.expr]) -> Callable[[], bool]:
+    """Whether each of `nodes` (what the clauses call: names, dotted names) still refers to
+    what it refers to now: a global name rebound later makes the clauses call another."""
+    now = [(node, reader.resolve(node)) for node in nodes]
+    if all(isinstance(node, ast.Name) and node.id not in reader.cells for node, _ in now):
+        names = [(node.id, f) for node, f in now]  # type: ignore[attr-defined]
+        get = reader.fn.__globals__.get
+        return lambda: all(get(name) is f for name, f in names)
+    return lambda: all(reader.resolve(node) is f for node, f in now)
 
 
 def clause_terms(fn: Callable[..., Any]) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
@@ -1242,11 +1254,13 @@ def clause_terms(fn: Callable[..., Any]) -> list[tuple[tuple, list[tuple[str, tu
         return None
 
 
-def _terms_of(reader: _Reader, clauses: list[list[Any]]) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
+def _terms_of(reader: _Reader, clauses: list[list[Any]],
+              self_calls: list[ast.expr] | None = None) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
     """Each clause as (its head's arguments, its body's calls (callee, arguments)), the
     head's equations solved, for `loops.shape`: fresh variables for the names; a call of
-    the relation itself is `loops.SELF`, `neq` is `loops.DIF`. None for a clause whose head
-    cannot hold, an equation after a call, or a call of anything else."""
+    the relation itself is `loops.SELF` (what it is called by added to `self_calls`), `neq`
+    is `loops.DIF`. None for a clause whose head cannot hold, an equation after a call, or
+    a call of anything else."""
     out = []
     for goals in clauses:
         names: dict[str, Variable] = {}
@@ -1285,6 +1299,8 @@ def _terms_of(reader: _Reader, clauses: list[list[Any]]) -> list[tuple[tuple, li
             args = [reader.term(a) for a in called.args]
             if callee is None or any(a is None for a in args):
                 return None
+            if callee == loops.SELF and self_calls is not None:
+                self_calls.append(called.func)
             body.append((callee, tuple(equality.reify(term(a), s) for a in args)))
         out.append((tuple(equality.reify(term(_Var(p)), s) for p in reader.params), body))
     return out

@@ -38,7 +38,7 @@ from immutables import Map
 from kanren.core import GoalType
 
 from ..errors import ModeError, TermError, shown
-from ._spine import EMPTY, Cycle, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
+from ._spine import EMPTY, Cycle, CyclicList, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .disequality import neq
 from .equality import State, reify_dict, unify, unify_mutation, unify_subst
 from .streams import PAUSE, named
@@ -566,9 +566,13 @@ def rember_loop(x: Any, xs: Any, ys: Any) -> GoalType:
 
 
 def rember_runs_clauses(S: Any, x: Any, xs: Any, ys: Any) -> bool:
-    """True when neither xs nor ys is a proper list or ends in one: `rembero`'s clauses
-    run then (an endless enumeration, whose order depends on the search's)."""
-    return is_open(spine(xs, S)[1]) and is_open(spine(ys, S)[1])
+    """True when neither xs nor ys is a proper list or ends in one, or one is cyclic:
+    `rembero`'s clauses run then (an endless enumeration, whose order depends on the
+    search's; a cyclic list, which they go round)."""
+    try:
+        return is_open(spine(xs, S)[1]) and is_open(spine(ys, S)[1])
+    except CyclicList:
+        return True
 
 
 def _match_all(S: Any, pool: list, targets: list) -> Iterator[Any]:

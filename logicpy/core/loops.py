@@ -98,9 +98,12 @@ def give(function: Callable[..., Any], loop: Callable[..., Any],
     rel.runs = Runs(loop, tuple(range(rel.arity)), function.__name__, clauses_when)  # known without its clauses
 
 
-def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | None:
+def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]],
+            still_self: Callable[[], bool] | None = None) -> Runs | None:
     """The loop a relation with these clauses runs as (each clause (head arguments, body
-    calls), as `shape` takes them), or None."""
+    calls), as `shape` takes them), or None. `still_self()`, if given, says whether the
+    clauses' calls marked `SELF` still call the relation (a name rebound since they were
+    read calls another): the loop runs only while they do, the clauses otherwise."""
     if not clauses:
         return None
     unread = _unread.pop(len(clauses[0][0]), [])
@@ -120,23 +123,32 @@ def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> Runs | 
                 _by_shape.setdefault(shape(moved), Runs(loop, tuple(order.index(i) for i in range(n)),
                                                         function.__name__, clauses_when))
     try:
-        return _by_shape.get(shape(clauses))
+        found = _by_shape.get(shape(clauses))
     except NoShape:
         return None
+    if found is None or still_self is None:
+        return found
+    when = found.clauses_when
+    return Runs(found.loop, found.order, found.name,
+                (lambda S, *args: not still_self() or when(S, *args)) if when is not None
+                else (lambda S, *args: not still_self()))
 
 
 def shape(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> tuple:
     """The clauses (each its head's argument terms and its body's calls, (callee, argument
     terms), the callee `SELF`, `DIF` or a name) with their variables numbered in order of
-    appearance: equal for clauses that differ only in their variables' names. `NoShape`
-    for a term of another kind."""
+    appearance: equal for clauses that differ only in their variables' names. Each term is a
+    flat tuple of its nodes in prefix order, built without recursion and hashed without
+    nesting. `NoShape` for a term of another kind, and for clauses of more than
+    `MAX_SHAPE` term nodes (larger than any loop's)."""
     out = []
+    budget = [MAX_SHAPE]
     for head, body in clauses:
         numbers: dict = {}
-        head_shape = tuple(_term_shape(t, numbers) for t in head)
+        head_shape = tuple(_term_shape(t, numbers, budget) for t in head)
         calls = []
         for callee, args in body:
-            shapes = tuple(_term_shape(t, numbers) for t in args)
+            shapes = tuple(_term_shape(t, numbers, budget) for t in args)
             if callee == DIF:  # symmetric: one order
                 shapes = tuple(sorted(shapes, key=repr))
             calls.append((callee, shapes))
@@ -144,33 +156,67 @@ def shape(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> tuple:
     return tuple(out)
 
 
+#: Term nodes in a relation's clauses past which they have no shape: the loops' clauses
+#: have a few dozen, and a shape costs at most this much work, whatever the clauses hold.
+MAX_SHAPE = 500
+
 _ATOMIC = (int, str, float, bool, String, Fraction)
 
 
-def _term_shape(t: Any, numbers: dict) -> Any:
-    k = t.__class__
-    if k is Variable:
-        n = numbers.get(t)
-        if n is None:
-            n = numbers[t] = len(numbers)
-        return ("_", n)
-    if k in _ATOMIC:
-        return (k.__name__, t)
-    if k is Suffix:
-        t, k = t.to_list(), list
-    if k is list or k is ConsPair:
-        items = []
-        while t.__class__ is ConsPair:
-            items.append(_term_shape(t.car, numbers))
-            t = t.cdr
-        if t.__class__ is list:
-            items.extend(_term_shape(x, numbers) for x in t)
-            end: Any = ("[]",)
+class _Mark:
+    """A node of a shape that is not a term: a list cell, or the empty list ending one."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+_CELL, _END = _Mark("|"), _Mark("[]")
+
+
+def _term_shape(term: Any, numbers: dict, budget: list) -> tuple:
+    """The shape of one term: its nodes in prefix order (a list cell `_CELL` before its
+    element and its tail, `_END` for the empty list, a compound ("()", size) before its
+    arguments), each variable ("_", its number in `numbers`), each atom (type name, value).
+    Counts its nodes off `budget[0]`: `NoShape` past it."""
+    out: list = []
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        k = t.__class__
+        if k is _Mark:
+            out.append(t)
+            continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise NoShape("clauses larger than any loop's")
+        if k is Variable:
+            n = numbers.get(t)
+            if n is None:
+                n = numbers[t] = len(numbers)
+            out.append(("_", n))
+        elif k in _ATOMIC:
+            out.append((k.__name__, t))
+        elif k is ConsPair:
+            out.append(_CELL)
+            stack.append(t.cdr)
+            stack.append(t.car)
+        elif k is list or k is Suffix or k is tuple:
+            if len(t) > budget[0]:
+                raise NoShape("clauses larger than any loop's")
+            if k is tuple:
+                out.append(("()", len(t)))
+                stack.extend(reversed(t))
+                continue
+            items = t if k is list else t.to_list()
+            stack.append(_END)
+            for item in reversed(items):
+                stack.append(item)
+                stack.append(_CELL)
         else:
-            end = _term_shape(t, numbers)
-        for item in reversed(items):
-            end = ("|", item, end)
-        return end
-    if k is tuple:
-        return ("()", *(_term_shape(x, numbers) for x in t))
-    raise NoShape(f"a term of type {k.__name__}")
+            raise NoShape(f"a term of type {k.__name__}")
+    return tuple(out)

@@ -1,0 +1,105 @@
+"""The clause loops (`core.loops`) never crash, never run away and never change an answer:
+a clause holding a long list, a relation whose name is rebound, a cyclic list, time limits
+and resource limits on the list relations' own loops.
+
+Where a case is Prolog, the same query is run in SWI-Prolog and compared.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from logicpy.core import cons, eq, relation, rembero, run, var, vars
+from logicpy.core import loops
+from logicpy.prolog import consult_text
+from tests.swipl import answer_rows, swi_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+X, Y, L = vars(3)
+
+
+def toplevel(query: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`logicpy repl -q QUERY` in a fresh interpreter (a crash there cannot take the test run down)."""
+    return subprocess.run([sys.executable, "-m", "logicpy", "repl", "-q", query], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+# ------------------------------------------------------- 1. a clause holding a long list
+
+def test_the_shape_of_clauses_holding_a_long_list_is_none():
+    """Hashing a shape is bounded: a 200,000-element list (nested 200,000 cells deep) has none."""
+    long = list(range(200_000))
+    deep = cons(*range(200_000), [])
+    for term in (long, deep, tuple(long)):
+        with pytest.raises(loops.NoShape):
+            loops.shape([((term, X), [])])
+        assert loops.runs_as([((term, X), []), ((X, Y), [(loops.SELF, (X, Y))])]) is None
+
+
+def test_shapes_still_tell_clauses_apart():
+    """Flat shapes keep what nested ones told apart: where a list ends, what a compound holds."""
+    a, b, c = vars(3)
+    shapes = {loops.shape([(t, [])]) for t in [
+        ([a, b],), (cons(a, b),), ([a, [b]],), ([[a], b],), (("f", a, b),), (("f", (a, b)),), ([a, b, c],),
+        (cons(a, b, c),), ("|",), ([],), ("[]",), ((),)]}
+    assert len(shapes) == 12
+    assert loops.shape([((cons(a, [b]),), [])]) == loops.shape([(([c, a],), [])])  # one list, written two ways
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl")
+def test_calling_an_asserted_clause_holding_a_long_list():
+    query = "numlist(1, 200000, _L), assertz(big(_L)), big(_B), length(_B, N), nth1(1, _B, First)"
+    assert swi_rows("", query) == ["200000 1"]
+    assert answer_rows(consult_text(""), query) == ["200000 1"]
+    done = toplevel(query + ".")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-6:] == ["N", "=", "200000,", "First", "=", "1."]
+
+
+# ------------------------------------------------------- 2. a relation whose name is rebound
+
+def test_a_member_shaped_relation_follows_its_rebound_name(tmp_path):
+    """Its clauses call whatever the name means at the call: the loop runs only while that
+    is the relation itself, in both search orders."""
+    namespace: dict[str, Any] = {}
+    source = ("from logicpy.core import conde, cons, eq, relation, var, vars\n"
+              "@relation\n"
+              "def mem(x, xs):\n"
+              "    h, t = vars(2)\n"
+              "    return conde([eq(xs, cons(x, t))], [eq(xs, cons(h, t)), mem(x, t)])\n")
+    path = tmp_path / "rebound_member.py"  # `@relation` reads its source from a file
+    path.write_text(source)
+    code = compile(source, str(path), "exec")
+    exec(code, namespace)  # noqa: S102  the source above
+    old = namespace["mem"]
+    assert run(0, X, old(X, [1, 2, 3])) == (1, 2, 3)
+    assert old.relation.runs is not None and old.relation.runs.name == "membero"
+
+    @relation
+    def first(x: Any, xs: Any) -> Any:
+        return eq(xs, cons(x, var()))
+
+    namespace["mem"] = first
+    for order in ("interleaved", "prolog"):
+        assert run(0, X, old(X, [1, 2, 3]), order=order) == (1, 2)
+        with loops.disabled():
+            assert run(0, X, old(X, [1, 2, 3]), order=order) == (1, 2)
+    namespace["mem"] = old
+    assert run(0, X, old(X, [1, 2, 3])) == (1, 2, 3)
+
+
+# ------------------------------------------------------- 4. rembero on a cyclic list
+
+@pytest.mark.parametrize("goal", [lambda: rembero(X, L, Y), lambda: rembero(X, Y, L), lambda: rembero(1, L, Y)])
+def test_rembero_on_a_cyclic_list_answers_as_its_clauses(goal):
+    cyclic = eq(L, cons(1, 2, L))
+    with loops.disabled():
+        expected = run(2, X, cyclic, goal(), timeout=5)
+    assert run(2, X, cyclic, goal(), timeout=5) == expected
+    assert len(expected) >= 1
