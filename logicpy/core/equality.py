@@ -294,6 +294,11 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                 b_items, b_start = (b, 0) if kb is list else (b.items, b.start)
                 if b_start >= len(b_items):
                     return False
+                if via_var:
+                    pair = (id(a), id(b))
+                    if pair in through_vars:
+                        continue
+                    through_vars[pair] = (a, b)
                 push((a.cdr, rest_of(b_items, b_start + 1)))
                 push((a.car, b_items[b_start]))
                 continue
@@ -301,6 +306,11 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
             a_items, a_start = (a, 0) if ka is list else (a.items, a.start)
             if a_start >= len(a_items):
                 return False
+            if via_var:
+                pair = (id(a), id(b))
+                if pair in through_vars:
+                    continue
+                through_vars[pair] = (a, b)
             push((rest_of(a_items, a_start + 1), b.cdr))
             push((a_items[a_start], b.car))
             continue

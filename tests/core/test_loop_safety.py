@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from logicpy.core import cons, eq, relation, rembero, run, var, vars
+from logicpy.core import conde, cons, eq, relation, rembero, run, var, vars
 from logicpy.core import loops
 from logicpy.prolog import consult_text
 from tests.swipl import answer_rows, swi_rows
@@ -103,3 +103,43 @@ def test_rembero_on_a_cyclic_list_answers_as_its_clauses(goal):
         expected = run(2, X, cyclic, goal(), timeout=5)
     assert run(2, X, cyclic, goal(), timeout=5) == expected
     assert len(expected) >= 1
+
+
+# ------------------------------------- 5. unifying a list with a cyclic cons chain ends
+
+APP_RECURSIVE_FIRST = """
+app([H|T], L, [H|R]) :- app(T, L, R).
+app([], L, L).
+"""
+
+
+@relation
+def app_recursive_first(xs: Any, ys: Any, zs: Any) -> Any:
+    h, t, r = vars(3)
+    return conde([eq(xs, cons(h, t)), eq(zs, cons(h, r)), app_recursive_first(t, ys, r)], [eq(xs, []), eq(ys, zs)])
+
+
+def test_two_appends_making_cyclic_terms_fail_at_once():
+    """The second call unifies a Python list with a cons chain that comes back to itself
+    through a variable: the unification remembers the pairs met through variables, so it
+    ends (it grew a stack without end, past any time limit, before)."""
+    W, Z, Y2, X2 = vars(4)
+    for order in ("interleaved", "prolog"):
+        assert run(1, (W, X2, Y2, Z), app_recursive_first(W, Z, [[W], [W, X2, X2]]),
+                   app_recursive_first(W, cons("a", Z), cons(Y2, W, "b", Z)), order=order, timeout=5) == ()
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl")
+def test_two_consulted_appends_making_cyclic_terms_fail_at_once():
+    query = "app(W, Z, [[W],[W,X,X]]), app(W, [a|Z], [Y,W,b|Z])"
+    assert swi_rows(APP_RECURSIVE_FIRST, query) == []
+    for order in ("prolog", "interleaved"):
+        assert answer_rows(consult_text(APP_RECURSIVE_FIRST, order=order), query) == []
+
+
+def test_a_list_and_a_cyclic_chain_unify_or_not_in_bounded_work():
+    """Cycles through variables on both sides, a Python list on one and cons cells on the other."""
+    A, B, C, Q = vars(4)
+    assert run(1, Q, eq(A, [A]), eq(B, cons(B, [])), eq(A, B), eq(Q, 1), timeout=5) == (1,)
+    assert run(1, Q, eq(A, [A, 1]), eq(B, cons(B, 2, [])), eq(A, B), eq(Q, 1), timeout=5) == ()
+    assert run(1, Q, eq(A, [1, A]), eq(C, cons(1, C, [])), eq(A, C), eq(Q, 1), timeout=5) == (1,)
