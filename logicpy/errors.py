@@ -11,6 +11,7 @@ __all__ = [
     "InputError",
     "TermError",
     "ModeError",
+    "ResourceError",
     "PrologError",
     "PrologUnavailable",
     "PrologSyntaxError",
@@ -35,6 +36,11 @@ class TermError(LogicpyError, TypeError):
 
 class ModeError(LogicpyError):
     """A relation called in a mode where it cannot terminate (e.g. an unbounded length)."""
+
+
+class ResourceError(LogicpyError):
+    """A goal whose work is known, before it is done, to be more than the search allows
+    (Prolog's resource error): the message names the goal and the limit."""
 
 
 class NoSolution(LogicpyError):

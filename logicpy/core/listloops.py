@@ -31,13 +31,13 @@ first binding; what that loop does not know (deeper terms, floats, cons cells) g
 from __future__ import annotations
 
 from itertools import count
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 from cons.core import ConsPair
 from immutables import Map
 from kanren.core import GoalType
 
-from ..errors import ModeError, TermError, shown
+from ..errors import ModeError, ResourceError, TermError, shown
 from ._spine import EMPTY, Cycle, CyclicList, bindings, chain, check_list_argument, hashable_key, is_open, post, spine, walk
 from .disequality import neq
 from .equality import State, reify_dict, unify, unify_mutation, unify_subst
@@ -45,11 +45,36 @@ from .streams import PAUSE, named
 from .terms import Variable, is_var, var, variables_in, vars
 
 __all__ = ["member_loop", "append_loop", "select_loop", "nextto_loop", "rember_loop", "rember_runs_clauses",
-           "lengtho", "permuteo", "distincto", "nth1o"]
+           "lengtho", "permuteo", "distincto", "nth1o", "MAX_LIST", "check_list_size"]
 
 
 #: Elements a scan looks at between two `PAUSE`s.
 SCAN = 1_000
+
+#: The most elements a goal puts into one new list (a fresh variable costs about 64 bytes
+#: and a microsecond): a longer one is a `ResourceError` before anything is built, as
+#: SWI-Prolog's stack limit (length(L, 10^9): "Stack limit (1.0Gb) exceeded").
+MAX_LIST = 4_000_000
+
+
+def check_list_size(goal: Any, n: int) -> None:
+    """`ResourceError` naming `goal` (a term: its functor and arguments) when a list of `n`
+    elements is longer than `MAX_LIST`."""
+    if n > MAX_LIST:
+        raise ResourceError(f"{shown(goal)}: resource error: a list of {n:,} elements is longer than the "
+                            f"{MAX_LIST:,} a goal builds (logicpy.core.listloops.MAX_LIST)")
+
+
+def _fresh(n: int) -> Generator[Any, None, list]:
+    """`n` fresh variables, as a generator whose return value is their list: a `PAUSE`
+    after every `SCAN` * 100 of them, so the search's clock is read while a long one is made."""
+    out: list = []
+    while n - len(out) > SCAN * 100:
+        out.extend([var() for _ in range(SCAN * 100)])
+        yield PAUSE
+    out.extend([var() for _ in range(n - len(out))])
+    return out
+
 
 #: Types whose values unify exactly when they compare equal, with no bindings to make (an
 #: int never equals a str; floats and bools are left to unification: 1 == 1.0 == True in
@@ -456,7 +481,9 @@ def lengtho(xs: Any, n: Any) -> GoalType:
                 S_done = False if S_long is PAUSE else unify(n_rf, extra + len(items), S_long)
                 yield PAUSE if S_done is False else S_done
         elif n_rf >= len(items):
-            S_done = unify(tail, vars(n_rf - len(items)), S)
+            check_list_size(("lengtho", xs, n_rf), n_rf)
+            fresh = yield from _fresh(n_rf - len(items))
+            S_done = unify(tail, fresh, S)
             if S_done is not False:
                 yield S_done
 
@@ -689,10 +716,13 @@ def distincto(xs: Any) -> GoalType:
             if len({hashable_key(item) for item in items_rf}) == len(items_rf):
                 yield S
             return
+        pairs = 0
         for i, a in enumerate(items_rf):
-            if i % SCAN == SCAN - 1:
-                yield PAUSE
             for j in range(i + 1, len(items_rf)):
+                pairs += 1
+                if pairs == SCAN:  # n * (n - 1) / 2 pairs: the search's turn after each SCAN of them
+                    pairs = 0
+                    yield PAUSE
                 if ground[i] and ground[j]:
                     if hashable_key(a) == hashable_key(items_rf[j]):
                         return
@@ -739,7 +769,8 @@ def nth1o(n: Any, xs: Any, x: Any) -> GoalType:
         if 1 <= n_rf <= len(items):
             S_hit = unify(x, items[n_rf - 1], S)
         elif n_rf > len(items) and is_open(tail):
-            fresh = vars(n_rf - len(items))
+            check_list_size(("nth1o", n_rf, xs, x), n_rf)
+            fresh = yield from _fresh(n_rf - len(items))
             S_hit = unify(tail, chain(fresh, var()), S)
             S_hit = S_hit if S_hit is False else unify(x, fresh[-1], S_hit)
         else:

@@ -24,6 +24,7 @@ from unification import reify  # type: ignore[import-untyped]
 
 from ..core import conde, condu, eq, lall, membero, succeed
 from ..core.equality import reify_dict
+from ..core.listloops import check_list_size
 from ..core.streams import Call, solve
 from ..core.terms import String, Suffix, Term, cons, format_term, is_var, rest_of, term_variables, var, variables_in
 from ..errors import PrologError
@@ -484,6 +485,7 @@ def _numlist(low: Term, high: Term, _result: Term) -> Iterator[tuple]:
     _integer_arg(who, low)
     _integer_arg(who, high)
     if low <= high:
+        check_list_size(("numlist", low, high, _result), high - low + 1)
         yield (low, high, list(range(low, high + 1)))
 
 

@@ -7,6 +7,7 @@ Where a case is Prolog, the same query is run in SWI-Prolog and compared.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -15,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from logicpy.core import conde, cons, eq, relation, rembero, run, var, vars
+from logicpy.core import SearchTimeout, conde, cons, distincto, eq, lengtho, nth1o, relation, rembero, run, var, vars
 from logicpy.core import loops
+from logicpy.core.listloops import MAX_LIST
+from logicpy.errors import ResourceError
 from logicpy.prolog import consult_text
 from tests.swipl import answer_rows, swi_rows
 
@@ -143,3 +146,39 @@ def test_a_list_and_a_cyclic_chain_unify_or_not_in_bounded_work():
     assert run(1, Q, eq(A, [A]), eq(B, cons(B, [])), eq(A, B), eq(Q, 1), timeout=5) == (1,)
     assert run(1, Q, eq(A, [A, 1]), eq(B, cons(B, 2, [])), eq(A, B), eq(Q, 1), timeout=5) == ()
     assert run(1, Q, eq(A, [1, A]), eq(C, cons(1, C, [])), eq(A, C), eq(Q, 1), timeout=5) == (1,)
+
+
+# ------------------------------- 6, 7. time limits and resource errors of the list goals
+
+def test_a_list_longer_than_a_goal_builds_is_a_resource_error_at_once():
+    n, x = vars(2)
+    for goal, text in [(lambda: lengtho(x, 10**9), "lengtho(_G0,1000000000): resource error"),
+                       (lambda: nth1o(10**9, x, n), "nth1o(1000000000,_G0,_G1): resource error"),
+                       (lambda: lengtho(cons(1, 2, x), MAX_LIST + 1), "resource error: a list of 4,000,001 elements")]:
+        for order in ("interleaved", "prolog"):
+            with pytest.raises(ResourceError, match=re.escape(text)) as caught:
+                run(1, n, goal(), timeout=5, order=order)
+            assert "\n" not in str(caught.value)
+    assert run(1, n, lengtho(x, 3), eq(n, 1)) == (1,)  # within the limit: built as before
+
+
+@pytest.mark.parametrize("order", ["interleaved", "prolog"])
+@pytest.mark.parametrize("goal", [lambda: lengtho(var(), MAX_LIST), lambda: nth1o(MAX_LIST, var(), var()),
+                                  lambda: distincto([var() for _ in range(3_000)])])
+def test_a_time_limit_holds_while_a_long_list_is_built(goal, order):
+    """A long list is made a slice at a time, the search's clock read between slices."""
+    with pytest.raises(SearchTimeout):
+        run(1, X, goal(), timeout=0.1, order=order)
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl")
+def test_the_toplevel_reports_a_resource_error_as_swi():
+    swi = subprocess.run(["swipl", "-q", "-g", "catch(length(L, 1000000000), error(E, _), (print(E), nl))", "-t", "halt"],
+                         capture_output=True, text=True, timeout=120)
+    assert swi.stdout.startswith("resource_error(")
+    for query in ["length(L, 1000000000)", "numlist(1, 1000000000, L)"]:
+        done = toplevel(query + ".")
+        assert done.returncode == 2
+        assert done.stdout == ""
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and "resource error" in lines[0] and "1,000,000,000 elements" in lines[0]
