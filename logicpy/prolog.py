@@ -235,7 +235,7 @@ class Predicate:
             Interrupt.requested = False
             raise KeyboardInterrupt
         runs = self._runs
-        if runs is not None and loops.ENABLED:
+        if runs is not None and loops.run_here(S, search):
             if runs is _NOT_YET:
                 runs = self._runs = self._runs_as()
             if runs is not None:  # clauses given a loop: the loop's goal, whatever the state

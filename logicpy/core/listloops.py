@@ -14,8 +14,10 @@ elements). Partial lists (`cons(h, T)`) are extended the way Prolog extends them
 and in order, so `run(5, ...)` over an unbounded relation returns.
 
 No goal runs long without giving the search its turn: a scan yields `PAUSE` after every
-`SCAN` elements, and an endless enumeration after every attempt that finds nothing, so
-other branches and time limits are served whatever the lists. On a cyclic list (made
+`SCAN` elements, an endless enumeration after every `SCAN` attempts in a row that find
+nothing (`_found`: a clause whose head does not match costs its call no turn either), and
+a long list is built in slices, so other branches and time limits are served whatever the
+lists. A list longer than `MAX_LIST` is a `ResourceError` before anything is built. On a cyclic list (made
 without the occurs check) member's and append's loops enumerate without end, as member/2
 and append/3 do; the other loops raise `CyclicList` when they are made, and their relation
 runs its clauses instead; the relations here raise `TermError` (length/2's type error).
@@ -31,7 +33,7 @@ first binding; what that loop does not know (deeper terms, floats, cons cells) g
 from __future__ import annotations
 
 from itertools import count
-from typing import Any, Generator, Iterator
+from typing import Any, Generator, Iterable, Iterator
 
 from cons.core import ConsPair
 from immutables import Map
@@ -85,6 +87,23 @@ _ATOMIC = frozenset({int, str})
 def _proper(tail: Any) -> bool:
     """True iff a spine's tail closes a proper list."""
     return type(tail) is list
+
+
+def _found(attempts: Iterable[Any]) -> Iterator[Any]:
+    """The states among `attempts` (False for one that found nothing), in order, and a
+    `PAUSE` after every `SCAN` attempts in a row that found nothing. A clause's head that does
+    not unify costs its call no turn of the search, so an answer comes in the turn its
+    clauses would give it; an endless run of misses still gives the search its turn."""
+    misses = 0
+    for S in attempts:
+        if S is False:
+            misses += 1
+            if misses == SCAN:
+                misses = 0
+                yield PAUSE
+        else:
+            misses = 0
+            yield S
 
 
 def _grow(items: list, tail: Any, S: Any, width: int) -> Iterator[tuple[Any, list]]:
@@ -359,13 +378,16 @@ def member_loop(x: Any, xs: Any) -> GoalType:
         yield from scan(S, x_rf, items)
         if type(tail) is Cycle:
             again = items[tail.start:]
-            while True:
-                yield PAUSE
-                yield from scan(S, x_rf, again)
+            yield from _found(rounds(S, x_rf, again))
         if is_open(tail):
-            for S_grown, (item,) in _grow(items, tail, S, 1):
-                S_hit = unify(x, item, S_grown)
-                yield PAUSE if S_hit is False else S_hit
+            yield from _found(unify(x, item, S_grown) for S_grown, (item,) in _grow(items, tail, S, 1))
+
+    def rounds(S, x_rf, again):
+        """The states where `x_rf` unifies with an element of the cycle `again`, round after
+        round without end; False for each element of a round with none."""
+        while True:
+            found = hits(S, x_rf, again)
+            yield from found if found else [False] * len(again)
 
     def membero_goal(S):
         items, tail = (xs, EMPTY) if xs.__class__ is list else spine(xs, S, cyclic=True)
@@ -418,20 +440,23 @@ def append_loop(xs: Any, ys: Any, zs: Any) -> GoalType:
         if is_open(r_tail):
             # xs's tail is the rest's known elements then k more, which also start the
             # rest's open tail, ys after them: both grown one element at a time.
-            x_more = var()
-            S = unify(x_tail, chain(r_items, x_more), S)
-            while S is not False:
-                item, x_rest, r_rest = var(), var(), var()
-                S = unify(x_more, ConsPair(item, x_rest), S)
-                if S is not False:
-                    S = unify(r_tail, ConsPair(item, r_rest), S)
-                if S is False:
-                    return
-                S_long = unify(x_rest, [], S)
-                if S_long is not False:
-                    S_long = unify(r_rest, ys, S_long)
-                yield PAUSE if S_long is False else S_long
-                x_more, r_tail = x_rest, r_rest
+            yield from _found(longer(S, x_tail, r_items, r_tail))
+
+    def longer(S, x_tail, r_items, r_tail):
+        """The states where xs's tail is the rest's known elements then 1, 2, ... more (False
+        where ys cannot follow them), without end unless the lists cannot grow."""
+        x_more = var()
+        S = unify(x_tail, chain(r_items, x_more), S)
+        while S is not False:
+            item, x_rest, r_rest = var(), var(), var()
+            S = unify(x_more, ConsPair(item, x_rest), S)
+            if S is not False:
+                S = unify(r_tail, ConsPair(item, r_rest), S)
+            if S is False:
+                return
+            S_long = unify(x_rest, [], S)
+            yield S_long if S_long is False else unify(r_rest, ys, S_long)
+            x_more, r_tail = x_rest, r_rest
 
     return appendo_goal
 
@@ -439,14 +464,17 @@ def append_loop(xs: Any, ys: Any, zs: Any) -> GoalType:
 def _cyclic_splits(x_tail: Any, ys: Any, rest: Any, S: Any) -> Iterator[Any]:
     """States where `x_tail` is the first k elements of the cyclic list `rest` and `ys` the
     rest from there, for k = 0, 1, 2, ...; endless."""
+    return _found(_cyclic_split_attempts(x_tail, ys, rest, S))
+
+
+def _cyclic_split_attempts(x_tail: Any, ys: Any, rest: Any, S: Any) -> Iterator[Any]:
+    """`_cyclic_splits`'s states, False for a split that does not fit."""
     d = bindings(S)
     prefix: list = []
     cell = walk(rest, S)
     while True:
         S_split = unify(x_tail, list(prefix), S)
-        if S_split is not False:
-            S_split = unify(ys, cell, S_split)
-        yield PAUSE if S_split is False else S_split
+        yield S_split if S_split is False else unify(ys, cell, S_split)
         prefix.append(cell.car)
         cell = walk(cell.cdr, d)
 
@@ -563,12 +591,15 @@ def _put_in(x: Any, whole: Any, S: Any, items: list, tail: Any, first: bool) -> 
 def _select_open(x: Any, xs: Any, ys: Any, S: Any) -> Iterator[Any]:
     """select/3's two clauses run round by round, for lists neither of which is proper: at
     each cell, xs = [x|T] with ys = T, then xs = [H|T], ys = [H|R] and on with T and R."""
+    return _found(_select_open_attempts(x, xs, ys, S))
+
+
+def _select_open_attempts(x: Any, xs: Any, ys: Any, S: Any) -> Iterator[Any]:
+    """`_select_open`'s states, False at a cell where x cannot be taken out."""
     while True:
         rest = var()
         S_hit = unify(xs, ConsPair(x, rest), S)
-        if S_hit is not False:
-            S_hit = unify(ys, rest, S_hit)
-        yield PAUSE if S_hit is False else S_hit
+        yield S_hit if S_hit is False else unify(ys, rest, S_hit)
         head, xs_rest, ys_rest = var(), var(), var()
         S = unify(xs, ConsPair(head, xs_rest), S)
         if S is not False:
@@ -827,8 +858,6 @@ def nextto_loop(x: Any, y: Any, xs: Any) -> GoalType:
             yield from hits(S, items, lo, min(lo + SCAN, last))
         if is_open(tail):
             pair = (x, y)
-            for S_grown, window in _grow(items, tail, S, 2):
-                S_hit = unify(pair, tuple(window), S_grown)
-                yield PAUSE if S_hit is False else S_hit
+            yield from _found(unify(pair, tuple(window), S_grown) for S_grown, window in _grow(items, tail, S, 2))
 
     return adjacento_goal

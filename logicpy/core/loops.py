@@ -26,6 +26,7 @@ from itertools import permutations
 from typing import Any, Callable, Iterator, Sequence
 
 from cons.core import ConsPair
+from immutables import Map
 
 from .terms import String, Suffix, Variable
 
@@ -69,6 +70,15 @@ class Runs:
         if self.leaves(S, args):
             return None
         return self.make(args)
+
+
+def run_here(S: Any, search: Any) -> bool:
+    """Whether a call reached in state S by `search` may run as its loop: while `ENABLED`,
+    in a plain substitution (a `Map`) or in Prolog's order. In the interleaved order a state
+    with constraints or the occurs check runs the clauses as written, each alternative a task
+    of its own made when the call is reached, an order the loops do not reproduce: the
+    clauses run there."""
+    return ENABLED and (S.__class__ is Map or search.order == "prolog")
 
 
 @contextlib.contextmanager

@@ -552,15 +552,14 @@ def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Calla
 
 
 def _loop_expander(fn: Callable[..., Any], compiled: Any, owner: Any) -> Callable[..., tuple[Any, Any] | None]:
-    """`expand` for clauses given a loop (`loops`): the loop's goal, in any state; the
-    clauses (compiled when first needed) in a mode the loop leaves to them or while
-    `loops.ENABLED` is false."""
+    """`expand` for clauses given a loop (`loops`): the loop's goal; the clauses (compiled
+    when first needed) in a mode the loop leaves to them or where `loops.run_here` says no."""
     goal = compiled.runs.goal
     clauses: Any = _expander(fn, compiled.without_loop(), owner) if compiled.clauses else None
 
     def run_loop(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         nonlocal clauses
-        if loops.ENABLED:
+        if loops.run_here(S, search):
             g = goal(S, args)
             if g is not None:
                 try:
@@ -655,7 +654,7 @@ class LoopCall(Apply):
     that is known (an `Apply` that `solve` schedules): the loop's goal is made at the first
     state that reaches it and kept, as a library goal is, so a goal built once and searched
     in many states builds it once. The clauses run (as an `Apply`) in a mode the loop leaves
-    to them and while `loops.ENABLED` is false."""
+    to them and where `loops.run_here` says no."""
 
     __slots__ = ("goal",)
 
@@ -664,7 +663,7 @@ class LoopCall(Apply):
 
     def schedule(self, S: Any, K: Any, search: "Search") -> tuple[Iterable[Any], Any] | None:
         runs = self.rel.runs
-        if loops.ENABLED and (runs.clauses_when is None or not runs.leaves(S, self.args)):
+        if loops.run_here(S, search) and (runs.clauses_when is None or not runs.leaves(S, self.args)):
             goal = self.goal
             if goal is None:
                 goal = self.goal = runs.make(self.args)

@@ -2,7 +2,9 @@
 the records of a short list: the answers, their order and their bindings are those of plain
 unification, whatever the records hold: variables shared between the pattern and the
 records, repeated variables, nested tuples, cons cells and lists, floats and booleans, and
-with a constraint store, the occurs check or a state with no store."""
+with a constraint store, the occurs check or a state with no store (in the interleaved
+order a state with a store or the occurs check runs member's clauses: the same answers up
+to the names of their variables)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from immutables import Map
 
-from logicpy.core import adjacento, conde, cons, eq, inso, membero, neq, reify, run, var, vars
+from logicpy.core import adjacento, conde, cons, eq, inso, isvar, membero, neq, reify, run, var, vars
 from logicpy.core.equality import State
 from logicpy.core.listloops import member_loop, nextto_loop
+from logicpy.core.terms import variables_in
 from logicpy.errors import LogicpyError
 
 A, B, C = vars(3, "r")  # the variables patterns, records and bindings share
@@ -49,7 +52,20 @@ def _same_answers(goal, reference, setup) -> None:
     q = (A, B, C)
     got = _outcome(lambda: run(0, q, *before, goal, occurs_check=occurs))
     want = _outcome(lambda: run(0, q, *before, reference, occurs_check=occurs, order="prolog"))
+    if constrained or occurs:  # the interleaved order runs member's clauses there: bindings may go the other way
+        got, want = _renamed(got), _renamed(want)
     assert got == want
+
+
+def _renamed(outcome):
+    """The answers with their variables named in order of appearance (an error's text as it is)."""
+    if isinstance(outcome, str):
+        return outcome
+    out = []
+    for answer in outcome:
+        names = Map({v: f"\0v{i}" for i, v in enumerate(dict.fromkeys(variables_in(answer)))})
+        out.append(reify(answer, names))
+    return tuple(out)
 
 
 def _one_of(term, candidates):
@@ -117,7 +133,8 @@ def test_a_record_never_matches_an_atom_a_list_or_a_tuple_of_another_length():
 def test_records_with_a_constraint_store():
     a, b = var(), var()
     houses = [("h", "red", 1), ("h", "green", 2), ("h", b, 3)]
-    assert run(0, (a, b), neq(a, "red"), membero(("h", a, 3), houses)) == ((b, b),)
+    (found,) = run(0, (a, b), neq(a, "red"), membero(("h", a, 3), houses))
+    assert isvar(found[0]) and found[0] is found[1]  # a = b, both unbound
     assert run(0, a, neq(b, "blue"), membero(("h", "blue", a), houses)) == ()
     assert run(0, a, inso([a], range(0, 5)), membero(("h", "green", a), houses)) == (2, 3)  # the last with b = "green"
     assert run(0, a, inso([a], range(0, 3)), membero(("h", "green", a), houses)) == (2,)
