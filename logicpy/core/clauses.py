@@ -1238,8 +1238,11 @@ def _still_named(reader: _Reader, nodes: list[ast.expr]) -> Callable[[], bool]:
     what it refers to now: a global name rebound later makes the clauses call another."""
     now = [(node, reader.resolve(node)) for node in nodes]
     if all(isinstance(node, ast.Name) and node.id not in reader.cells for node, _ in now):
-        names = [(node.id, f) for node, f in now]  # type: ignore[attr-defined]
+        names = list(dict.fromkeys((node.id, f) for node, f in now))  # type: ignore[attr-defined]
         get = reader.fn.__globals__.get
+        if len(names) == 1:  # the common case: one name, one dictionary look-up a call
+            name, f = names[0]
+            return lambda: get(name) is f
         return lambda: all(get(name) is f for name, f in names)
     return lambda: all(reader.resolve(node) is f for node, f in now)
 

@@ -193,6 +193,8 @@ def variables_in(term: Any) -> Iterator[Var]:
     stack = [term]
     while stack:
         t = stack.pop()
+        if t.__class__ is int or t.__class__ is str:  # the common leaves, before the slower tests
+            continue
         if is_var(t):
             if t not in seen:
                 seen.add(t)
