@@ -536,6 +536,7 @@ def _nth(base: int) -> Callable[..., Iterator[tuple]]:
         t, skipped = items, 0
         while True:
             if is_var(t):  # a partial list is extended to hold the element
+                check_list_size((f"nth{base}", n, items, elem), n - base - skipped + 1)
                 fresh = [var() for _ in range(n - base - skipped)]
                 yield (n, _extend(items, t, cons(*fresh, elem, var())), elem)
                 return

@@ -176,7 +176,8 @@ def test_the_toplevel_reports_a_resource_error_as_swi():
     swi = subprocess.run(["swipl", "-q", "-g", "catch(length(L, 1000000000), error(E, _), (print(E), nl))", "-t", "halt"],
                          capture_output=True, text=True, timeout=120)
     assert swi.stdout.startswith("resource_error(")
-    for query in ["length(L, 1000000000)", "numlist(1, 1000000000, L)"]:
+    for query in ["length(L, 1000000000)", "numlist(1, 1000000000, L)", "nth1(1000000000, L, X)",
+                  "nth0(999999999, L, X)"]:
         done = toplevel(query + ".")
         assert done.returncode == 2
         assert done.stdout == ""
