@@ -719,7 +719,11 @@ class EachItsTask(Scheduled):
         if found is None:
             return None
         search.alternatives([(S, (self, K))])  # the answers after it: a task of their own
-        return None if found is PAUSE else ((found,), K)
+        if found is PAUSE:  # a slice of the loop's work: its turn ends here, the clock is read
+            if search.deadline is not None and time.monotonic() > search.deadline:
+                raise SearchTimeout("the search ran past its time limit")
+            return None
+        return (found,), K
 
 
 class _Lazy(Scheduled):
