@@ -185,8 +185,8 @@ class _Reader:
 
     def __init__(self, fn: Callable[..., Any]):
         self.fn = fn
-        code = fn.__code__
-        self.cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+        function = isinstance(fn, types.FunctionType)
+        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())) if function else {}
         self.params: list[str] = []
         self.extra: tuple[str, ...] = ()
         self.locals: list[str] = []
