@@ -140,6 +140,8 @@ ZEBRA = "zebra, relational (membero/adjacento)"
 JOIN = "two-hop join over 20,000 facts"
 CLOSURE_ONE = "tabled left-recursive closure, 1,000 edges: from one node"
 CLOSURE_ALL = "… all pairs (once)"
+IN_A_FILE = "five relation works, defined in a file"
+AT_A_PROMPT = "the same five, typed at a prompt (<stdin>)"
 
 AIMS = [
     Aim("naive reverse of 100, user-written (its append runs as appendo's loop) / SWI", NREV_USER, 40),
@@ -150,6 +152,7 @@ AIMS = [
     Aim("two-hop join over 20,000 facts / SWI", JOIN, 10),
     Aim("tabled closure from one node / SWI", CLOSURE_ONE, 10),
     Aim("tabled closure, all pairs / SWI", CLOSURE_ALL, 10),
+    Aim("relations typed at a prompt / the same text in a file (logicpy both)", AT_A_PROMPT, 1.2, over=IN_A_FILE),
 ]
 
 
