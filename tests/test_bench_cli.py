@@ -32,13 +32,13 @@ def test_an_unknown_benchmark_is_refused_with_exit_2() -> None:
 
 def test_every_aim_names_a_row_a_benchmark_records() -> None:
     """The aims' summary reads the figures by row name: each name is one a benchmark records."""
-    from bench.common import AIMS, ZEBRA
+    from bench import common
 
-    sources = (ROOT / "bench" / "bench_relations.py").read_text(encoding="utf-8")
-    for aim in AIMS:
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "bench").glob("bench_*.py"))
+    names = {value: name for name, value in vars(common).items() if isinstance(value, str)}
+    for aim in common.AIMS:
         for row in (aim.row, aim.over):
-            assert row is None or row == ZEBRA or f'("{row}",' in sources, row
-    assert "record(ZEBRA," in (ROOT / "bench" / "bench_zebra.py").read_text(encoding="utf-8")
+            assert row is None or f'("{row}",' in sources or f"record({names.get(row)}," in sources, row
 
 
 def test_aims_are_judged_on_the_figures_of_the_run() -> None:
@@ -55,4 +55,4 @@ def test_aims_are_judged_on_the_figures_of_the_run() -> None:
     assert rows[by_row[NREV_CLAUSES]] == ["45.0x", "not met"]
     judged = {by_row[JOIN], by_row[NREV_USER], by_row[NREV_APPENDO], by_row[(NREV_USER, NREV_APPENDO)],
               by_row[NREV_CLAUSES]}
-    assert [r[2:] for r in aims_rows(figures) if r[0] not in judged] == [["not run", ""]] * 3
+    assert [r[2:] for r in aims_rows(figures) if r[0] not in judged] == [["not run", ""]] * (len(AIMS) - 5)

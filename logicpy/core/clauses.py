@@ -1227,10 +1227,10 @@ def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     reader = _Reader(fn)
     try:
         clauses = reader.read()
+        compiled = compile_clauses(name, reader, clauses, fn.__globals__, loop=True)
     except NotCompiled as exc:
         _warn_not_compiled(fn, name, str(exc))
         raise
-    compiled = compile_clauses(name, reader, clauses, fn.__globals__, loop=True)
     shaped = _terms_of(reader, clauses)
     compiled.runs = None if shaped is None else loops.runs_as(shaped)
     return compiled
