@@ -115,10 +115,7 @@ class _Reading:
 
     def expr(self) -> ast.expr:
         """The expression on top of the stack."""
-        x = self.pop()
-        if not isinstance(x, ast.expr):
-            raise self.fail("code this reader does not take")
-        return x
+        return self.as_expr(self.pop())
 
     def exprs(self, n: int) -> list[ast.expr]:
         out = [self.expr() for _ in range(n)]
@@ -287,14 +284,19 @@ class _Reading:
             keys = tuple(str(e.value) for e in node.elts if isinstance(e, ast.Constant))
             self.finish_call(args, keys, op == "CALL_FUNCTION_KW")
         elif op == "CALL_FUNCTION_EX":
-            if arg and arg & 1:
-                raise self.fail("a call with ** arguments")
+            keywords = []
+            if arg and arg & 1:  # keywords beside a starred argument, as a dict display
+                node = self.expr()
+                if not isinstance(node, ast.Dict) or not all(isinstance(k, ast.Constant) for k in node.keys):
+                    raise self.fail("a call with ** arguments")
+                keywords = [ast.keyword(str(k.value), v) for k, v in zip(node.keys, node.values)
+                            if isinstance(k, ast.Constant)]
             node = self.expr()
             items = node.elts if isinstance(node, ast.Tuple) else [ast.Starred(node, ast.Load())]
             if sys.version_info < (3, 11):
-                self.push(ast.Call(self.expr(), items, []))
+                self.push(ast.Call(self.expr(), items, keywords))
             else:
-                self.call(items, [])
+                self.call(items, keywords)
         elif op in _UNARY:
             self.push(ast.UnaryOp(_UNARY[op](), self.expr()))
         elif op == "BINARY_OP" and inst.argrepr in _BINARY or op in _BINARY_310:

@@ -378,7 +378,13 @@ def test_displays_and_folded_constants_come_back_as_written():
         c, d, e = var(), var(), var()
         return eq(x, [("leaf",), (1, (2, "z")), [1, 2, 3], -2, -0.0, (), [], [a, *b], x.attr[0], x + 1, b(c, d=e)])
 
+    def calls(x):
+        a = var()
+        return conde([x.m(), x.m(a).n(x, a), eq(x.y.z, a.m(1)), eq(*x, k=1), eq(x, *x, k=x, j=2)],
+                     [eq(x, (+x, ~x, not x, x[::2], x[1:], x[:2], x[1:2:3], x < 1, x is None, x in x, {1: x}))])
+
+    for fn in (shapes, calls):
+        assert [ast.dump(s) for s in function_body(fn)] == _parsed_body(fn)
     read = function_body(shapes)
-    assert [ast.dump(s) for s in read] == _parsed_body(shapes)
     assert ast.unparse(read[0]) == "a, b = (var(), var('b'))"
     assert ast.unparse(read[1]) == "c, d, e = (var(), var(), var())"
