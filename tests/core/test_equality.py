@@ -16,6 +16,7 @@ import pytest
 from logicpy import swi
 from logicpy.core import (
     Table,
+    cons,
     distincto,
     eq,
     membero,
@@ -206,6 +207,8 @@ def _terms(variables):
         st.tuples(st.sampled_from(["f", "g"]), inner, inner),
         st.builds(lambda h, t: __import__("cons").cons(h, t), inner, st.one_of(st.sampled_from(variables),
                                                                                  st.lists(inner, max_size=2))),
+        # a list ending in a compound: logicpy's cons keeps the cell (the cons package's would make a tuple)
+        st.builds(cons, inner, st.tuples(st.sampled_from(["f", "g"]), inner)),
     ), max_leaves=8)
 
 
