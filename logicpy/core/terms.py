@@ -8,14 +8,17 @@
     string "text"          String("text")                         {"string": "text"}
     [a, b]                 list  ["a", "b"]                       ["a", "b"]
     [a | T] (partial)      cons("a", T)   (a cons pair, as kanren)   {"list": ["a"], "tail": {"var": "T"}}
+    [a | f(b)]             cons("a", ("f", "b"))  (a cell: any tail)  {"list": ["a"], "tail": {"functor": "f", ...}}
     f(a, B)                tuple ("f", "a", B): the functor first {"functor": "f", "args": ["a", {"var": "B"}]}
     variable               `var()`, a kanren `Var` (`Variable`)   {"var": "B"}
 
 Compound terms are tuples so that kanren unifies and reifies them without any
-extension, and they stay hashable for tabling and signatures. Two more forms of a proper
-list appear inside a search and mean exactly the list they stand for: `cons(h, xs)` with a
-list `xs` (a cell in front of the list, not a copy of it) and `Suffix(xs, k)`, the list
-`xs[k:]` sharing `xs` (what a list's tail is bound to when it meets a cons pair).
+extension, and they stay hashable for tabling and signatures. A list cell is no compound:
+logicpy's unifier never unifies the two (the `cons` package reads a tuple as a sequence).
+Two more forms of a proper list appear inside a search and mean exactly the list they
+stand for: `cons(h, xs)` with a list `xs` (a cell in front of the list, not a copy of it)
+and `Suffix(xs, k)`, the list `xs[k:]` sharing `xs` (what a list's tail is bound to when
+it meets a cons pair).
 Answers are always plain lists. One-way conversions:
 `True`/`False` become the atoms `true`/`false`, and a `Fraction` whose denominator is 1
 is the integer in Prolog. `None`, dicts, sets, infinities, NaN and other Python objects

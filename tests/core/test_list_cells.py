@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from immutables import Map
 
-from logicpy.core import (appendo, conde, cons, conso, eq, format_term, from_json, loops, membero, neq, parse_term,
+from logicpy.core import (adjacento, appendo, conde, cons, conso, eq, format_term, from_json, loops, membero, neq, parse_term,
                           relation, run, selecto, to_json, unify, var, vars)
 from logicpy.core.equality import State, _unify_general, reify, unify_mutation
 from logicpy.core.fd import domo
@@ -71,6 +71,17 @@ def test_the_list_relations_and_their_clauses_read_no_list_in_a_compound(order):
                 (([], cons("a", ("f", "b"))), (["a"], ("f", "b")))
             assert run(0, x, membero(x, cons("a", "b", ("f", "c"))), order=order) == ("a", "b")
             assert run(0, (x, y), selecto(x, cons("a", ("f", "b")), y), order=order) == (("a", ("f", "b")),)
+
+
+def test_the_record_matcher_takes_no_cell_for_a_record():
+    """member's and nextto's loops match a tuple pattern against each element in one pass:
+    a list cell or list there is no record, whatever its length."""
+    x, y, z = vars(3)
+    rows = [cons("f", z), ["f", 1], cons("f", 2, []), ("f", 3), cons("f", ("g", 4))]
+    assert run(0, y, membero(("f", y), rows)) == (3,)
+    assert run(0, y, eq(x, ("f", y)), membero(x, rows)) == (3,)
+    assert run(0, (x, y), membero(cons(x, y), rows)) == (("f", z), ("f", [1]), ("f", [2]), ("f", ("g", 4)))
+    assert run(0, y, adjacento(("f", y), ("f", 5), [cons("f", 1), ("f", 3), ("f", 5)])) == (3,)
 
 
 def test_every_kind_of_state_and_path():
