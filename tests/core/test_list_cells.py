@@ -179,3 +179,27 @@ def test_a_list_term_never_unifies_with_a_compound(cell, compound, via_variables
         assert unify(u, v, states[kind]) is False and unify(v, u, states[kind]) is False
     assert _unify_general(u, v, start) is False
     assert run(0, a, eq(a, cell), eq(a, compound)) == ()
+
+
+_GROUND_LEAVES = st.sampled_from(["a", "f", "[]", 1, 2.5])
+_GROUND = st.recursive(
+    _GROUND_LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.builds(lambda name, xs: (name, *xs), st.sampled_from(["f", "."]), st.lists(inner, min_size=1, max_size=2)),
+        st.builds(lambda xs, tail: cons(*xs, tail), st.lists(inner, min_size=1, max_size=2),
+                  st.one_of(_GROUND_LEAVES, st.builds(lambda x: ("f", x), inner)))),
+    max_leaves=6)
+
+
+@pytest.mark.swi
+@settings(max_examples=80, deadline=None)
+@given(_GROUND, _GROUND)
+def test_unify_agrees_with_swi_on_lists_cells_and_compounds(u, v):
+    from logicpy import swi
+
+    assert bool(swi.query(("=", u, v))) == (unify(u, v, {}) is not False)
+    assert bool(swi.query(("=", u, u))) and unify(u, u, {}) is not False
+    x = var()
+    [(sent,)] = [tuple(a.values()) for a in swi.query(("=", x, u))]  # through the bridge and back
+    assert format_term(sent) == format_term(u) and unify(sent, u, {}) is not False
