@@ -14,6 +14,12 @@ compares leaves with `same_atomic`:
   them), so `True` unifies with `True` and with `"true"`, never with 1 or 1.0;
 - anything else compares with `==` (str atoms, `String`, user objects).
 
+A list cell (`cons`, Prolog's '[|]'/2) unifies only with a list cell or a non-empty list,
+never with a tuple: a tuple is a compound term, where `unification`'s rule from the `cons`
+package reads it as a sequence (`[H|T] = f(a, b)` would give H = f, T = a(b)). In
+logicpy's states a cell also reifies as a cell whatever its tail (`_reify_cell`: the
+package's rule would merge `[a|f(b)]` into the tuple a(f, b)).
+
 `atomic_key` is the matching hashable form, for tables, indexes and tabling keys: two
 atomic terms have equal keys exactly when `same_atomic` holds.
 
