@@ -305,11 +305,11 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
                 push((a.cdr, rest_of(b_items, b_start + 1)))
                 push((a.car, b_items[b_start]))
                 continue
-        if kb is ConsPair and ka in _PROPER:
+        if kb is ConsPair and ka in _PROPER:  # keep the sides: a binding's direction is the dispatcher's
             a_items, a_start = (a, 0) if ka is list else (a.items, a.start)
             if a_start >= len(a_items):
                 return False
-            push((rest_of(a_items, a_start + 1), b.cdr))  # keep the sides: a binding's direction is the dispatcher's
+            push((rest_of(a_items, a_start + 1), b.cdr))
             push((a_items[a_start], b.car))
             continue
         if ka in _FAST_ATOMIC and kb in _FAST_ATOMIC:

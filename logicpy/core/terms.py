@@ -782,7 +782,7 @@ def _compound(name: str, args: list) -> Term:
 
 
 def _make_partial(items: list, tail: Term) -> Term:
-    """The list `[items | tail]` read at `pos` (a tail that is a list itself joins it)."""
+    """The list `[items | tail]` as read (a tail that is a list cell itself joins it)."""
     if type(tail) is ConsPair:
         more, tail = _unroll(tail)
         items = items + more
