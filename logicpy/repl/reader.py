@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from unification import Var  # type: ignore[import-untyped]
 
-from ..core.terms import _OPENED, _TOKEN, _UNESCAPE, Term, _make_partial, _Parser
+from ..core.terms import _OPENED, _TOKEN, _UNESCAPE, Term, _compound, _make_partial, _Parser
 from ..errors import PrologError, TermError
 
 #: Infix operators: name -> (priority, type), as SWI-Prolog and library(clpfd) declare them.
@@ -234,13 +234,13 @@ class _QueryParser(_Parser):
             if text == "," and kind == "punct":
                 continue
             if bracket == "(" and text == ")" and kind == "punct":
-                return (head, *args)
+                return _compound(head, args)
             if bracket == "[" and text == "]" and kind == "punct":
                 return args
             if bracket == "[" and text == "|" and kind == "punct":
                 tail = self._expr(1200, stop)
                 self._expect("]")
-                return _make_partial(args, tail, head, self)
+                return _make_partial(args, tail)
             closers = "')'" if bracket == "(" else "']' or '|'"
             self._fail(pos, f"expected ',' or {closers}, found {text or 'end of text'!r}")
 
