@@ -27,7 +27,7 @@ investigate(Db, Matches) :-
 match(P, L) :- matches(P, L), !.
 
 matches([], []).
-matches([*|Ps], L) :- !, rest(L, R), matches(Ps, R).
+matches([P|Ps], L) :- P == *, !, rest(L, R), matches(Ps, R).
 matches([P|Ps], [P|L]) :- matches(Ps, L).
 
 % rest(L, R): R is L or a suffix of it.
