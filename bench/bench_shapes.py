@@ -420,7 +420,8 @@ def main() -> None:
         texts = []
         for m, kept in ((mine, ratios), (clauses, clause_ratios)):
             if isinstance(swi, float) and swi > 0:
-                kept.append(m.seconds / swi) if same == "yes" else None
+                if same == "yes":
+                    kept.append(m.seconds / swi)
                 texts.append(f"{m.seconds / swi:,.1f}x")
             else:
                 texts.append("n/a")

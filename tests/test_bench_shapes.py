@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bench.bench_shapes import (ENVIRONMENTS, ROWS, SHUFFLED, Row, as_clauses, expression, peano_int, swi_answer)
+from bench.bench_shapes import ENVIRONMENTS, ROWS, SHUFFLED, Row, as_clauses, expression, peano_int, swi_answer
 from logicpy.core import format_term
 
 
