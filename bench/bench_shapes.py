@@ -407,7 +407,10 @@ def as_clauses(fn: Callable[[], Any]) -> Callable[[], Any]:
 
 
 def main() -> None:
-    rows, ratios, clause_ratios, wrong = [], [], [], []
+    rows: list[list[str]] = []
+    ratios: list[float] = []
+    clause_ratios: list[float] = []
+    wrong: list[str] = []
     for row in ROWS:
         mine = measure(row.run, repeat=3, trace_memory=False)
         clauses = measure(as_clauses(row.run), repeat=3, trace_memory=False)
