@@ -34,7 +34,6 @@ from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
-from .core.equality import walk
 from immutables import Map
 
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, loop_answers, self_call
@@ -43,6 +42,8 @@ from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, Te
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
+from .core.equality import unify_subst
+from .core.index import ClauseIndex
 from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
                            index_key, term_template, unify_template)
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
@@ -53,7 +54,13 @@ __all__ = ["Program", "consult", "consult_text", "LIBRARIES"]
 Key = tuple[str, int]
 
 _NOT_YET = object()
-_OTHER = object()  # the index key of a first argument no clause's key names
+#: The call at which a fact without variables is compiled (`Clause._unified`).
+COMPILED_AT = 100
+_UNBOUND: dict = {}  # the substitution of a term with no bindings (a clause given to `retract`)
+
+#: The most clauses a relation given a loop has (`core.lists`): a predicate with more
+#: does not run as one, and is not compared with their shapes.
+_SHAPED_CLAUSES = 4
 
 
 @dataclass
@@ -65,10 +72,15 @@ class Clause:
     body: Term
     variables: list
     key: Any = None
+    order: int = field(default=0, init=False, repr=False)
+    """Its place in the predicate's clause order (`core.index`)."""
+    erased: bool = field(default=False, init=False, repr=False)
+    """Whether it was removed (calls made before still run it)."""
     code: Any = field(default=_NOT_YET, init=False, repr=False)
     """`(s, K, barrier, *args) -> (s', K') | None`, made at the clause's first call: the clause
     compiled (`core.clauses`: the head unified inline against the arguments in the
-    substitution s, the body's goals pushed on K), or run as written when it cannot be."""
+    substitution s, the body's goals pushed on K), or run as written when it cannot be; a
+    fact without variables is unified as it stands until its `COMPILED_AT`th call."""
 
     def __post_init__(self) -> None:
         self.key = index_key(self.head[0]) if self.head else None
@@ -83,13 +95,33 @@ class Clause:
     def compiled(self, predicate: "Predicate") -> Callable[..., Any]:
         """`code`, made now if not yet."""
         if self.code is _NOT_YET:
-            try:
-                self.code = _compile_clause(self, predicate.program.relations)
-            except NotCompiled:
-                def as_written(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any]:
-                    return S, (predicate._clause_goal(self, args, barrier), K)
-                self.code = as_written
+            ground_fact = self.body == "true" and not self.variables
+            self.code = self._unified(predicate) if ground_fact else self._compile(predicate)
         return self.code
+
+    def _compile(self, predicate: "Predicate") -> Callable[..., Any]:
+        try:
+            return _compile_clause(self, predicate.program.relations)
+        except NotCompiled:
+            def as_written(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any]:
+                return S, (predicate._clause_goal(self, args, barrier), K)
+            return as_written
+
+    def _unified(self, predicate: "Predicate") -> Callable[..., Any]:
+        """`code` for a fact without variables until it is compiled: its head unified with the
+        arguments by `unify_subst`, a few times slower a call than compiled code but with
+        nothing to make first (compiling costs some hundred calls: a table of facts each
+        looked up once or twice is never compiled)."""
+        head, calls = self.head, 0
+
+        def fact(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any] | None:
+            nonlocal calls
+            calls += 1
+            if calls == COMPILED_AT:  # the following calls run compiled code
+                self.code = self._compile(predicate)
+            s = unify_subst(args, head, S)
+            return None if s is False else (s, K)
+        return fact
 
 
 def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
@@ -170,10 +202,10 @@ class Predicate:
 
     def __init__(self, program: "Program", name: str, arity: int):
         self.program, self.name, self.arity = program, name, arity
-        self.clauses: list[Clause] = []
+        self.clauses = ClauseIndex(arity)
+        """Its clauses in order, indexed on their arguments (`core.index`)."""
         self.relation: Callable[..., Any] = self._call
         self._tabled: Any = None
-        self._index: dict | None = None  # first argument's key -> candidate clauses, made when asked
         self._loop: Any = _NOT_YET  # the deterministic loop (`_make_loop`), made when first useful
         self._in_loop: frozenset = frozenset()  # ids of the clauses the loop runs itself
         self._runs: Any = _NOT_YET  # the loop the clauses run as (`core.loops`; None: none), made when first called
@@ -193,33 +225,33 @@ class Predicate:
             self._tabled = tabled(self._clauses_goal)
             self.relation = self._tabled
             self.looping = False
+            self.program.tabled.add(self)
 
-    def changed(self) -> None:
-        """Clauses were added or removed: answers tabled so far may be wrong."""
-        self._index = None
+    def add(self, clause: Clause, at_end: bool) -> None:
+        """Add `clause` after the others (`assertz`) or before them (`asserta`)."""
+        self.clauses.add(clause, at_end)
+        self._changed()
+
+    def remove(self, clause: Clause) -> None:
+        """Remove `clause`; calls already made still run it (the logical update view)."""
+        self.clauses.remove(clause)
+        self._changed()
+
+    def _changed(self) -> None:
+        """Clauses were added or removed: its loops are remade when next needed, and answers
+        tabled so far may be wrong."""
         self._loop = _NOT_YET
         self._in_loop = frozenset()
         self._runs = _NOT_YET
-        for predicate in self.program.predicates.values():
-            if predicate._tabled is not None:
-                predicate._tabled.clear()
+        for predicate in self.program.tabled:
+            predicate._tabled.clear()
 
-    def candidates(self, first: Term, s: Any) -> list[Clause]:
-        """The clauses whose first argument can match `first` (walked in the substitution s):
-        first-argument indexing on the principal functor, as Prolog's."""
-        clauses = self.clauses
-        if len(clauses) < 2:
-            return clauses
-        index = self._index
-        if index is None:
-            keys = {c.key for c in clauses} - {None}
-            index = {key: [c for c in clauses if c.key is None or c.key == key] for key in keys}
-            index[None] = clauses
-            index[_OTHER] = [c for c in clauses if c.key is None]
-            self._index = index
-        key = index_key(walk(first, s))
-        found = index.get(key)
-        return index[_OTHER] if found is None else found
+    def candidates(self, args: tuple, s: Any) -> list[Clause]:
+        """The clauses, in order, whose head can match the arguments `args` of a call (in the
+        substitution s): by the index on their first argument's principal functor, or on
+        another bound argument's when that selects fewer (`core.index`); a new list, which
+        clauses added or removed later do not change."""
+        return self.clauses.matching(args, s)
 
     def _call(self, *args: Term) -> Apply:
         return Apply(self, args)
@@ -245,7 +277,7 @@ class Predicate:
                         return loop_answers(g, S, K, search)
                     except CyclicList:  # a cyclic list, which the clauses go round
                         pass
-        clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
+        clauses = self.candidates(args, getattr(S, "data", S))
         if not clauses:
             return None
         prolog = search.order == "prolog"
@@ -293,6 +325,8 @@ class Predicate:
     def _runs_as(self) -> loops.Runs | None:
         """The loop of a library relation with these clauses (`core.loops`: the same clauses
         up to variable names and argument order, `dif/2` as the core's), or None."""
+        if len(self.clauses) > _SHAPED_CLAUSES:
+            return None
         clauses = []
         for clause in self.clauses:
             body = []
@@ -318,7 +352,8 @@ class Predicate:
         params = [f"_a{i}" for i in range(self.arity)]
         templates: list[list[Any] | None] = []
         names_used: set[str] = set()
-        for clause in self.clauses:
+        clauses = self.clauses.all()
+        for clause in clauses:
             names: dict = {}
             body = [g for g in _conjuncts(clause.body) if g != "true"]
             goals: list[Any] | None = None
@@ -334,8 +369,8 @@ class Predicate:
             names_used.update(names.values())
             templates.append(goals)
         scope = ClauseScope(params, (), sorted(names_used))
-        self._in_loop = frozenset(id(c) for c, goals in zip(self.clauses, templates) if goals is not None)
-        return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in self.clauses], self)
+        self._in_loop = frozenset(id(c) for c, goals in zip(clauses, templates) if goals is not None)
+        return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in clauses], self)
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
         head, body = clause.renamed()
@@ -360,6 +395,8 @@ class Program(Mapping):
         self.relations = relations
         relations.program = self
         self.predicates: dict[Key, Predicate] = {}
+        self.tabled: set[Predicate] = set()
+        """Its tabled predicates: a change of any predicate clears their answers."""
         self._loaded: dict[str, set[Key]] = {}
         self._initialization: list[tuple[Term, str]] = []
         self.operators = STANDARD.copy()
@@ -423,6 +460,7 @@ class Program(Mapping):
             gone = self.predicates.pop(name, None)
             if gone is not None:
                 gone.looping = False
+                self.tabled.discard(gone)
         before, files = set(self.predicates), set(self._loaded)
         outer, self._directory = self._directory, Path(key).parent
         pending, self._initialization = self._initialization, []
@@ -585,12 +623,8 @@ class Program(Mapping):
             body = ("call", body)
         name, arity = _head_key(head)
         predicate = self._predicate(name, arity)
-        stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, term_variables((head, body)))
-        if at_end:
-            predicate.clauses.append(stored)
-        else:
-            predicate.clauses.insert(0, stored)
-        predicate.changed()
+        predicate.add(Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, term_variables((head, body))),
+                      at_end)
 
     def declare(self, head: Term) -> None:
         """Make the predicate of `head` exist (with no clauses if it had none), as `dynamic/1` does."""
@@ -605,13 +639,12 @@ class Program(Mapping):
         predicate = self.predicates.get(_head_key(head))
         if predicate is None:
             return
-        for stored in list(predicate.clauses):
+        name, args = (head[0], tuple(head[1:])) if isinstance(head, tuple) else (head, ())
+        for stored in predicate.candidates(args, _UNBOUND):
             stored_head, stored_body = stored.renamed()
-            name = head[0] if isinstance(head, tuple) else head
             state = unify((head, body), ((name, *stored_head) if stored_head else name, stored_body))
-            if state is not None and stored in predicate.clauses:
-                predicate.clauses.remove(stored)
-                predicate.changed()
+            if state is not None and not stored.erased:
+                predicate.remove(stored)
                 yield state
 
 
