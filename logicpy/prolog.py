@@ -26,7 +26,6 @@ removed with `retract` (a call sees the clauses there were when it started).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +62,7 @@ _UNBOUND: dict = {}  # the substitution of a term with no bindings (a clause giv
 _SHAPED_CLAUSES = 4
 
 
-@dataclass
+@dataclass(slots=True)
 class Clause:
     """`head :- body` with its variables (renamed apart at every call); `body` is "true" for a
     fact; `key` is the first argument's principal functor (None: a variable, or no argument)."""
@@ -82,15 +81,17 @@ class Clause:
     substitution s, the body's goals pushed on K), or run as written when it cannot be; a
     fact without variables is unified as it stands until its `COMPILED_AT`th call."""
 
+    _copy: Any = field(default=None, init=False, repr=False)  # `renamed`'s copier, made when first needed
+
     def __post_init__(self) -> None:
         self.key = index_key(self.head[0]) if self.head else None
 
-    @functools.cached_property
-    def renamed(self) -> Callable[[], tuple[tuple, Term]]:
-        """A function returning a copy of (head arguments, body) with fresh variables: what
-        runs a clause as written (in a state with constraints) and `retract` use, made when
-        first needed, since compiled clauses do not."""
-        return _copier((self.head, self.body), self.variables)
+    def renamed(self) -> tuple[tuple, Term]:
+        """A copy of (head arguments, body) with fresh variables: what runs a clause as written
+        (in a state with constraints) and `retract` use; compiled clauses do not."""
+        if self._copy is None:
+            self._copy = _copier((self.head, self.body), self.variables)
+        return self._copy()
 
     def compiled(self, predicate: "Predicate") -> Callable[..., Any]:
         """`code`, made now if not yet."""

@@ -65,45 +65,56 @@ class _Entries(deque):
 
 
 class _ArgumentIndex:
-    """The clauses by the index key of argument `position` of their head (`open`: those
-    where it is a variable, which match every key)."""
+    """The clauses by the index key of argument `position` of their head: `by_key` holds a
+    key's one clause itself, or `_Entries` once there are two; `open` those where it is a
+    variable, which match every key."""
 
     __slots__ = ("position", "by_key", "open")
 
     def __init__(self, position: int, clauses: list):
         self.position = position
-        self.by_key: dict[Any, _Entries] = {}
+        self.by_key: dict[Any, Any] = {}
         self.open = _Entries()
         for clause in clauses:
             self.add(clause, at_end=True)
 
     def add(self, clause: Any, at_end: bool) -> None:
         key = index_key(clause.head[self.position])
-        entries = self.open if key is None else self.by_key.get(key)
-        if entries is None:
-            entries = self.by_key[key] = _Entries()
+        entries: Any
+        if key is None:
+            entries = self.open
+        else:
+            entries = self.by_key.get(key)
+            if entries is None:
+                self.by_key[key] = clause
+                return
+            if entries.__class__ is not _Entries:
+                entries = self.by_key[key] = _Entries((entries,))
         entries.append(clause) if at_end else entries.appendleft(clause)
 
     def remove(self, clause: Any) -> None:
         key = index_key(clause.head[self.position])
         if key is None:
             self.open.forget()
-        elif self.by_key[key].forget():
+            return
+        entries = self.by_key[key]
+        if entries.__class__ is not _Entries or entries.forget():
             del self.by_key[key]
 
     def size(self, key: Any) -> int:
         """How many entries a call with this key looks at (removed ones included)."""
         entries = self.by_key.get(key)
-        return len(self.open) + (0 if entries is None else len(entries))
+        return len(self.open) + (0 if entries is None else len(entries) if entries.__class__ is _Entries else 1)
 
     def matching(self, key: Any) -> list:
         """The clauses whose argument can match a bound argument of this key, in order."""
         entries = self.by_key.get(key)
         if entries is None:
             return self.open.live()
+        keyed = entries.live() if entries.__class__ is _Entries else [entries]
         if not self.open:
-            return entries.live()
-        keyed, open_ = entries.live(), self.open.live()
+            return keyed
+        open_ = self.open.live()
         if not keyed or not open_:
             return keyed or open_
         if keyed[-1].order < open_[0].order:
@@ -184,8 +195,11 @@ class ClauseIndex:
         first = self._by_first
         if key is not None:
             entries = first.by_key.get(key)
-            if not first.open and entries is not None and (len(entries) <= FEW or count <= FEW):
-                return list(entries) if not entries.dead else entries.live()  # the common case, at once
+            if not first.open and entries is not None:  # the common cases, at once
+                if entries.__class__ is not _Entries:
+                    return [entries]
+                if len(entries) <= FEW or count <= FEW:
+                    return entries.live()
             size = first.size(key)
             if size <= FEW or count <= FEW or self.arity == 1:
                 return first.matching(key)
