@@ -140,6 +140,12 @@ ZEBRA = "zebra, relational (membero/adjacento)"
 JOIN = "two-hop join over 20,000 facts"
 CLOSURE_ONE = "tabled left-recursive closure, 1,000 edges: from one node"
 CLOSURE_ALL = "… all pairs (once)"
+LOOKUPS_FIRST = "10,000 first-argument lookups in 100,000 facts"
+LOOKUPS_SECOND = "10,000 second-argument lookups in 100,000 facts"
+LOOKUPS_MILLION = "10,000 first-argument lookups in 1,000,000 facts"
+LOOKUPS_TEN = "10,000 first-argument lookups in 10 facts"
+CONSULT_100K = "consult 100,000 facts"
+ASSERTZ_100K = "assertz of 100,000 facts"
 
 AIMS = [
     Aim("naive reverse of 100, user-written (its append runs as appendo's loop) / SWI", NREV_USER, 40),
@@ -150,6 +156,12 @@ AIMS = [
     Aim("two-hop join over 20,000 facts / SWI", JOIN, 10),
     Aim("tabled closure from one node / SWI", CLOSURE_ONE, 10),
     Aim("tabled closure, all pairs / SWI", CLOSURE_ALL, 10),
+    Aim("10,000 first-argument lookups in 100,000 facts / SWI", LOOKUPS_FIRST, 20),
+    Aim("… second-argument lookups (just-in-time index) / SWI", LOOKUPS_SECOND, 20),
+    Aim("… first-argument lookups in 1,000,000 facts / the same in 10 (logicpy both)", LOOKUPS_MILLION, 1.5,
+        over=LOOKUPS_TEN),
+    Aim("consult 100,000 facts / SWI", CONSULT_100K, 20),
+    Aim("assertz of 100,000 facts / SWI", ASSERTZ_100K, 20),
 ]
 
 
