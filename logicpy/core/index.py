@@ -28,7 +28,6 @@ from operator import attrgetter
 from typing import Any
 
 from .clauses import index_key
-from .equality import walk
 from .terms import Variable
 
 #: A just-in-time index is made only for predicates with more clauses than this; a call
@@ -37,6 +36,17 @@ FEW = 8
 
 _by_order = attrgetter("order")
 _FREE = object()
+
+
+def _key(term: Any, s: Mapping) -> Any:
+    """The `index_key` of `term` walked in the substitution s."""
+    while term.__class__ is Variable:
+        bound = s.get(term, _FREE)
+        if bound is _FREE:
+            return None
+        term = bound
+    kind = term.__class__
+    return term if kind is str or kind is int else index_key(term)
 
 
 class _Entries(deque):
@@ -184,14 +194,7 @@ class ClauseIndex:
         count = self.count
         if count < 2 or not self.arity:
             return self.every.live()
-        term = args[0]
-        while term.__class__ is Variable:
-            bound = s.get(term, _FREE)
-            if bound is _FREE:
-                break
-            term = bound
-        kind = term.__class__
-        key = term if kind is str or kind is int else index_key(term)
+        key = _key(args[0], s)
         first = self._by_first
         if key is not None:
             entries = first.by_key.get(key)
@@ -209,7 +212,7 @@ class ClauseIndex:
                 return self.every.live()
             best, best_key, best_size = None, None, len(self.every)
         for position in range(1, self.arity):
-            key = index_key(walk(args[position], s))
+            key = _key(args[position], s)
             if key is None:
                 continue
             index = self.indexes[position]
