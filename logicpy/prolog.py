@@ -11,8 +11,9 @@
     ['ann', 'bob']
 
 A predicate `name/arity` is a relation: calling it with terms gives a goal that, when the
-search reaches it, takes the clauses whose first argument can match the call's, unifies
-each one's head with the arguments (each clause compiled at its first call by
+search reaches it, takes the clauses that can match the call (`core.index`: by the first
+argument's principal functor, or by another bound argument's), unifies each one's head
+with the arguments (each clause compiled at its first call by
 `core.clauses`: fresh variables per call, head unification inline) and runs the body,
 translated as the toplevel translates queries (`repl.goals`). The candidate clauses whose
 heads unify are a disjunction: a search in Prolog order (`run(..., order="prolog")`, and
@@ -26,7 +27,7 @@ removed with `retract` (a call sees the clauses there were when it started).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,7 @@ class Clause:
 
     head: tuple
     body: Term
-    variables: list
+    variables: Sequence
     key: Any = None
     order: int = field(default=0, init=False, repr=False)
     """Its place in the predicate's clause order (`core.index`)."""
@@ -184,7 +185,7 @@ def _translator(relations: Relations) -> Callable[[Term, Any], Any]:
     return translated
 
 
-def _copier(term: Term, variables: list) -> Callable[[], Any]:
+def _copier(term: Term, variables: Sequence) -> Callable[[], Any]:
     """A function returning a copy of `term` with fresh variables in place of `variables`
     (compiled Python: a constructor per compound or list cell, ground parts shared)."""
     if not variables:
@@ -640,8 +641,8 @@ class Program(Mapping):
             body = ("call", body)
         name, arity = _head_key(head)
         predicate = self._predicate(name, arity)
-        predicate.add(Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, term_variables((head, body))),
-                      at_end)
+        variables = term_variables((head, body)) or ()  # a fact without variables shares the one empty tuple
+        predicate.add(Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, variables), at_end)
 
     def declare(self, head: Term) -> None:
         """Make the predicate of `head` exist (with no clauses if it had none), as `dynamic/1` does."""
