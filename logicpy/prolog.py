@@ -264,13 +264,6 @@ class Predicate:
         for predicate in self.program.tabled:
             predicate._tabled.clear()
 
-    def candidates(self, args: tuple, s: Any) -> list[Clause]:
-        """The clauses, in order, whose head can match the arguments `args` of a call (in the
-        substitution s): by the index on their first argument's principal functor, or on
-        another bound argument's when that selects fewer (`core.index`); a new list, which
-        clauses added or removed later do not change."""
-        return self.clauses.matching(args, s)
-
     def _call(self, *args: Term) -> Apply:
         return Apply(self, args)
 
@@ -295,7 +288,7 @@ class Predicate:
                         return loop_answers(g, S, K, search)
                     except CyclicList:  # a cyclic list, which the clauses go round
                         pass
-        clauses = self.candidates(args, getattr(S, "data", S))
+        clauses = self.clauses.matching(args, getattr(S, "data", S))
         if not clauses:
             return None
         prolog = search.order == "prolog"
@@ -658,7 +651,7 @@ class Program(Mapping):
         if predicate is None:
             return
         name, args = (head[0], tuple(head[1:])) if isinstance(head, tuple) else (head, ())
-        for stored in predicate.candidates(args, _UNBOUND):
+        for stored in predicate.clauses.matching(args, _UNBOUND):
             stored_head, stored_body = stored.renamed()
             state = unify((head, body), ((name, *stored_head) if stored_head else name, stored_body))
             if state is not None and not stored.erased:

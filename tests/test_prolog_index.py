@@ -106,19 +106,19 @@ def test_a_lookup_takes_the_clauses_of_its_key_only() -> None:
     predicate = program.predicates["f", 2]
     open_ = predicate.clauses.all()[-1].head[0]  # f(X, any)'s X
     x, y = var(), var()
-    assert [c.head for c in predicate.candidates((500, y), {})] == [(500, "v500"), (open_, "any")]
-    assert [c.head[0] for c in predicate.candidates((x, "v7"), {})] == [7]
-    assert len(predicate.candidates((x, y), {})) == 1001
-    assert [c.head[0] for c in predicate.candidates((x, y), {x: 3, y: "v3"})] == [3, open_]
+    assert [c.head for c in predicate.clauses.matching((500, y), {})] == [(500, "v500"), (open_, "any")]
+    assert [c.head[0] for c in predicate.clauses.matching((x, "v7"), {})] == [7]
+    assert len(predicate.clauses.matching((x, y), {})) == 1001
+    assert [c.head[0] for c in predicate.clauses.matching((x, y), {x: 3, y: "v3"})] == [3, open_]
 
 
 def test_a_removed_clause_stays_in_the_calls_made_before() -> None:
     program = consult_text(":- dynamic c/1.\n" + "".join(f"c({i}).\n" for i in range(100)))
     predicate = program.predicates["c", 1]
-    before = predicate.candidates((var(),), {})
+    before = predicate.clauses.matching((var(),), {})
     program.query("forall(between(0, 98, I), retract(c(I))).")
     assert [c.head[0] for c in before] == list(range(100))
-    assert [c.head[0] for c in predicate.candidates((var(),), {})] == [99]
+    assert [c.head[0] for c in predicate.clauses.matching((var(),), {})] == [99]
     assert [a["X"] for a in program.query("c(X).")] == [99]
     assert program.query("c(5).") == []
 

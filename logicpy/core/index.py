@@ -1,9 +1,10 @@
 """A predicate's clauses in order, indexed on their arguments as SWI-Prolog indexes them.
 
 `ClauseIndex` holds the clauses of one predicate. A call asks it for the clauses whose
-head can match the call's arguments (`matching`), and gets them as a list made at that
-moment: clauses added or removed afterwards do not change it (Prolog's logical update
-view), and they come in clause order.
+head can match the call's arguments (`matching`), and gets them in clause order as a
+sequence that is never changed afterwards (a list made for it, or a tuple kept while the
+clauses it holds stay the same): clauses added or removed later are not in it (Prolog's
+logical update view).
 
 The clauses are kept by the principal functor of their first argument (`index_key`: the
 name and arity of a compound, an atomic term by its identity, 1 and 1.0 apart), a clause
@@ -23,7 +24,7 @@ their bindings live in substitutions), `order` and `erased` (set here).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -36,6 +37,7 @@ FEW = 8
 
 _by_order = attrgetter("order")
 _FREE = object()
+_NO_KEY = object()
 
 
 def _key(term: Any, s: Mapping) -> Any:
@@ -77,19 +79,23 @@ class _Entries(deque):
 class _ArgumentIndex:
     """The clauses by the index key of argument `position` of their head: `by_key` holds a
     key's one clause itself, or `_Entries` once there are two; `open` those where it is a
-    variable, which match every key."""
+    variable, which match every key; `merged`, a key's clauses and the open ones in order
+    (a tuple, made when first asked, dropped when either changes; `_NO_KEY`: a key no clause
+    has)."""
 
-    __slots__ = ("position", "by_key", "open")
+    __slots__ = ("position", "by_key", "open", "merged")
 
     def __init__(self, position: int, clauses: list):
         self.position = position
         self.by_key: dict[Any, Any] = {}
         self.open = _Entries()
+        self.merged: dict[Any, tuple] = {}
         for clause in clauses:
             self.add(clause, at_end=True)
 
     def add(self, clause: Any, at_end: bool) -> None:
         key = index_key(clause.head[self.position])
+        self._forget_merged(key)
         entries: Any
         if key is None:
             entries = self.open
@@ -104,6 +110,7 @@ class _ArgumentIndex:
 
     def remove(self, clause: Any) -> None:
         key = index_key(clause.head[self.position])
+        self._forget_merged(key)
         if key is None:
             self.open.forget()
             return
@@ -116,15 +123,31 @@ class _ArgumentIndex:
         entries = self.by_key.get(key)
         return len(self.open) + (0 if entries is None else len(entries) if entries.__class__ is _Entries else 1)
 
-    def matching(self, key: Any) -> list:
+    def _forget_merged(self, key: Any) -> None:
+        """A clause of this key (None: an open one) comes or goes."""
+        if self.merged:
+            if key is None:
+                self.merged.clear()
+            else:
+                self.merged.pop(key, None)
+
+    def matching(self, key: Any) -> Sequence:
         """The clauses whose argument can match a bound argument of this key, in order."""
         entries = self.by_key.get(key)
-        if entries is None:
-            return self.open.live()
-        keyed = entries.live() if entries.__class__ is _Entries else [entries]
         if not self.open:
-            return keyed
+            if entries is None:
+                return ()
+            return entries.live() if entries.__class__ is _Entries else [entries]
+        cached = key if entries is not None else _NO_KEY
+        found = self.merged.get(cached)
+        if found is None:
+            found = self.merged[cached] = tuple(self._merge(entries))
+        return found
+
+    def _merge(self, entries: Any) -> list:
+        """The clauses of `entries` (a key's: one, several or None) and the open ones, in order."""
         open_ = self.open.live()
+        keyed = [] if entries is None else entries.live() if entries.__class__ is _Entries else [entries]
         if not keyed or not open_:
             return keyed or open_
         if keyed[-1].order < open_[0].order:
@@ -186,7 +209,7 @@ class ClauseIndex:
             if index is not None:
                 index.remove(clause)
 
-    def matching(self, args: tuple, s: Mapping) -> list:
+    def matching(self, args: tuple, s: Mapping) -> Sequence:
         """The clauses, in order, whose head can match a call's arguments `args` in the
         substitution `s` (their principal functors are looked up, never hashed whole): by
         the first argument's index when it is bound and selects a few clauses, else by the
@@ -197,16 +220,10 @@ class ClauseIndex:
         key = _key(args[0], s)
         first = self._by_first
         if key is not None:
-            entries = first.by_key.get(key)
-            if not first.open and entries is not None:  # the common cases, at once
-                if entries.__class__ is not _Entries:
-                    return [entries]
-                if len(entries) <= FEW or count <= FEW:
-                    return entries.live()
-            size = first.size(key)
-            if size <= FEW or count <= FEW or self.arity == 1:
-                return first.matching(key)
-            best, best_key, best_size = first, key, size
+            found = first.matching(key)
+            if len(found) <= FEW or count <= FEW or self.arity == 1:
+                return found
+            best, best_key, best_size = first, key, len(found)
         else:
             if count <= FEW or self.arity == 1:
                 return self.every.live()
