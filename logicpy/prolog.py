@@ -56,7 +56,7 @@ Key = tuple[str, int]
 _NOT_YET = object()
 #: The call at which a fact without variables is compiled (`Clause._unified`).
 COMPILED_AT = 500
-_UNBOUND: dict = {}  # the substitution of a term with no bindings (a clause given to `retract`)
+_NO_BINDINGS: dict = {}  # the substitution of a term with no bindings (a clause given to `retract`)
 
 #: The most clauses a relation given a loop has (`core.lists`): a predicate with more
 #: does not run as one, and is not compared with their shapes.
@@ -243,7 +243,7 @@ class Predicate:
             self._tabled = tabled(self._clauses_goal)
             self.relation = self._tabled
             self.looping = False
-            self.program.tabled.add(self)
+            self.program._tabled_predicates.add(self)
 
     def add(self, clause: Clause, at_end: bool) -> None:
         """Add `clause` after the others (`assertz`) or before them (`asserta`)."""
@@ -261,7 +261,7 @@ class Predicate:
         self._loop = _NOT_YET
         self._in_loop = frozenset()
         self._runs = _NOT_YET
-        for predicate in self.program.tabled:
+        for predicate in self.program._tabled_predicates:
             predicate._tabled.clear()
 
     def _call(self, *args: Term) -> Apply:
@@ -406,7 +406,7 @@ class Program(Mapping):
         self.relations = relations
         relations.program = self
         self.predicates: dict[Key, Predicate] = {}
-        self.tabled: set[Predicate] = set()
+        self._tabled_predicates: set[Predicate] = set()
         """Its tabled predicates: a change of any predicate clears their answers."""
         self._loaded: dict[str, set[Key]] = {}
         self._initialization: list[tuple[Term, str]] = []
@@ -471,7 +471,7 @@ class Program(Mapping):
             gone = self.predicates.pop(name, None)
             if gone is not None:
                 gone.looping = False
-                self.tabled.discard(gone)
+                self._tabled_predicates.discard(gone)
         before, files = set(self.predicates), set(self._loaded)
         outer, self._directory = self._directory, Path(key).parent
         pending, self._initialization = self._initialization, []
@@ -651,7 +651,7 @@ class Program(Mapping):
         if predicate is None:
             return
         name, args = (head[0], tuple(head[1:])) if isinstance(head, tuple) else (head, ())
-        for stored in predicate.clauses.matching(args, _UNBOUND):
+        for stored in predicate.clauses.matching(args, _NO_BINDINGS):
             stored_head, stored_body = stored.renamed()
             state = unify((head, body), ((name, *stored_head) if stored_head else name, stored_body))
             if state is not None and not stored.erased:

@@ -220,10 +220,23 @@ class ClauseIndex:
         key = _key(args[0], s)
         first = self._by_first
         if key is not None:
-            found = first.matching(key)
-            if len(found) <= FEW or count <= FEW or self.arity == 1:
-                return found
-            best, best_key, best_size = first, key, len(found)
+            # the common cases first: a key's clauses merged before, or its one clause alone
+            if first.open:
+                found = first.merged.get(key)
+                if found is not None and (len(found) <= FEW or count <= FEW or self.arity == 1):
+                    return found
+            else:
+                entries = first.by_key.get(key)
+                if entries is None:
+                    return ()
+                if entries.__class__ is not _Entries:
+                    return [entries]
+            if count <= FEW or self.arity == 1:
+                return first.matching(key)
+            size = first.size(key)
+            if size <= FEW:
+                return first.matching(key)
+            best, best_key, best_size = first, key, size
         else:
             if count <= FEW or self.arity == 1:
                 return self.every.live()
