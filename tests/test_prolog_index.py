@@ -67,6 +67,9 @@ UPDATES = [
     "forall(between(1, 20, I), assertz(r(I))), r(X), X < 4, asserta(r(X)), retract(r(20))",
     "forall(between(1, 20, I), assertz(r(I))), forall(between(2, 20, I), retract(r(I))), r(X)",
     "forall(between(1, 9, I), assertz(q(I, I))), forall(between(1, 9, I), assertz(q(k, I))), q(k, 5)",
+    "retract((q(K, V) :- B)), \\+ q(1, _)",
+    "forall(between(1, 30, I), assertz(q(I, k))), retract(q(_, k)), q(X, k)",
+    "forall(between(1, 30, I), assertz(q(I, k))), q(X, k), integer(X), X > 27, retract(q(Y, k)), Y < 3",
 ]
 
 
