@@ -171,6 +171,12 @@ AT_A_PROMPT = "the same five, typed at a prompt (<stdin>)"
 PROLOG_SUITE = "classic Prolog programs"
 SHAPES_SUITE = "relations of varied shapes"
 SHAPES_SUITE_CLAUSES = "relations of varied shapes, loops.disabled()"
+LOOKUPS_FIRST = "10,000 first-argument lookups in 100,000 facts"
+LOOKUPS_SECOND = "10,000 second-argument lookups in 100,000 facts"
+LOOKUPS_MILLION = "10,000 first-argument lookups in 1,000,000 facts"
+LOOKUPS_TEN = "10,000 first-argument lookups in 10 facts"
+CONSULT_100K = "consult 100,000 facts"
+ASSERTZ_100K = "assertz of 100,000 facts"
 
 AIMS = [
     Aim("naive reverse of 100, user-written (its append runs as appendo's loop) / SWI", NREV_USER, 40),
@@ -188,6 +194,12 @@ AIMS = [
     Aim("… each (the worst) / SWI", suite_rows(SHAPES_SUITE)[1], 25),
     Aim("… the same with loops.disabled(): median / SWI", suite_rows(SHAPES_SUITE_CLAUSES)[0], 10),
     Aim("… each (the worst) / SWI", suite_rows(SHAPES_SUITE_CLAUSES)[1], 25),
+    Aim("10,000 first-argument lookups in 100,000 facts / SWI", LOOKUPS_FIRST, 20),
+    Aim("… second-argument lookups (just-in-time index) / SWI", LOOKUPS_SECOND, 20),
+    Aim("… first-argument lookups in 1,000,000 facts / the same in 10 (logicpy both)", LOOKUPS_MILLION, 1.5,
+        over=LOOKUPS_TEN),
+    Aim("consult 100,000 facts / SWI", CONSULT_100K, 20),
+    Aim("assertz of 100,000 facts / SWI", ASSERTZ_100K, 20),
 ]
 
 

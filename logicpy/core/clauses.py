@@ -1409,12 +1409,11 @@ class _Single(dict):
 def _single_clauses(keys: list) -> _Single | None:
     """`_lp_one` of the loop for clauses with these first-argument keys; None when no first
     argument selects a single clause (no loop then)."""
-    numbers = range(len(keys))
-    by_key = {}
-    for key in set(keys) - {None}:
-        chosen = [i for i in numbers if keys[i] is None or keys[i] == key]
-        by_key[key] = chosen[0] if len(chosen) == 1 else -1
-    open_ = [i for i in numbers if keys[i] is None]
+    open_ = [i for i, key in enumerate(keys) if key is None]
+    by_key: dict = {}
+    for i, key in enumerate(keys):  # a key's one clause, if no other and no open one can match it
+        if key is not None:
+            by_key[key] = -1 if key in by_key or open_ else i
     by_key[None] = 0 if len(keys) == 1 else -1
     single = _Single(by_key, open_[0] if len(open_) == 1 else -1)
     return single if any(v >= 0 for v in by_key.values()) or single.open_one >= 0 else None
@@ -1453,9 +1452,14 @@ class _Index(dict):
 
     def __init__(self, clauses: list, keys: list):
         super().__init__()
-        for key in set(keys) - {None}:
-            self[key] = [c for c, k in zip(clauses, keys) if k is None or k == key]
-        self.open = [c for c, k in zip(clauses, keys) if k is None]
+        numbered: dict = {}  # key -> the numbers of its clauses and of the open ones, in order
+        open_ = [i for i, k in enumerate(keys) if k is None]
+        for i, k in enumerate(keys):
+            if k is not None:
+                numbered.setdefault(k, []).append(i)
+        for key, numbers in numbered.items():
+            self[key] = [clauses[i] for i in sorted(numbers + open_)]
+        self.open = [clauses[i] for i in open_]
         self[None] = list(clauses)
 
     def __missing__(self, key: Any) -> list:

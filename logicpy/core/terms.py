@@ -196,7 +196,12 @@ def variables_in(term: Any) -> Iterator[Var]:
     stack = [term]
     while stack:
         t = stack.pop()
-        if is_var(t):
+        kind = t.__class__
+        if kind is str or kind is int:
+            continue
+        if kind is tuple:
+            stack.extend(reversed(t))
+        elif is_var(t):
             if t not in seen:
                 seen.add(t)
                 yield t

@@ -350,6 +350,7 @@ class _ClauseParser(_QueryParser):
     start = 0
 
     def clauses(self) -> Iterator[tuple[Term, int]]:
+        line, counted = 1, 0  # `line`: the number of the line that text position `counted` is on
         while self._peek()[0] != "end":
             self.variables.clear()
             start = self.start = self._peek()[2]
@@ -357,7 +358,8 @@ class _ClauseParser(_QueryParser):
             kind, text, pos = self._next()
             if kind != "symbol" or text != ".":
                 self._fail(pos, f"unexpected {text or 'end of text'!r} (a '.' or an operator missing?)")
-            line = self.text.count("\n", 0, start) + 1
+            line += self.text.count("\n", counted, start)
+            counted = start
             for declared in _op_directives(term):
                 try:
                     self.ops.op(*declared)
