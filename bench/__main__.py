@@ -60,9 +60,9 @@ def main(argv: list[str]) -> int:
     for name in names:
         print(f"\n== bench_{name} ==", flush=True)
         importlib.import_module(f"bench.bench_{name}").main()
-    from bench.common import AIMS, FIGURES, aims_rows, print_table
+    from bench.common import AIMS, FIGURES, SUITE_RATIOS, aims_rows, print_table
 
-    if any(aim.row in FIGURES for aim in AIMS):
+    if any(aim.row in FIGURES or aim.row in SUITE_RATIOS for aim in AIMS):
         print()
         print_table("logicpy / SWI ratios vs aims (this run)", ["aim", "target", "measured", ""], aims_rows())
     return 0

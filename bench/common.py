@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import statistics
 import subprocess
 import time
 import tracemalloc
@@ -115,17 +116,42 @@ def record(row: str, logicpy_seconds: float, swi_seconds: float | str | None) ->
     FIGURES[row] = (logicpy_seconds, swi_seconds if isinstance(swi_seconds, float) and swi_seconds > 0 else None)
 
 
+#: Ratios to SWI-Prolog that sum up a suite of programs measured in this run, by row name
+#: (`suite_rows`: "<suite>: median", "<suite>: worst").
+SUITE_RATIOS: dict[str, float] = {}
+
+
+def suite_rows(suite: str) -> tuple[str, str]:
+    """The row names of a suite's median and worst ratio."""
+    return f"{suite}: median", f"{suite}: worst"
+
+
+def record_suite(suite: str, ratios: list[float]) -> tuple[float, float] | None:
+    """Keep the median and the worst of a suite's logicpy / SWI ratios for the summary, and
+    return them (None when no program of the suite was measured)."""
+    if not ratios:
+        return None
+    median, worst = suite_rows(suite)
+    SUITE_RATIOS[median] = statistics.median(ratios)
+    SUITE_RATIOS[worst] = max(ratios)
+    return SUITE_RATIOS[median], SUITE_RATIOS[worst]
+
+
 @dataclass(frozen=True)
 class Aim:
-    """At most `limit` for a row's time over SWI-Prolog's, or over the logicpy time of row `over`."""
+    """At most `limit` for a row's time over SWI-Prolog's, or over the logicpy time of row
+    `over`; for a suite's row (`suite_rows`), at most `limit` for the ratio it records."""
 
     text: str
     row: str
     limit: float
     over: str | None = None
 
-    def ratio(self, figures: dict[str, tuple[float, float | None]]) -> float | None:
+    def ratio(self, figures: dict[str, tuple[float, float | None]],
+              suites: dict[str, float] | None = None) -> float | None:
         """The measured ratio, or None when this run did not measure it."""
+        if suites is not None and self.row in suites:
+            return suites[self.row]
         if self.row not in figures:
             return None
         mine, swi = figures[self.row]
@@ -140,6 +166,17 @@ ZEBRA = "zebra, relational (membero/adjacento)"
 JOIN = "two-hop join over 20,000 facts"
 CLOSURE_ONE = "tabled left-recursive closure, 1,000 edges: from one node"
 CLOSURE_ALL = "… all pairs (once)"
+IN_A_FILE = "five relation works, defined in a file"
+AT_A_PROMPT = "the same five, typed at a prompt (<stdin>)"
+PROLOG_SUITE = "classic Prolog programs"
+SHAPES_SUITE = "relations of varied shapes"
+SHAPES_SUITE_CLAUSES = "relations of varied shapes, loops.disabled()"
+LOOKUPS_FIRST = "10,000 first-argument lookups in 100,000 facts"
+LOOKUPS_SECOND = "10,000 second-argument lookups in 100,000 facts"
+LOOKUPS_MILLION = "10,000 first-argument lookups in 1,000,000 facts"
+LOOKUPS_TEN = "10,000 first-argument lookups in 10 facts"
+CONSULT_100K = "consult 100,000 facts"
+ASSERTZ_100K = "assertz of 100,000 facts"
 
 AIMS = [
     Aim("naive reverse of 100, user-written (its append runs as appendo's loop) / SWI", NREV_USER, 40),
@@ -150,15 +187,30 @@ AIMS = [
     Aim("two-hop join over 20,000 facts / SWI", JOIN, 10),
     Aim("tabled closure from one node / SWI", CLOSURE_ONE, 10),
     Aim("tabled closure, all pairs / SWI", CLOSURE_ALL, 10),
+    Aim("relations typed at a prompt / the same text in a file (logicpy both)", AT_A_PROMPT, 1.2, over=IN_A_FILE),
+    Aim("classic Prolog programs consulted unchanged: median / SWI", suite_rows(PROLOG_SUITE)[0], 30),
+    Aim("… worst / SWI", suite_rows(PROLOG_SUITE)[1], 100),
+    Aim("relations of varied shapes in Python: median / SWI", suite_rows(SHAPES_SUITE)[0], 10),
+    Aim("… each (the worst) / SWI", suite_rows(SHAPES_SUITE)[1], 25),
+    Aim("… the same with loops.disabled(): median / SWI", suite_rows(SHAPES_SUITE_CLAUSES)[0], 10),
+    Aim("… each (the worst) / SWI", suite_rows(SHAPES_SUITE_CLAUSES)[1], 25),
+    Aim("10,000 first-argument lookups in 100,000 facts / SWI", LOOKUPS_FIRST, 20),
+    Aim("… second-argument lookups (just-in-time index) / SWI", LOOKUPS_SECOND, 20),
+    Aim("… first-argument lookups in 1,000,000 facts / the same in 10 (logicpy both)", LOOKUPS_MILLION, 1.5,
+        over=LOOKUPS_TEN),
+    Aim("consult 100,000 facts / SWI", CONSULT_100K, 20),
+    Aim("assertz of 100,000 facts / SWI", ASSERTZ_100K, 20),
 ]
 
 
-def aims_rows(figures: dict[str, tuple[float, float | None]] | None = None) -> list[list[str]]:
+def aims_rows(figures: dict[str, tuple[float, float | None]] | None = None,
+              suites: dict[str, float] | None = None) -> list[list[str]]:
     """One row per aim: the aim, its limit, the ratio measured, met or not (or not run)."""
     figures = FIGURES if figures is None else figures
+    suites = SUITE_RATIOS if suites is None else suites
     rows = []
     for aim in AIMS:
-        ratio = aim.ratio(figures)
+        ratio = aim.ratio(figures, suites)
         measured = "not run" if ratio is None else f"{ratio:,.1f}x"
         verdict = "" if ratio is None else "met" if ratio <= aim.limit else "not met"
         rows.append([aim.text, f"<= {aim.limit:g}x", measured, verdict])

@@ -30,7 +30,7 @@ from logicpy import swi
 from logicpy.alarm import TimeUp, time_limit
 from logicpy.cli_contract import EXIT, emit
 from logicpy.core.residual import Residual, answers_with_constraints, residual_from_goals
-from logicpy.core.terms import String, Term, format_term, var
+from logicpy.core.terms import String, Term, cons, format_term, var
 from logicpy.errors import InputError, PrologError, PrologSyntaxError, PrologTimeout
 from .core.terms import is_var
 
@@ -283,7 +283,7 @@ def _substitute(term: Term, bindings: dict[Var, Term]) -> Term:
     if isinstance(term, tuple):
         return (term[0], *(_substitute(x, bindings) for x in term[1:]))
     if type(term) is ConsPair:
-        return ConsPair(_substitute(term.car, bindings), _substitute(term.cdr, bindings))
+        return cons(_substitute(term.car, bindings), _substitute(term.cdr, bindings))  # a tuple tail stays a tail
     return term
 
 

@@ -11,8 +11,9 @@
     ['ann', 'bob']
 
 A predicate `name/arity` is a relation: calling it with terms gives a goal that, when the
-search reaches it, takes the clauses whose first argument can match the call's, unifies
-each one's head with the arguments (each clause compiled at its first call by
+search reaches it, takes the clauses that can match the call (`core.index`: by the first
+argument's principal functor, or by another bound argument's), unifies each one's head
+with the arguments (each clause compiled at its first call by
 `core.clauses`: fresh variables per call, head unification inline) and runs the body,
 translated as the toplevel translates queries (`repl.goals`). The candidate clauses whose
 heads unify are a disjunction: a search in Prolog order (`run(..., order="prolog")`, and
@@ -26,15 +27,13 @@ removed with `retract` (a call sees the clauses there were when it started).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
-from .core.equality import walk
 from immutables import Map
 
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, loop_answers, self_call
@@ -43,6 +42,8 @@ from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, Te
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
+from .core.equality import unify_subst
+from .core.index import ClauseIndex
 from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
                            index_key, term_template, unify_template)
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
@@ -53,43 +54,92 @@ __all__ = ["Program", "consult", "consult_text", "LIBRARIES"]
 Key = tuple[str, int]
 
 _NOT_YET = object()
-_OTHER = object()  # the index key of a first argument no clause's key names
+#: The call at which a fact without variables is compiled (`Clause._unified`).
+COMPILED_AT = 500
+_NO_BINDINGS: dict = {}  # the substitution of a term with no bindings (a clause given to `retract`)
+
+#: The most clauses a relation given a loop has (`core.lists`): a predicate with more
+#: does not run as one, and is not compared with their shapes.
+_SHAPED_CLAUSES = 4
 
 
-@dataclass
+@dataclass(slots=True)
 class Clause:
     """`head :- body` with its variables (renamed apart at every call); `body` is "true" for a
     fact; `key` is the first argument's principal functor (None: a variable, or no argument)."""
 
     head: tuple
     body: Term
-    variables: list
+    variables: Sequence
     key: Any = None
+    order: int = field(default=0, init=False, repr=False)
+    """Its place in the predicate's clause order (`core.index`)."""
+    erased: bool = field(default=False, init=False, repr=False)
+    """Whether it was removed (calls made before still run it)."""
     code: Any = field(default=_NOT_YET, init=False, repr=False)
     """`(s, K, barrier, *args) -> (s', K') | None`, made at the clause's first call: the clause
     compiled (`core.clauses`: the head unified inline against the arguments in the
-    substitution s, the body's goals pushed on K), or run as written when it cannot be."""
+    substitution s, the body's goals pushed on K), or run as written when it cannot be; a
+    fact without variables is unified as it stands until its `COMPILED_AT`th call."""
+
+    _copy: Any = field(default=None, init=False, repr=False)  # `renamed`'s copier, made when first needed
 
     def __post_init__(self) -> None:
         self.key = index_key(self.head[0]) if self.head else None
 
-    @functools.cached_property
-    def renamed(self) -> Callable[[], tuple[tuple, Term]]:
-        """A function returning a copy of (head arguments, body) with fresh variables: what
-        runs a clause as written (in a state with constraints) and `retract` use, made when
-        first needed, since compiled clauses do not."""
-        return _copier((self.head, self.body), self.variables)
+    def renamed(self) -> tuple[tuple, Term]:
+        """A copy of (head arguments, body) with fresh variables: what runs a clause as written
+        (in a state with constraints) and `retract` use; compiled clauses do not."""
+        if self._copy is None:
+            self._copy = _copier((self.head, self.body), self.variables)
+        return self._copy()
 
     def compiled(self, predicate: "Predicate") -> Callable[..., Any]:
         """`code`, made now if not yet."""
         if self.code is _NOT_YET:
-            try:
-                self.code = _compile_clause(self, predicate.program.relations)
-            except NotCompiled:
-                def as_written(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any]:
-                    return S, (predicate._clause_goal(self, args, barrier), K)
-                self.code = as_written
+            ground_fact = self.body == "true" and not self.variables
+            self.code = self._unified(predicate) if ground_fact else self._compile(predicate)
         return self.code
+
+    def _compile(self, predicate: "Predicate") -> Callable[..., Any]:
+        try:
+            return _compile_clause(self, predicate.program.relations)
+        except NotCompiled:
+            def as_written(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any]:
+                return S, (predicate._clause_goal(self, args, barrier), K)
+            return as_written
+
+    def _unified(self, predicate: "Predicate") -> Callable[..., Any]:
+        """`code` for a fact without variables until it is compiled: each argument unified
+        with the head's in turn (an unbound one bound to it, an atom or integer compared,
+        anything else by `unify_subst`), about 1.5 times as slow a call as compiled code
+        but with nothing to make first: compiling costs as much as some hundreds of calls,
+        and a table of facts each looked up a few times is never compiled."""
+        head, calls = self.head, 0
+
+        def fact(S: Any, K: Any, barrier: CutBarrier | None, *args: Term) -> tuple[Any, Any] | None:
+            nonlocal calls
+            calls += 1
+            if calls == COMPILED_AT:  # the following calls run compiled code
+                self.code = self._compile(predicate)
+            for a, h in zip(args, head):
+                while a.__class__ is Variable:
+                    bound = S.get(a, _NOT_YET)
+                    if bound is _NOT_YET:
+                        break
+                    a = bound
+                kind = a.__class__
+                if kind is Variable:
+                    S = S.set(a, h)
+                elif (kind is str or kind is int) and h.__class__ is kind:
+                    if a != h:
+                        return None
+                else:
+                    S = unify_subst(a, h, S)
+                    if S is False:
+                        return None
+            return S, K
+        return fact
 
 
 def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
@@ -135,7 +185,7 @@ def _translator(relations: Relations) -> Callable[[Term, Any], Any]:
     return translated
 
 
-def _copier(term: Term, variables: list) -> Callable[[], Any]:
+def _copier(term: Term, variables: Sequence) -> Callable[[], Any]:
     """A function returning a copy of `term` with fresh variables in place of `variables`
     (compiled Python: a constructor per compound or list cell, ground parts shared)."""
     if not variables:
@@ -170,10 +220,10 @@ class Predicate:
 
     def __init__(self, program: "Program", name: str, arity: int):
         self.program, self.name, self.arity = program, name, arity
-        self.clauses: list[Clause] = []
+        self.clauses = ClauseIndex(arity)
+        """Its clauses in order, indexed on their arguments (`core.index`)."""
         self.relation: Callable[..., Any] = self._call
         self._tabled: Any = None
-        self._index: dict | None = None  # first argument's key -> candidate clauses, made when asked
         self._loop: Any = _NOT_YET  # the deterministic loop (`_make_loop`), made when first useful
         self._in_loop: frozenset = frozenset()  # ids of the clauses the loop runs itself
         self._runs: Any = _NOT_YET  # the loop the clauses run as (`core.loops`; None: none), made when first called
@@ -193,33 +243,26 @@ class Predicate:
             self._tabled = tabled(self._clauses_goal)
             self.relation = self._tabled
             self.looping = False
+            self.program._tabled_predicates.add(self)
 
-    def changed(self) -> None:
-        """Clauses were added or removed: answers tabled so far may be wrong."""
-        self._index = None
+    def add(self, clause: Clause, at_end: bool) -> None:
+        """Add `clause` after the others (`assertz`) or before them (`asserta`)."""
+        self.clauses.add(clause, at_end)
+        self._changed()
+
+    def remove(self, clause: Clause) -> None:
+        """Remove `clause`; calls already made still run it (the logical update view)."""
+        self.clauses.remove(clause)
+        self._changed()
+
+    def _changed(self) -> None:
+        """Clauses were added or removed: its loops are remade when next needed, and answers
+        tabled so far may be wrong."""
         self._loop = _NOT_YET
         self._in_loop = frozenset()
         self._runs = _NOT_YET
-        for predicate in self.program.predicates.values():
-            if predicate._tabled is not None:
-                predicate._tabled.clear()
-
-    def candidates(self, first: Term, s: Any) -> list[Clause]:
-        """The clauses whose first argument can match `first` (walked in the substitution s):
-        first-argument indexing on the principal functor, as Prolog's."""
-        clauses = self.clauses
-        if len(clauses) < 2:
-            return clauses
-        index = self._index
-        if index is None:
-            keys = {c.key for c in clauses} - {None}
-            index = {key: [c for c in clauses if c.key is None or c.key == key] for key in keys}
-            index[None] = clauses
-            index[_OTHER] = [c for c in clauses if c.key is None]
-            self._index = index
-        key = index_key(walk(first, s))
-        found = index.get(key)
-        return index[_OTHER] if found is None else found
+        for predicate in self.program._tabled_predicates:
+            predicate._tabled.clear()
 
     def _call(self, *args: Term) -> Apply:
         return Apply(self, args)
@@ -245,7 +288,7 @@ class Predicate:
                         return loop_answers(g, S, K, search)
                     except CyclicList:  # a cyclic list, which the clauses go round
                         pass
-        clauses = self.candidates(args[0], getattr(S, "data", S)) if args else self.clauses
+        clauses = self.clauses.matching(args, getattr(S, "data", S))
         if not clauses:
             return None
         prolog = search.order == "prolog"
@@ -293,6 +336,8 @@ class Predicate:
     def _runs_as(self) -> loops.Runs | None:
         """The loop of a library relation with these clauses (`core.loops`: the same clauses
         up to variable names and argument order, `dif/2` as the core's), or None."""
+        if len(self.clauses) > _SHAPED_CLAUSES:
+            return None
         clauses = []
         for clause in self.clauses:
             body = []
@@ -318,7 +363,8 @@ class Predicate:
         params = [f"_a{i}" for i in range(self.arity)]
         templates: list[list[Any] | None] = []
         names_used: set[str] = set()
-        for clause in self.clauses:
+        clauses = self.clauses.all()
+        for clause in clauses:
             names: dict = {}
             body = [g for g in _conjuncts(clause.body) if g != "true"]
             goals: list[Any] | None = None
@@ -334,8 +380,8 @@ class Predicate:
             names_used.update(names.values())
             templates.append(goals)
         scope = ClauseScope(params, (), sorted(names_used))
-        self._in_loop = frozenset(id(c) for c, goals in zip(self.clauses, templates) if goals is not None)
-        return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in self.clauses], self)
+        self._in_loop = frozenset(id(c) for c, goals in zip(clauses, templates) if goals is not None)
+        return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in clauses], self)
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:
         head, body = clause.renamed()
@@ -360,6 +406,8 @@ class Program(Mapping):
         self.relations = relations
         relations.program = self
         self.predicates: dict[Key, Predicate] = {}
+        self._tabled_predicates: set[Predicate] = set()
+        """Its tabled predicates: a change of any predicate clears their answers."""
         self._loaded: dict[str, set[Key]] = {}
         self._initialization: list[tuple[Term, str]] = []
         self.operators = STANDARD.copy()
@@ -423,6 +471,7 @@ class Program(Mapping):
             gone = self.predicates.pop(name, None)
             if gone is not None:
                 gone.looping = False
+                self._tabled_predicates.discard(gone)
         before, files = set(self.predicates), set(self._loaded)
         outer, self._directory = self._directory, Path(key).parent
         pending, self._initialization = self._initialization, []
@@ -585,12 +634,8 @@ class Program(Mapping):
             body = ("call", body)
         name, arity = _head_key(head)
         predicate = self._predicate(name, arity)
-        stored = Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, term_variables((head, body)))
-        if at_end:
-            predicate.clauses.append(stored)
-        else:
-            predicate.clauses.insert(0, stored)
-        predicate.changed()
+        variables = term_variables((head, body)) or ()  # a fact without variables shares the one empty tuple
+        predicate.add(Clause(tuple(head[1:]) if isinstance(head, tuple) else (), body, variables), at_end)
 
     def declare(self, head: Term) -> None:
         """Make the predicate of `head` exist (with no clauses if it had none), as `dynamic/1` does."""
@@ -605,13 +650,12 @@ class Program(Mapping):
         predicate = self.predicates.get(_head_key(head))
         if predicate is None:
             return
-        for stored in list(predicate.clauses):
+        name, args = (head[0], tuple(head[1:])) if isinstance(head, tuple) else (head, ())
+        for stored in predicate.clauses.matching(args, _NO_BINDINGS):
             stored_head, stored_body = stored.renamed()
-            name = head[0] if isinstance(head, tuple) else head
             state = unify((head, body), ((name, *stored_head) if stored_head else name, stored_body))
-            if state is not None and stored in predicate.clauses:
-                predicate.clauses.remove(stored)
-                predicate.changed()
+            if state is not None and not stored.erased:
+                predicate.remove(stored)
                 yield state
 
 

@@ -33,6 +33,7 @@ from kanren.core import fail, succeed
 from unification import Var, isvar
 
 from .answers import Answer, answers, show
+from .clauses import NotCompiledWarning
 from .disequality import disequalities, neq, typeo
 from .equality import reify, unify
 from .control import conda, condu, ifa, onceo, unique_by
@@ -47,6 +48,7 @@ from .terms import String, cons, format_term, from_json, parse_term, to_json, va
 __all__ = [
     # logicpy's search (logicpy.core.streams): kanren's names, without recursion or quadratic conjunction
     "run", "eq", "eq_oc", "conde", "lall", "lany", "conj", "disj", "relation", "Zzz", "SearchTimeout",
+    "NotCompiledWarning",  # said once for a relation whose body is not compiled (it runs as written)
     # kanren: primitives
     "neq", "fail", "succeed",
     # kanren: terms and their structure

@@ -31,7 +31,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from ..errors import TermError
 from .residual import Residual, format_constraint, reify_with_constraints
 from .streams import query_states, take_answers
-from .terms import String, Term, check_term, format_term, var
+from .terms import String, Term, check_term, cons, format_term, var
 
 __all__ = ["Answer", "Answers", "answers", "answers_of_states", "answer_in", "answer_of", "show",
            "readable_constraint"]
@@ -207,7 +207,7 @@ def _placeholders(value: Term) -> tuple[Term, dict[Var, Any]]:
             open_ids.discard(key)
             target, target_slot = slot
             target[target_slot] = (tuple(parts) if kind is tuple else
-                                   ConsPair(parts[0], parts[1]) if kind is ConsPair else parts)
+                                   cons(parts[0], parts[1]) if kind is ConsPair else parts)
             continue
         if isinstance(t, (Var, bool, str, int, String)):
             into[slot] = t

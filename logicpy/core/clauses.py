@@ -1,7 +1,7 @@
 """A relation's clauses compiled to Python: head unification inline, first-argument indexing.
 
-`@relation` functions whose body only builds goals are read once (from their source, at
-the first call the search reaches) as clauses, the way Prolog reads a predicate:
+`@relation` functions whose body only builds goals are read once (from their code object,
+at the first call the search reaches) as clauses, the way Prolog reads a predicate:
 
     @relation
     def app3(xs, ys, zs):
@@ -37,11 +37,16 @@ the variable it stands for, so no open cell leaves the loop. A clause that only 
 head of its input list to that open cell (append's second clause, `_copy_idiom`) has its
 following rounds run at once (`_copy_run`), within the rounds the step has left.
 
-A function is compiled only when its body is, statement by statement: a docstring, fresh
-variables (`h, t = var(), var()`, `a, b, c = vars(3)`), and `return` of a goal expression
-whose `conde`/`conj`/`disj` clauses are written out. Any other statement (an `if`, a loop,
-a call made for its effect) means the function may compute its goal from its arguments'
-values: it is then run as written at every call (`compiled(fn)` says which, and why).
+A function is compiled only when its body is, statement by statement: fresh variables
+(`h, t = var(), var()`, `a, b, c = vars(3)`), and `return` of a goal expression whose
+`conde`/`conj`/`disj` clauses are written out. The body is read from the function's
+bytecode (`logicpy.core.bytecode`), not its source text, so a relation typed at a prompt,
+piped on stdin, built by `exec` or defined in a notebook cell is compiled as the same text
+in a file. Any other statement (an `if`, a loop, a call made for its effect) means the
+function may compute its goal from its arguments' values: it then runs as written at every
+call, said once by a `NotCompiledWarning` at its definition (`Relation.why` keeps the reason).
+Names other than the parameters and fresh variables (globals, closure variables) are read
+when a clause is used, as the function would read them.
 """
 
 from __future__ import annotations
@@ -49,8 +54,8 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import textwrap
 import types
+import warnings
 from collections.abc import Sequence
 from copy import deepcopy
 from fractions import Fraction
@@ -60,10 +65,12 @@ from cons.core import ConsPair
 from immutables import Map
 
 from . import disequality, equality, loops, streams, terms
+from .bytecode import Unreadable, function_body
 from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
-__all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
+__all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "NotCompiledWarning",
+           "ClauseScope", "Build",
            "Name", "term_template", "unify_template", "index_key",
            "compile_loop", "SELF_CALL", "AGAIN"]
 
@@ -178,8 +185,8 @@ class _Reader:
 
     def __init__(self, fn: Callable[..., Any]):
         self.fn = fn
-        code = fn.__code__
-        self.cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+        function = isinstance(fn, types.FunctionType)
+        self.cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())) if function else {}
         self.params: list[str] = []
         self.extra: tuple[str, ...] = ()
         self.locals: list[str] = []
@@ -205,23 +212,20 @@ class _Reader:
         return _MISSING
 
     def read(self) -> list[list[Any]]:
-        try:
-            source = textwrap.dedent(inspect.getsource(self.fn))
-        except (OSError, TypeError) as exc:
-            raise NotCompiled(f"no source ({exc})") from None
-        tree = ast.parse(source)
-        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-        if len(defs) != 1 or defs[0].name != self.fn.__name__:
-            raise NotCompiled("the source is not one function definition")
-        node = defs[0]
-        a = node.args
-        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+        fn = self.fn
+        if not isinstance(fn, types.FunctionType):
+            raise NotCompiled(f"not a Python function (a {type(fn).__name__})")
+        code = fn.__code__
+        if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+            raise NotCompiled("a generator or coroutine")
+        if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or code.co_kwonlyargcount \
+                or code.co_posonlyargcount or fn.__defaults__:
             raise NotCompiled("parameters other than plain positional ones")
-        self.params = [p.arg for p in a.args]
-        body = list(node.body)
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
-            body = body[1:]
+        self.params = list(code.co_varnames[:code.co_argcount])
+        try:
+            body = function_body(fn)
+        except Unreadable as exc:
+            raise NotCompiled(str(exc)) from None
         if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
             raise NotCompiled("the body does not end by returning a goal")
         for stmt in body[:-1]:
@@ -229,10 +233,6 @@ class _Reader:
         names = set(self.params) | set(self.locals)
         if len(names) != len(self.params) + len(self.locals) or any(n.startswith("_lp") for n in names):
             raise NotCompiled("a name is given twice")
-        for n in ast.walk(node):
-            if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
-                              ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)):
-                raise NotCompiled(f"a {type(n).__name__} in the body")
         return self.clauses(body[-1].value)
 
     def called(self, e: ast.expr) -> tuple[Any, list[ast.expr]]:
@@ -1222,11 +1222,15 @@ def _copy_run(s: Any, xs: Any, cell: ConsPair, ys: Any, left: int) -> tuple[Any,
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
-    construction (see the module). A relation with the clauses of one given a loop runs
-    as that loop (`loops`; `CompiledRelation.runs`)."""
+    construction (see the module), said first by a `NotCompiledWarning`. A relation with
+    the clauses of one given a loop runs as that loop (`loops`; `CompiledRelation.runs`)."""
     reader = _Reader(fn)
-    clauses = reader.read()
-    compiled = compile_clauses(name, reader, clauses, fn.__globals__, loop=True)
+    try:
+        clauses = reader.read()
+        compiled = compile_clauses(name, reader, clauses, fn.__globals__, loop=True)
+    except NotCompiled as exc:
+        _warn_not_compiled(fn, name, str(exc))
+        raise
     self_calls: list[ast.expr] = []
     shaped = _terms_of(reader, clauses, self_calls)
     compiled.runs = None if shaped is None else loops.runs_as(shaped, _still_named(reader, self_calls))
@@ -1245,6 +1249,22 @@ def _still_named(reader: _Reader, nodes: list[ast.expr]) -> Callable[[], bool]:
             return lambda: get(name) is f
         return lambda: all(get(name) is f for name, f in names)
     return lambda: all(reader.resolve(node) is f for node, f in now)
+
+
+class NotCompiledWarning(UserWarning):
+    """An `@relation` function whose body is not plain goal construction: it runs as
+    written at every call (same answers, slower), and `Relation.why` says why."""
+
+
+def _warn_not_compiled(fn: Callable[..., Any], name: str, reason: str) -> None:
+    """The `NotCompiledWarning` for `fn`, at the line of its definition."""
+    code = getattr(fn, "__code__", None)
+    message = f"relation {name} is not compiled: {reason}; it runs as written at every call"
+    if code is None:
+        warnings.warn(message, NotCompiledWarning, stacklevel=4)
+        return
+    warnings.warn_explicit(message, NotCompiledWarning, code.co_filename, code.co_firstlineno,
+                           module=getattr(fn, "__module__", None) or "<unknown>")
 
 
 def clause_terms(fn: Callable[..., Any]) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
@@ -1408,12 +1428,11 @@ class _Single(dict):
 def _single_clauses(keys: list) -> _Single | None:
     """`_lp_one` of the loop for clauses with these first-argument keys; None when no first
     argument selects a single clause (no loop then)."""
-    numbers = range(len(keys))
-    by_key = {}
-    for key in set(keys) - {None}:
-        chosen = [i for i in numbers if keys[i] is None or keys[i] == key]
-        by_key[key] = chosen[0] if len(chosen) == 1 else -1
-    open_ = [i for i in numbers if keys[i] is None]
+    open_ = [i for i, key in enumerate(keys) if key is None]
+    by_key: dict = {}
+    for i, key in enumerate(keys):  # a key's one clause, if no other and no open one can match it
+        if key is not None:
+            by_key[key] = -1 if key in by_key or open_ else i
     by_key[None] = 0 if len(keys) == 1 else -1
     single = _Single(by_key, open_[0] if len(open_) == 1 else -1)
     return single if any(v >= 0 for v in by_key.values()) or single.open_one >= 0 else None
@@ -1452,9 +1471,14 @@ class _Index(dict):
 
     def __init__(self, clauses: list, keys: list):
         super().__init__()
-        for key in set(keys) - {None}:
-            self[key] = [c for c, k in zip(clauses, keys) if k is None or k == key]
-        self.open = [c for c, k in zip(clauses, keys) if k is None]
+        numbered: dict = {}  # key -> the numbers of its clauses and of the open ones, in order
+        open_ = [i for i, k in enumerate(keys) if k is None]
+        for i, k in enumerate(keys):
+            if k is not None:
+                numbered.setdefault(k, []).append(i)
+        for key, numbers in numbered.items():
+            self[key] = [clauses[i] for i in sorted(numbers + open_)]
+        self.open = [clauses[i] for i in open_]
         self[None] = list(clauses)
 
     def __missing__(self, key: Any) -> list:

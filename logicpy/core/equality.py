@@ -14,6 +14,12 @@ compares leaves with `same_atomic`:
   them), so `True` unifies with `True` and with `"true"`, never with 1 or 1.0;
 - anything else compares with `==` (str atoms, `String`, user objects).
 
+A list cell (`cons`, Prolog's '[|]'/2) unifies only with a list cell or a non-empty list,
+never with a tuple: a tuple is a compound term, where `unification`'s rule from the `cons`
+package reads it as a sequence (`[H|T] = f(a, b)` would give H = f, T = a(b)). In
+logicpy's states a cell also reifies as a cell whatever its tail (`_reify_cell`: the
+package's rule would merge `[a|f(b)]` into the tuple a(f, b)).
+
 `atomic_key` is the matching hashable form, for tables, indexes and tabling keys: two
 atomic terms have equal keys exactly when `same_atomic` holds.
 
@@ -49,15 +55,15 @@ from fractions import Fraction
 from math import copysign
 from typing import Any
 
-from cons.core import ConsPair, cons
+from cons.core import ConsPair
 from immutables import Map
 from kanren.constraints import ConstrainedState
-from unification.core import _reify, _unify, assoc, stream_eval
+from unification.core import _reify, _unify, assoc, construction_sentinel, stream_eval
 from unification.core import reify as _reify_dispatch
 from unification.core import unify as _unify_dispatch
 from unification.variable import Var, _glv, isvar
 
-from .terms import String, Suffix, Variable, _opened, is_var, rest_of
+from .terms import String, Suffix, Variable, _cell, _opened, is_var, rest_of
 
 #: The type of `Map.mutate()`'s result: a substitution written in place (see `unify_mutation`).
 MapMutation: type = type(Map().mutate())
@@ -201,6 +207,8 @@ _FALL_BACK = object()
 _UNIFY_LEAVES = _unify.dispatch(object, object, Mapping)
 #: The forms of a proper list: a Python list, or a `Suffix` sharing one.
 _PROPER = frozenset({list, Suffix})
+#: The term types the fast path knows: two of them that its rules do not match never unify.
+_KNOWN = _FAST_ATOMIC | _PROPER | {tuple, ConsPair}
 
 
 def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
@@ -321,8 +329,8 @@ def _unify_dict_fast(u: Any, v: Any, s: dict, occurs_on: bool = False) -> Any:
             elif not same_atomic(a, b):
                 return False
             continue
-        if (ka is tuple or ka in _PROPER or ka in _FAST_ATOMIC) and (kb is tuple or kb in _PROPER or kb in _FAST_ATOMIC):
-            return False  # a tuple, a list and an atomic term never unify with one another
+        if ka in _KNOWN and kb in _KNOWN:
+            return False  # a compound (tuple), a list, a list cell and an atomic term never unify with one another
         return _FALL_BACK
     if out is None:
         return s
@@ -402,17 +410,16 @@ def _unify_general(u: Any, v: Any, s: Any, occurs_on: bool = False) -> Any:
                 through_vars[id(a), id(b)] = (a, b)
             stack.extend(zip(reversed(a), reversed(b)))
             continue
-        if ka is ConsPair or kb is ConsPair:
-            if ka is kb or (ka is ConsPair and (kb is list or kb is tuple)) or (ka is list or ka is tuple):
-                if (ka is not ConsPair and not a) or (kb is not ConsPair and not b):
-                    return False  # the empty list or tuple is no cons pair
-                if via_var:
-                    if (id(a), id(b)) in through_vars:
-                        continue
-                    through_vars[id(a), id(b)] = (a, b)
-                stack.append((a.cdr if ka is ConsPair else a[1:], b.cdr if kb is ConsPair else b[1:]))
-                stack.append((a.car if ka is ConsPair else a[0], b.car if kb is ConsPair else b[0]))
-                continue
+        if ka is ConsPair or kb is ConsPair:  # a list cell meets only a list cell (never a tuple, a compound)
+            if not ((ka is ConsPair or ka is list and a) and (kb is ConsPair or kb is list and b)):
+                return False
+            if via_var:
+                if (id(a), id(b)) in through_vars:
+                    continue
+                through_vars[id(a), id(b)] = (a, b)
+            stack.append((a.cdr if ka is ConsPair else a[1:], b.cdr if kb is ConsPair else b[1:]))
+            stack.append((a.car if ka is ConsPair else a[0], b.car if kb is ConsPair else b[0]))
+            continue
         if _are_leaves(ka, kb):
             if not same_atomic(a, b):
                 return False
@@ -518,12 +525,12 @@ def _reify_fast(t: Any, d: dict, depth: int) -> Any:
 
 
 def _close_list(items: list, tail: Any) -> Any:
-    """The reified list of `items` ending in the reified `tail`, as the dispatching reifier
-    builds it (a list tail makes a list, a tuple tail a tuple)."""
+    """The reified list of `items` ending in the reified `tail`: a list tail makes a list,
+    any other tail (a variable, an atom, a compound) a chain of list cells in front of it."""
     if tail.__class__ is list:
         return items + tail
     for item in reversed(items):
-        tail = cons(item, tail)
+        tail = _cell(item, tail)
     return tail
 
 
@@ -624,7 +631,7 @@ def reify_dict(term: Any, s: dict) -> Any:
         return _reify_fast(term, s, 0)
     except _NotFast:
         check_acyclic(term, s)  # the dispatching reifier would never end on a cycle
-        return stream_eval(_reify(term, s))
+        return stream_eval(_reify(term, s if s.__class__ is Map else Map(s)))  # logicpy's rules (`_reify_cell`)
 
 
 def unify(u: Any, v: Any, s: Any = None, occurs_check: bool | None = None) -> Any:
@@ -759,3 +766,17 @@ def _reify_suffix(u: Suffix, s: Mapping) -> Any:
 
 # A `Suffix` is logicpy's own type: this rule changes nothing for anyone else.
 _reify.add((Suffix, Mapping), _reify_suffix)
+
+
+def _reify_cell(u: ConsPair, s: Any) -> Any:
+    """`_reify` of a list cell in a logicpy state: a cell again whatever its tail (the `cons`
+    package's rule would merge a tuple tail, a compound term, into one tuple)."""
+    head = yield _reify(u.car, s)
+    tail = yield _reify(u.cdr, s)
+    yield construction_sentinel
+    yield _close_list([head], tail)
+
+
+# Only on logicpy's own states: a plain kanren run keeps the `cons` package's rule.
+_reify.add((ConsPair, Map), _reify_cell)
+_reify.add((ConsPair, State), _reify_cell)

@@ -190,7 +190,7 @@ def _may_fit(record: _Record, term: Any, get: Any) -> bool:
             return True
     kind = term.__class__
     if kind is not tuple:
-        return not (kind is str or kind is int or kind is list)
+        return not (kind is str or kind is int or kind is list or kind is ConsPair)
     if len(term) != record.size:
         return False
     for i, c in record.checks:
@@ -228,8 +228,8 @@ def _fit(record: _Record, term: Any, s: Map, m: Any) -> Any:
         term = nxt
     kind = term.__class__
     if kind is not tuple or len(term) != record.size:
-        if kind is str or kind is int or kind is list or kind is tuple:
-            return False  # an atom, an integer or a list never unifies with a tuple
+        if kind is str or kind is int or kind is list or kind is tuple or kind is ConsPair:
+            return False  # an atom, an integer, a list or a list cell never unifies with a tuple
         return unify_mutation(record.term, term, s.mutate() if m is None else m)
     for i, c in record.checks:
         t = term[i]

@@ -8,14 +8,17 @@
     string "text"          String("text")                         {"string": "text"}
     [a, b]                 list  ["a", "b"]                       ["a", "b"]
     [a | T] (partial)      cons("a", T)   (a cons pair, as kanren)   {"list": ["a"], "tail": {"var": "T"}}
+    [a | f(b)]             cons("a", ("f", "b"))  (a cell: any tail)  {"list": ["a"], "tail": {"functor": "f", ...}}
     f(a, B)                tuple ("f", "a", B): the functor first {"functor": "f", "args": ["a", {"var": "B"}]}
     variable               `var()`, a kanren `Var` (`Variable`)   {"var": "B"}
 
 Compound terms are tuples so that kanren unifies and reifies them without any
-extension, and they stay hashable for tabling and signatures. Two more forms of a proper
-list appear inside a search and mean exactly the list they stand for: `cons(h, xs)` with a
-list `xs` (a cell in front of the list, not a copy of it) and `Suffix(xs, k)`, the list
-`xs[k:]` sharing `xs` (what a list's tail is bound to when it meets a cons pair).
+extension, and they stay hashable for tabling and signatures. A list cell is no compound:
+logicpy's unifier never unifies the two (the `cons` package reads a tuple as a sequence).
+Two more forms of a proper list appear inside a search and mean exactly the list they
+stand for: `cons(h, xs)` with a list `xs` (a cell in front of the list, not a copy of it)
+and `Suffix(xs, k)`, the list `xs[k:]` sharing `xs` (what a list's tail is bound to when
+it meets a cons pair).
 Answers are always plain lists. One-way conversions:
 `True`/`False` become the atoms `true`/`false`, and a `Fraction` whose denominator is 1
 is the integer in Prolog. `None`, dicts, sets, infinities, NaN and other Python objects
@@ -193,9 +196,12 @@ def variables_in(term: Any) -> Iterator[Var]:
     stack = [term]
     while stack:
         t = stack.pop()
-        if t.__class__ is int or t.__class__ is str:  # the common leaves, before the slower tests
+        kind = t.__class__
+        if kind is str or kind is int:
             continue
-        if is_var(t):
+        if kind is tuple:
+            stack.extend(reversed(t))
+        elif is_var(t):
             if t not in seen:
                 seen.add(t)
                 yield t
@@ -231,7 +237,9 @@ def cons(head: Any, *more: Any) -> Any:
 
     On a list tail the cells go in front of it without copying it (a list built by
     consing one element at a time costs linear time and memory); `cons(h, [])` is `[h]`.
-    Any other tail gives the `cons` package's pair, as kanren builds it.
+    Any other tail (a variable, an atom, a compound term) ends the cells as it is:
+    `cons("a", ("f", "b"))` is `[a|f(b)]`, where the `cons` package would make the tuple
+    `("a", "f", "b")`, the compound a(f,b).
 
     >>> format_term(cons(1, 2, [3])), format_term(cons(1, var("t")))
     ('[1,2,3]', '[1|T]')
@@ -239,15 +247,10 @@ def cons(head: Any, *more: Any) -> Any:
     *heads, tail = (head,) + more  # (not `(head, *more)`: Cython compiles this module)
     if not heads:
         raise TypeError("cons needs a head and a tail")
-    proper = type(tail) is list or type(tail) is Suffix
-    if proper and len(tail) == 0:
+    if (type(tail) is list or type(tail) is Suffix) and len(tail) == 0:
         tail = [heads.pop()]
     for item in reversed(heads):
-        if proper or tail.__class__ is ConsPair or is_var(tail):
-            tail = _cell(item, tail)  # what the cons package builds too, without its type tests
-        else:
-            tail = ConsPair(item, tail)
-            proper = type(tail) is list
+        tail = _cell(item, tail)
     return tail
 
 
@@ -309,7 +312,6 @@ def _check(value: Any, path: str) -> None:
             stack.extend((value[i], (where, "", i)) for i in range(len(value) - 1, 0, -1))
         elif kind is ConsPair:
             items, tail = _unroll(value)
-            _check_tail(tail, _path(path, where))
             stack.append((tail, (where, ".tail", None)))
             stack.extend((items[i], (where, ".list", i)) for i in range(len(items) - 1, -1, -1))
         else:
@@ -317,12 +319,6 @@ def _check(value: Any, path: str) -> None:
                 f"{_path(path, where)}: {_short(value)} is not a logicpy term "
                 "(atoms are str, compounds are tuples (\"f\", arg, ...))"
             )
-
-
-def _check_tail(tail: Any, path: str) -> None:
-    """Refuse what cannot end a partial list (a compound, a bool)."""
-    if not (is_var(tail) or isinstance(tail, (str, int, float, Fraction, String, list))) or isinstance(tail, bool):
-        raise TermError(f"{path}.tail: {_short(tail)} cannot end a partial list (a variable or an atomic term)")
 
 
 _CLOSE = object()
@@ -375,11 +371,12 @@ def _unroll(pair: ConsPair) -> tuple[list, Any]:
 
 
 def _cons_chain(items: list, tail: Term) -> Term:
-    """The partial list of `items` ending in `tail` (a list tail gives a plain list)."""
+    """The list of `items` ending in `tail` (a list tail gives a plain list; any other
+    tail, a compound term included, ends a chain of list cells)."""
     if isinstance(tail, list):
         return items + tail
     for item in reversed(items):
-        tail = ConsPair(item, tail)
+        tail = _cell(item, tail)
     return tail
 
 
@@ -521,8 +518,6 @@ def _write(term: Term, namer: _Namer, out: list[str], max_depth: int | None) -> 
                 append(_atom_text(term[0]) + "(")
             else:
                 items, tail = _unroll(term)
-                if not (is_var(tail) or isinstance(tail, (str, int, float, Fraction, String, list))) or isinstance(tail, bool):
-                    _check(term, _where(frames))
                 frame = [items, 0, 0, "]", tail, type(tail) is not list, None]
                 append("[")
             if max_depth is not None and len(frames) >= max_depth:
@@ -669,14 +664,14 @@ class _Parser:
             while args is not None:  # the term read completes an argument; close what is complete
                 if bracket == "|":
                     self._expect("]")
-                    term = _make_partial(args, term, head, self)
+                    term = _make_partial(args, term)
                 else:
                     args.append(term)
                     kind, text, pos = self._next()
                     if text == ",":
                         break
                     if bracket == "(" and text == ")" and kind == "punct":
-                        term = (head, *args)
+                        term = _compound(head, args)
                     elif bracket == "[" and text == "]" and kind == "punct":
                         term = args
                     elif bracket == "[" and text == "|" and kind == "punct":
@@ -784,12 +779,18 @@ def _unquote(token: str, pos: int, parser: _Parser) -> str:
     return "".join(out)
 
 
-def _make_partial(items: list, tail: Term, pos: int, parser: _Parser) -> Term:
+def _compound(name: str, args: list) -> Term:
+    """The compound `name(args...)` read: '[|]'(H, T) is the list cell [H|T], as in SWI-Prolog."""
+    if name == "[|]" and len(args) == 2:
+        return _make_partial(args[:1], args[1])
+    return (name, *args)
+
+
+def _make_partial(items: list, tail: Term) -> Term:
+    """The list `[items | tail]` as read (a tail that is a list cell itself joins it)."""
     if type(tail) is ConsPair:
         more, tail = _unroll(tail)
         items = items + more
-    if isinstance(tail, tuple):
-        parser._fail(pos, "a list ending in a compound term ([a|f(b)]) has no logicpy representation")
     return _cons_chain(items, tail)
 
 
@@ -850,7 +851,6 @@ def _to_json(term: Term, namer: _Namer, path: str) -> Any:
                 into[slot] = out = [None] * len(items)
                 stack.extend(reversed([(x, out, i, (where, ".list", i)) for i, x in enumerate(items)]))
                 continue
-            _check_tail(tail, _path(path, where))
             into[slot] = node = {"list": (out := [None] * len(items)), "tail": None}
             stack.append((tail, node, "tail", (where, ".tail", None)))
             stack.extend(reversed([(x, out, i, (where, ".list", i)) for i, x in enumerate(items)]))
@@ -930,9 +930,7 @@ def _from_json_object(data: Mapping, variables: MutableMapping[str, Var], path: 
         parts = [None] * (n + 1)
 
         def partial(p: list, _: Any) -> Term:
-            tail = p[n]
-            _check_tail(tail, _path(path, where))
-            return _cons_chain(p[:n], tail)
+            return _cons_chain(p[:n], p[n])
 
         stack.append((_BUILD, (partial, parts, (into, slot)), None, None))
         stack.append((data["tail"], parts, n, (where, '["tail"]', None)))

@@ -122,7 +122,7 @@ def proper_list(t: Term) -> list | None:
             return out + t
         if isinstance(t, Suffix):
             return out + t.to_list()
-        if isinstance(t, ConsPair):
+        if type(t) is ConsPair:  # (isinstance would take a tuple, a compound, for a cell)
             out.append(t.car)
             t = t.cdr
             continue
@@ -139,7 +139,7 @@ def _list_of(who: str, t: Term) -> list:
 
 
 def _partial(t: Term) -> bool:
-    while isinstance(t, ConsPair):
+    while type(t) is ConsPair:
         t = t.cdr
     return is_var(t)
 

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from unification import Var  # type: ignore[import-untyped]
 
-from ..core.terms import _OPENED, _TOKEN, _UNESCAPE, Term, _make_partial, _Parser
+from ..core.terms import _OPENED, _TOKEN, _UNESCAPE, Term, _compound, _make_partial, _Parser
 from ..errors import PrologError, TermError
 
 #: Infix operators: name -> (priority, type), as SWI-Prolog and library(clpfd) declare them.
@@ -234,13 +234,13 @@ class _QueryParser(_Parser):
             if text == "," and kind == "punct":
                 continue
             if bracket == "(" and text == ")" and kind == "punct":
-                return (head, *args)
+                return _compound(head, args)
             if bracket == "[" and text == "]" and kind == "punct":
                 return args
             if bracket == "[" and text == "|" and kind == "punct":
                 tail = self._expr(1200, stop)
                 self._expect("]")
-                return _make_partial(args, tail, head, self)
+                return _make_partial(args, tail)
             closers = "')'" if bracket == "(" else "']' or '|'"
             self._fail(pos, f"expected ',' or {closers}, found {text or 'end of text'!r}")
 
@@ -350,6 +350,7 @@ class _ClauseParser(_QueryParser):
     start = 0
 
     def clauses(self) -> Iterator[tuple[Term, int]]:
+        line, counted = 1, 0  # `line`: the number of the line that text position `counted` is on
         while self._peek()[0] != "end":
             self.variables.clear()
             start = self.start = self._peek()[2]
@@ -357,7 +358,8 @@ class _ClauseParser(_QueryParser):
             kind, text, pos = self._next()
             if kind != "symbol" or text != ".":
                 self._fail(pos, f"unexpected {text or 'end of text'!r} (a '.' or an operator missing?)")
-            line = self.text.count("\n", 0, start) + 1
+            line += self.text.count("\n", counted, start)
+            counted = start
             for declared in _op_directives(term):
                 try:
                     self.ops.op(*declared)

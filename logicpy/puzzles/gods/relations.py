@@ -251,6 +251,11 @@ def _evalo(q: Any, world: Any, truth: Any, tables: _Tables, grammar: Grammar) ->
     return conde(*clauses)
 
 
+# Its clauses are made by Python code from the grammar at each call: it runs as written, on
+# purpose (the clause compiler would only say so).
+_evalo.relation.compiled, _evalo.relation.why = None, "its clauses are made from the grammar at each call"  # type: ignore[attr-defined]
+
+
 def evaluateo(q: Any, world: Any, truth: Any, puzzle: Puzzle | None = None) -> GoalType:
     """evaluateo(?q, ?world, ?truth): True iff question q has that truth in the concrete world.
 
