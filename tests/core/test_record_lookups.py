@@ -1,7 +1,8 @@
 """Fact tables and membership/adjacency over records give exactly the answers of plain
 unification, whatever the terms: atoms, integers, floats, booleans (1, 1.0 and True apart),
 variables bound or free, repeated or aliased, tuples, inside plain bindings, states that
-check occurs, and states with constraint stores."""
+check occurs, and states with constraint stores (where membership and adjacency run their
+clauses in the interleaved order: the same answers up to the names of their variables)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from logicpy.core import Table, adjacento, conde, eq, membero, neq, run, var, vars
 from logicpy.errors import LogicpyError
+from tests.core.test_record_match import renamed
 
 X, Y, Z = vars(3, "p")  # the pool of variables the generated terms share
 LEAVES = st.sampled_from(["a", "b", 0, 1, True, 1.0, -0.0, 0.0, X, Y, Z])
@@ -22,7 +24,10 @@ SETUPS = st.tuples(st.lists(st.tuples(st.sampled_from([X, Y, Z]), TERMS), max_si
                    st.booleans(), st.booleans())
 
 
-def _same_answers(goal, reference, setup) -> None:
+def _same_answers(goal, reference, setup, loop: bool = False) -> None:
+    """`goal`'s answers are `reference`'s; a `loop`'s (membero, adjacento) up to the names
+    of their variables in a state with a store or the occurs check, where the interleaved
+    order runs its clauses, whose bindings may go the other way."""
     bindings, constrained, occurs = setup
     before = [eq(v, t) for v, t in bindings]
     if constrained:
@@ -30,6 +35,8 @@ def _same_answers(goal, reference, setup) -> None:
     q = (X, Y, Z)
     got = _outcome(lambda: run(0, q, *before, goal, occurs_check=occurs))
     want = _outcome(lambda: run(0, q, *before, reference, occurs_check=occurs, order="prolog"))
+    if loop and (constrained or occurs):
+        got, want = renamed(got), renamed(want)
     assert got == want
 
 
@@ -56,14 +63,14 @@ def test_table_answers_are_those_of_unification(rows, args, setup):
 @settings(max_examples=300, deadline=None)
 @given(TERMS, st.lists(TERMS, max_size=5), SETUPS)
 def test_membero_answers_are_those_of_unification(x, items, setup):
-    _same_answers(membero(x, items), _one_of(x, items), setup)
+    _same_answers(membero(x, items), _one_of(x, items), setup, loop=True)
 
 
 @settings(max_examples=300, deadline=None)
 @given(TERMS, TERMS, st.lists(TERMS, max_size=5), SETUPS)
 def test_adjacento_answers_are_those_of_unification(x, y, items, setup):
     pairs = list(zip(items, items[1:]))
-    _same_answers(adjacento(x, y, items), _one_of((x, y), pairs), setup)
+    _same_answers(adjacento(x, y, items), _one_of((x, y), pairs), setup, loop=True)
 
 
 def test_records_clash_on_atoms_and_integers_only():

@@ -53,11 +53,11 @@ def _same_answers(goal, reference, setup) -> None:
     got = _outcome(lambda: run(0, q, *before, goal, occurs_check=occurs))
     want = _outcome(lambda: run(0, q, *before, reference, occurs_check=occurs, order="prolog"))
     if constrained or occurs:  # the interleaved order runs member's clauses there: bindings may go the other way
-        got, want = _renamed(got), _renamed(want)
+        got, want = renamed(got), renamed(want)
     assert got == want
 
 
-def _renamed(outcome):
+def renamed(outcome):
     """The answers with their variables named in order of appearance (an error's text as it is)."""
     if isinstance(outcome, str):
         return outcome
