@@ -43,9 +43,11 @@ from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, Te
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
-from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
-                           index_key, term_template, unify_template)
-from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
+from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
+                           compile_loop, index_key, term_template, unify_template)
+from .core.equality import reify
+from .repl import arith
+from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, term_builtin, translate
 from .repl.reader import STANDARD, read_clauses, read_query, using
 
 __all__ = ["Program", "consult", "consult_text", "LIBRARIES"]
@@ -93,26 +95,89 @@ class Clause:
 
 
 def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
-    """The clause as one generated function (`Clause.compiled`): each body goal that names a
-    predicate or relation is called directly, `!` cuts to the call's barrier, any other
-    goal is translated as the toplevel translates it."""
+    """The clause as one generated function (`Clause.compiled`): the arithmetic tests and
+    `is/2` right after the head run inside it (`Inline`: on integers as Python's operators,
+    a value computed for a fresh variable bound to nothing), as does a unification right
+    after the head; each body goal that names a predicate or relation is called directly,
+    `!` cuts to the call's barrier, a built-in of terms is made directly (`term_builtin`),
+    any other goal is translated as the toplevel translates it."""
     names: dict = {}
     params = [f"_a{i}" for i in range(len(clause.head))]
     goals: list[Any] = [unify_template(Name(p), term_template(arg, names)) for p, arg in zip(params, clause.head)]
     barrier = Name("_lp_barrier")
+    after_head = True  # only inline goals (and unifications before them) so far
+    inlined = False
     for g in _conjuncts(clause.body):
         if g == "true":
             continue
+        if after_head:
+            inline = _inline(g, names)
+            if inline is not None:
+                goals.append(inline)
+                inlined = True
+                continue
+            if isinstance(g, tuple) and len(g) == 3 and g[0] == "=" and not inlined:
+                goals.append(unify_template(term_template(g[1], names), term_template(g[2], names)))
+                continue
+            after_head = False
         if g == "!":
             goals.append(Build(Cut, [barrier]))
         elif isinstance(g, str) and plain_call(g, 0):
             goals.append(Build(_caller(relations, g, 0), []))
         elif isinstance(g, tuple) and g and isinstance(g[0], str) and plain_call(g[0], len(g) - 1):
             goals.append(Build(_caller(relations, g[0], len(g) - 1), [term_template(a, names) for a in g[1:]]))
+        elif isinstance(g, tuple) and g and isinstance(g[0], str) and term_builtin(g[0], len(g) - 1) is not None:
+            goals.append(Build(functools.partial(term_builtin(g[0], len(g) - 1), relations),
+                               [term_template(a, names) for a in g[1:]]))
         else:
             goals.append(Build(_translator(relations), [term_template(g, names), barrier]))
     scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))
     return compile_clauses("clause", scope, [goals], {}).clauses[0]
+
+
+#: Prolog's arithmetic comparisons as Python's operators on two integers.
+_INT_COMPARISONS = {"<": "<", ">": ">", "=<": "<=", ">=": ">=", "=:=": "==", "=\\=": "!="}
+
+
+def _inline(g: Term, names: dict) -> Inline | None:
+    """`is/2` or an arithmetic comparison as an `Inline` goal of a compiled clause (its
+    integer fast path when its expressions are made of integers and `+`/`-`), else None."""
+    if not (isinstance(g, tuple) and len(g) == 3 and isinstance(g[0], str)):
+        return None
+    op, left, right = g
+    if op == "is":
+        return Inline(_evaluated, [term_template(right, names)], term_template(left, names),
+                      _integer_expression(right, names))
+    if op in _INT_COMPARISONS:
+        a, b = _integer_expression(left, names), _integer_expression(right, names)
+        fast = None if a is None or b is None else (_INT_COMPARISONS[op], a, b)
+        return Inline(_COMPARED[op], [term_template(left, names), term_template(right, names)], None, fast)
+    return None
+
+
+def _integer_expression(t: Term, names: dict) -> Any:
+    """An `Inline` fast expression for arithmetic term t: integers, variables, `+` and `-`
+    of two (which on integers are Python's); None for any other."""
+    if t.__class__ is int or t.__class__ is Variable:
+        return term_template(t, names)
+    if isinstance(t, tuple) and len(t) == 3 and t[0] in ("+", "-"):
+        a, b = _integer_expression(t[1], names), _integer_expression(t[2], names)
+        return None if a is None or b is None else (t[0], a, b)
+    return None
+
+
+def _evaluated(s: Any, expr: Term) -> Any:
+    """is/2's value of `expr` in substitution s."""
+    return arith.evaluate(reify(expr, s))
+
+
+def _comparison(op: str) -> Callable[[Any, Term, Term], bool]:
+    def compared(s: Any, a: Term, b: Term) -> bool:
+        return arith.compare(op, reify(a, s), reify(b, s))
+    return compared
+
+
+_COMPARED = {op: _comparison(op) for op in _INT_COMPARISONS}
 
 
 def _caller(relations: Relations, name: str, arity: int) -> Callable[..., Any]:

@@ -63,7 +63,7 @@ from . import disequality, equality, loops, streams, terms
 from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
-__all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build",
+__all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build", "Inline",
            "Name", "term_template", "unify_template", "index_key",
            "compile_loop", "SELF_CALL", "AGAIN"]
 
@@ -124,6 +124,35 @@ class Build:
 
     def __init__(self, fn: Callable[..., Any], args: list[Any]):
         self.fn, self.args = fn, args
+
+
+class Inline:
+    """A body goal run inside the clause's function, right after the head and before the
+    body's goals are built, as head unification is (a test or a computed value, such as
+    Prolog's arithmetic): `fn(s, *args)` on the built `args` in substitution s is a bool for
+    a test (`target` None), else the value unified with `target`, a fresh variable taking
+    it with no binding made. `fast` (or None) is the same as an expression of Python
+    integer operators, a tree `(op, left, right)` over templates, used instead when each of
+    its variables is bound to an integer (never a bool). An error raised is raised again
+    where the search reaches the goal (the clause goes on with a goal raising it), as the
+    goal itself would have."""
+
+    __slots__ = ("fn", "args", "target", "fast")
+
+    def __init__(self, fn: Callable[..., Any], args: list[Any], target: Any = None, fast: Any = None):
+        self.fn, self.args, self.target, self.fast = fn, args, target, fast
+
+
+class _Raising:
+    """The goal that raises `error`: an `Inline` goal's error, where the search reaches it."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+    def __call__(self, S: Any) -> Any:
+        raise self.error
 
 
 class _Expr:
@@ -708,6 +737,45 @@ class _Writer:
             y = self.build(right, depth)
             self.fail_unless(depth, x, y)
 
+    def inline(self, goals: list[Inline], depth: int) -> None:
+        """The code of `Inline` goals run after the head: a failed test or a value that does
+        not unify returns None; an error goes on as a goal raising it."""
+        self.emit(depth, "try:")
+        for g in goals:
+            fast = g.fast
+            leaves: list[str] = []
+            if fast is not None:
+                _fast_names(fast, leaves)
+                if not all(n in self.bound for n in leaves):
+                    fast = None  # an unbound variable: the general function raises the error
+            value = self.fresh_name()
+            general = depth + 1
+            if fast is not None:
+                walked = {n: self.walk(depth + 1, n) for n in dict.fromkeys(leaves)}
+                computed = f"{value} = {_fast_source(fast, walked, self.const)}"
+                if not walked:  # integers alone
+                    self.emit(depth + 1, computed)
+                    general = None
+                else:
+                    self.emit(depth + 1, f"if {' and '.join(f'{w}.__class__ is int' for w in walked.values())}:")
+                    self.emit(depth + 2, computed)
+                    self.emit(depth + 1, "else:")
+                    general = depth + 2
+            if general is not None:
+                args = [self.build(a, general) for a in g.args]
+                self.emit(general, f"{value} = {self.const(g.fn)}(_lp_s, {', '.join(args)})")
+            target = g.target
+            if target is None:
+                self.emit(depth + 1, f"if not {value}:")
+                self.emit(depth + 2, "return None")
+            elif isinstance(target, _Var) and target.name not in self.bound:
+                self.emit(depth + 1, f"{target.name} = {value}")
+                self.bound.add(target.name)
+            else:
+                self.fail_unless(depth + 1, self.build(target, depth + 1), value)
+        self.emit(depth, "except Exception as _lp_e:")
+        self.emit(depth + 1, "return _lp_s, (_lp_Raising(_lp_e), _lp_K)")
+
     def goal(self, g: Any, depth: int) -> str:
         """An expression for a body goal (its unbound names made fresh first)."""
         if isinstance(g, _Eq):
@@ -734,6 +802,25 @@ class _Writer:
             self.last_call = (rel.relation, f"{ast.unparse(node.func)} is _lp_fn{i}", f"({arguments})", text)
             return f"(_lp_Apply(_lp_rel{i}, ({arguments})) if {ast.unparse(node.func)} is _lp_fn{i} else {text})"
         return text
+
+
+def _fast_names(t: Any, out: list[str]) -> None:
+    """The variable names of an `Inline`'s integer expression, in order."""
+    if isinstance(t, tuple):
+        _fast_names(t[1], out)
+        _fast_names(t[2], out)
+    elif isinstance(t, _Var):
+        out.append(t.name)
+
+
+def _fast_source(t: Any, walked: dict[str, str], const: Callable[[Any], str]) -> str:
+    """Python source of an `Inline`'s integer expression, its variables read as `walked`."""
+    if isinstance(t, tuple):
+        op, left, right = t
+        return f"({_fast_source(left, walked, const)} {op} {_fast_source(right, walked, const)})"
+    if isinstance(t, _Var):
+        return walked[t.name]
+    return const(t.value)
 
 
 class _CellNames(ast.NodeTransformer):
@@ -778,7 +865,12 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         if w.creating is not None:
             w.live[w.creating[1]] = w.creating[0]
     w.creating = None
-    body = goals[head:]
+    inline = head
+    while inline < len(goals) and isinstance(goals[inline], Inline):
+        inline += 1
+    if inline > head:
+        w.inline(goals[head:inline], 2)
+    body = goals[inline:]
     end = ", None" if w.mutating else ""
     # the self call's arguments that may be open cells, made real before the call leaves the loop
     open_args = [] if plan is None else plan.open_args
@@ -1358,7 +1450,7 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
         "_lp_copy": _copy_run, "_lp_NO": _NO,
         "_lp_cons": terms.cons, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
-        "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
+        "_lp_Eq": streams.Eq, "_lp_Raising": _Raising, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
         **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
         **{f"_lp_cell_{c}": cell for c, cell in scope.cells.items()}, "_lp_owner": owner,
