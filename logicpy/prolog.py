@@ -126,9 +126,8 @@ def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
             goals.append(Build(_caller(relations, g, 0), []))
         elif isinstance(g, tuple) and g and isinstance(g[0], str) and plain_call(g[0], len(g) - 1):
             goals.append(Build(_caller(relations, g[0], len(g) - 1), [term_template(a, names) for a in g[1:]]))
-        elif isinstance(g, tuple) and g and isinstance(g[0], str) and term_builtin(g[0], len(g) - 1) is not None:
-            goals.append(Build(functools.partial(term_builtin(g[0], len(g) - 1), relations),
-                               [term_template(a, names) for a in g[1:]]))
+        elif isinstance(g, tuple) and g and isinstance(g[0], str) and (made := term_builtin(g[0], len(g) - 1)):
+            goals.append(Build(functools.partial(made, relations), [term_template(a, names) for a in g[1:]]))
         else:
             goals.append(Build(_translator(relations), [term_template(g, names), barrier]))
     scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))

@@ -749,7 +749,7 @@ class _Writer:
                 if not all(n in self.bound for n in leaves):
                     fast = None  # an unbound variable: the general function raises the error
             value = self.fresh_name()
-            general = depth + 1
+            general: int | None = depth + 1
             if fast is not None:
                 walked = {n: self.walk(depth + 1, n) for n in dict.fromkeys(leaves)}
                 computed = f"{value} = {_fast_source(fast, walked, self.const)}"
