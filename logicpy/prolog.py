@@ -37,7 +37,9 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 from .core.equality import walk
 from immutables import Map
 
-from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, loop_answers, self_call
+from .core.control import IfThenElse
+from .core.streams import (ORDERS, Apply, Call, Conj, Cut, CutBarrier, Disj, conj, disj, eq, fail, first_of, loop_answers,
+                           self_call, succeed)
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
@@ -120,18 +122,72 @@ def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
                 goals.append(unify_template(term_template(g[1], names), term_template(g[2], names)))
                 continue
             after_head = False
-        if g == "!":
-            goals.append(Build(Cut, [barrier]))
-        elif isinstance(g, str) and plain_call(g, 0):
-            goals.append(Build(_caller(relations, g, 0), []))
-        elif isinstance(g, tuple) and g and isinstance(g[0], str) and plain_call(g[0], len(g) - 1):
-            goals.append(Build(_caller(relations, g[0], len(g) - 1), [term_template(a, names) for a in g[1:]]))
-        elif isinstance(g, tuple) and g and isinstance(g[0], str) and (made := term_builtin(g[0], len(g) - 1)):
-            goals.append(Build(functools.partial(made, relations), [term_template(a, names) for a in g[1:]]))
-        else:
-            goals.append(Build(_translator(relations), [term_template(g, names), barrier]))
+        goals.append(_goal_template(g, names, relations, barrier))
     scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))
     return compile_clauses("clause", scope, [goals], {}).clauses[0]
+
+
+def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) -> Build:
+    """The template of body goal g of a compiled clause: a predicate's or relation's call made
+    directly, `!` a cut to the clause's `barrier`, conjunctions, disjunctions, if-then-else
+    (`IfThenElse`, when the condition has no cut) and negation with their goals compiled
+    alike, built-ins of terms made directly; any other goal translated when the body is
+    built, as the toplevel translates it."""
+    if g == "true":
+        return Build(_all, [])
+    if g in ("fail", "false"):
+        return Build(_any, [])
+    if g == "!":
+        return Build(Cut, [barrier])
+    if isinstance(g, str) and plain_call(g, 0):
+        return Build(_caller(relations, g, 0), [])
+    if isinstance(g, tuple) and g and isinstance(g[0], str):
+        name, arity = g[0], len(g) - 1
+        if plain_call(name, arity):
+            return Build(_caller(relations, name, arity), [term_template(a, names) for a in g[1:]])
+        if control_construct(name, arity):
+            if name == ",":
+                return Build(_all, [_goal_template(c, names, relations, barrier) for c in _conjuncts(g)])
+            if name == ";" and _if_then(g[1]) and not _cuts(g[1][1]):
+                return Build(IfThenElse, [_goal_template(c, names, relations, barrier) for c in (*g[1][1:], g[2])])
+            if name == ";" and not _if_then(g[1]) and not (isinstance(g[1], tuple) and len(g[1]) == 3
+                                                           and g[1][0] == "*->"):
+                return Build(_any, [_goal_template(c, names, relations, barrier) for c in g[1:]])
+            if name == "->" and not _cuts(g[1]):
+                return Build(IfThenElse, [_goal_template(c, names, relations, barrier) for c in g[1:]])
+            if name == "\\+" and not _cuts(g[1]):
+                return Build(IfThenElse, [_goal_template(g[1], names, relations, barrier),
+                                          Build(_any, []), Build(_all, [])])
+        made = term_builtin(name, arity)
+        if made is not None:
+            return Build(functools.partial(made, relations), [term_template(a, names) for a in g[1:]])
+    return Build(_translator(relations), [term_template(g, names), barrier])
+
+
+def _all(*goals: Any) -> Any:
+    """The goals one after another (none: `succeed`)."""
+    return succeed if not goals else goals[0] if len(goals) == 1 else Conj(goals)
+
+
+def _any(*goals: Any) -> Any:
+    """Any of the goals, in order (none: `fail`)."""
+    return fail if not goals else goals[0] if len(goals) == 1 else Disj(goals)
+
+
+def _if_then(g: Term) -> bool:
+    return isinstance(g, tuple) and len(g) == 3 and g[0] == "->"
+
+
+def _cuts(g: Term) -> bool:
+    """Whether goal term g holds a `!` anywhere (a condition that does runs as translated)."""
+    stack = [g]
+    while stack:
+        t = stack.pop()
+        if t == "!":
+            return True
+        if isinstance(t, tuple):
+            stack.extend(t[1:])
+    return False
 
 
 #: Prolog's arithmetic comparisons as Python's operators on two integers.

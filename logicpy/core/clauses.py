@@ -118,7 +118,8 @@ class _Eq:
 
 
 class Build:
-    """A body goal made by calling `fn` on the terms `args` (templates) when the clause is used."""
+    """A body goal made by calling `fn` on the terms `args` (templates; goal templates for
+    the goals it takes) when the clause is used."""
 
     __slots__ = ("fn", "args")
 
@@ -480,6 +481,8 @@ class _Writer:
             return t.name
         if isinstance(t, _Const):
             return self.const(t.value)
+        if isinstance(t, (Build, _Eq)):  # a goal given to a goal (a condition, a branch)
+            return self.goal(t, depth)
         if isinstance(t, _Seq):
             inner = ", ".join(self.build(x, depth) for x in t.items)
             return f"[{inner}]" if t.kind is list else f"({inner},)" if t.items else "()"

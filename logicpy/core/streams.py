@@ -53,6 +53,7 @@ import functools
 import gc
 import inspect
 import threading
+from operator import length_hint
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -932,6 +933,8 @@ def _explore(search: Search, pausing: bool) -> Generator[Any, None, None]:
                     steps = 0
                     continue
                 K = frame[1]
+                if not length_hint(frame[0], 1):  # its last state: no choice point is left behind
+                    stack.pop()
                 while K is not None:
                     if steps <= 0:  # keep the place: this state, the goals still to prove
                         stack.append((iter((S,)), K))

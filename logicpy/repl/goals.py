@@ -27,8 +27,8 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.equality import walk
-from ..core.streams import Call, Cut, CutBarrier, Scheduled, solve
+from ..core.equality import reify as reify_bindings, walk
+from ..core.streams import Call, Cut, CutBarrier, Eq, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
@@ -369,13 +369,16 @@ def _variant(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalTyp
 
 def _is(rel: Relations, x: Term, e: Term) -> GoalType:
     def goal(state: Any) -> tuple:
-        return eq(x, arith.evaluate(reify(e, _data(state))))(state)
+        return Eq(x, arith.evaluate(reify_bindings(e, _data(state))))(state)
     return goal
 
 
 def _compare(op: str) -> Callable[..., GoalType]:
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
-        return _checked(lambda s: arith.compare(op, reify(a, _data(s)), reify(b, _data(s))))
+        def goal(state: Any) -> tuple:
+            data = _data(state)
+            return (state,) if arith.compare(op, reify_bindings(a, data), reify_bindings(b, data)) else ()
+        return goal
     return build
 
 
