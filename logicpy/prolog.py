@@ -38,14 +38,14 @@ from .core.equality import walk
 from immutables import Map
 
 from .core.control import IfThenElse
-from .core.streams import (ORDERS, Apply, Call, Conj, Cut, CutBarrier, Disj, conj, disj, eq, fail, first_of, loop_answers,
+from .core.streams import (ORDERS, Apply, Call, Conj, Cut, CutBarrier, Disj, conj, disj, eq, fail, loop_answers,
                            self_call, succeed)
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
-from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
+from .core.clauses import (AGAIN, SELF_CALL, Build, Calls, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
                            compile_loop, index_key, term_template, unify_template)
 from .core.equality import reify
 from .repl import arith
@@ -127,7 +127,7 @@ def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
     return compile_clauses("clause", scope, [goals], {}).clauses[0]
 
 
-def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) -> Build:
+def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) -> Any:
     """The template of body goal g of a compiled clause: a predicate's or relation's call made
     directly, `!` a cut to the clause's `barrier`, conjunctions, disjunctions, if-then-else
     (`IfThenElse`, when the condition has no cut) and negation with their goals compiled
@@ -140,11 +140,13 @@ def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) ->
     if g == "!":
         return Build(Cut, [barrier])
     if isinstance(g, str) and plain_call(g, 0):
-        return Build(_caller(relations, g, 0), [])
+        return _call_template(relations, g, [])
     if isinstance(g, tuple) and g and isinstance(g[0], str):
         name, arity = g[0], len(g) - 1
         if plain_call(name, arity):
-            return Build(_caller(relations, name, arity), [term_template(a, names) for a in g[1:]])
+            return _call_template(relations, name, [term_template(a, names) for a in g[1:]])
+        if name == "=" and arity == 2 and control_construct(name, arity):
+            return unify_template(term_template(g[1], names), term_template(g[2], names))
         if control_construct(name, arity):
             if name == ",":
                 return Build(_all, [_goal_template(c, names, relations, barrier) for c in _conjuncts(g)])
@@ -233,6 +235,15 @@ def _comparison(op: str) -> Callable[[Any, Term, Term], bool]:
 
 
 _COMPARED = {op: _comparison(op) for op in _INT_COMPARISONS}
+
+
+def _call_template(relations: Relations, name: str, args: list) -> Any:
+    """The template of a call of `name` on `args` (templates): an `Apply` of the program's
+    predicate made in the clause's code while it is the one by that name (`Calls`), else
+    (none yet, or replaced) found when the body is built (`_caller`)."""
+    caller = _caller(relations, name, len(args))
+    predicate = relations.program.predicates.get((name, len(args)))
+    return Build(caller, args) if predicate is None else Calls(predicate, args, caller)
 
 
 def _caller(relations: Relations, name: str, arity: int) -> Callable[..., Any]:
@@ -407,8 +418,21 @@ class Predicate:
                     else current.relation(*tail)
                 return m.finish(), (call, K)
             return m.finish(), K_on
-        return first_of(S, K, (barrier, *args), search,
-                        [c.compiled(self) if c.code is _NOT_YET else c.code for c in clauses])
+        # the first clause whose head unifies goes on, the others that unify are choice points
+        first = more = None
+        for clause in clauses:
+            code = clause.code
+            went_on = (clause.compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+            if went_on is not None:
+                if first is None:
+                    first = went_on
+                elif more is None:
+                    more = [went_on]
+                else:
+                    more.append(went_on)
+        if more is not None:
+            search.alternatives(more)
+        return first
 
     def _runs_as(self) -> loops.Runs | None:
         """The loop of a library relation with these clauses (`core.loops`: the same clauses

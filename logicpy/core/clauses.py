@@ -64,6 +64,7 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build", "Inline",
+           "Calls",
            "Name", "term_template", "unify_template", "index_key",
            "compile_loop", "SELF_CALL", "AGAIN"]
 
@@ -142,6 +143,17 @@ class Inline:
 
     def __init__(self, fn: Callable[..., Any], args: list[Any], target: Any = None, fast: Any = None):
         self.fn, self.args, self.target, self.fast = fn, args, target, fast
+
+
+class Calls:
+    """A body goal calling `owner` (anything with `expand`, `name` and `looping`, as a consulted
+    predicate) on the terms `args` (templates): `Apply(owner, args)` while `owner.looping`
+    (a call of that name is still a call of it), else `fallback(*args)`."""
+
+    __slots__ = ("owner", "args", "fallback")
+
+    def __init__(self, owner: Any, args: list[Any], fallback: Callable[..., Any]):
+        self.owner, self.args, self.fallback = owner, args, fallback
 
 
 class _Raising:
@@ -481,7 +493,7 @@ class _Writer:
             return t.name
         if isinstance(t, _Const):
             return self.const(t.value)
-        if isinstance(t, (Build, _Eq)):  # a goal given to a goal (a condition, a branch)
+        if isinstance(t, (Build, _Eq, Calls)):  # a goal given to a goal (a condition, a branch)
             return self.goal(t, depth)
         if isinstance(t, _Seq):
             inner = ", ".join(self.build(x, depth) for x in t.items)
@@ -786,6 +798,11 @@ class _Writer:
         if isinstance(g, Build):
             args = [self.build(a, depth) for a in g.args]
             return f"{self.const(g.fn)}({', '.join(args)})"
+        if isinstance(g, Calls):
+            args = [self.build(a, depth) for a in g.args]
+            made = f"({', '.join(args)}{',' if len(args) == 1 else ''})"
+            owner = self.const(g.owner)
+            return f"(_lp_Apply({owner}, {made}) if {owner}.looping else {self.const(g.fallback)}(*{made}))"
         for name in sorted(g.names):
             if name in self.reader.locals and name not in self.bound:
                 self.emit(depth, f"{name} = {self.fresh(name)}")
@@ -1008,7 +1025,7 @@ def _count_names(t: Any, out: dict[str, int]) -> None:
     elif isinstance(t, _Eq):
         _count_names(t.left, out)
         _count_names(t.right, out)
-    elif isinstance(t, Build):
+    elif isinstance(t, (Build, Calls)):
         for x in t.args:
             _count_names(x, out)
     elif isinstance(t, _Expr):
