@@ -45,7 +45,7 @@ from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, Te
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
-from .core.clauses import (AGAIN, SELF_CALL, Build, Calls, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
+from .core.clauses import (AGAIN, SELF_CALL, Branch, Build, Calls, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
                            compile_loop, index_key, term_template, unify_template)
 from .core.equality import reify
 from .repl import arith
@@ -97,34 +97,64 @@ class Clause:
 
 
 def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
-    """The clause as one generated function (`Clause.compiled`): the arithmetic tests and
-    `is/2` right after the head run inside it (`Inline`: on integers as Python's operators,
-    a value computed for a fresh variable bound to nothing), as does a unification right
-    after the head; each body goal that names a predicate or relation is called directly,
-    `!` cuts to the call's barrier, a built-in of terms is made directly (`term_builtin`),
-    any other goal is translated as the toplevel translates it."""
+    """The clause as one generated function (`Clause.compiled`), its body as
+    `_body_templates` reads it."""
     names: dict = {}
     params = [f"_a{i}" for i in range(len(clause.head))]
     goals: list[Any] = [unify_template(Name(p), term_template(arg, names)) for p, arg in zip(params, clause.head)]
     barrier = Name("_lp_barrier")
-    after_head = True  # only inline goals (and unifications before them) so far
-    inlined = False
-    for g in _conjuncts(clause.body):
-        if g == "true":
-            continue
-        if after_head:
-            inline = _inline(g, names)
-            if inline is not None:
-                goals.append(inline)
-                inlined = True
-                continue
-            if isinstance(g, tuple) and len(g) == 3 and g[0] == "=" and not inlined:
-                goals.append(unify_template(term_template(g[1], names), term_template(g[2], names)))
-                continue
-            after_head = False
-        goals.append(_goal_template(g, names, relations, barrier))
+    goals += _body_templates(_conjuncts(clause.body), names, relations, barrier, unifying=True)
     scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))
     return compile_clauses("clause", scope, [goals], {}).clauses[0]
+
+
+def _body_templates(goals: list[Term], names: dict, relations: Relations, barrier: Name,
+                    unifying: bool = False) -> list[Any]:
+    """The templates of body goals `goals` (of a clause, or of a branch): the arithmetic
+    tests and `is/2` they begin with run in the clause's function (`Inline`: on integers as
+    Python's operators, a value computed for a fresh variable bound to nothing), with
+    `unifying` so do unifications before them (as head unifications); an if-then-else,
+    `(If -> Then)` or negation after them whose condition is arithmetic tests is decided
+    there too (`Branch`, its branches read alike); every other goal is a `_goal_template`."""
+    out: list[Any] = []
+    leading, inlined = True, False
+    for g in goals:
+        if g == "true":
+            continue
+        if leading:
+            inline = _inline(g, names)
+            if inline is not None:
+                out.append(inline)
+                inlined = True
+                continue
+            if unifying and not inlined and isinstance(g, tuple) and len(g) == 3 and g[0] == "=":
+                out.append(unify_template(term_template(g[1], names), term_template(g[2], names)))
+                continue
+            leading = False
+            branch = _branch(g, names, relations, barrier)
+            if branch is not None:
+                out.append(branch)
+                continue
+        out.append(_goal_template(g, names, relations, barrier))
+    return out
+
+
+def _branch(g: Term, names: dict, relations: Relations, barrier: Name) -> Branch | None:
+    """`( If -> Then ; Else )`, `( If -> Then )` or `\\+ If` as a `Branch` when If is a
+    conjunction of arithmetic comparisons, else None."""
+    if isinstance(g, tuple) and len(g) == 3 and g[0] == ";" and _if_then(g[1]):
+        condition, then, otherwise = g[1][1], g[1][2], _conjuncts(g[2])
+    elif _if_then(g):
+        condition, then, otherwise = g[1], g[2], None
+    elif isinstance(g, tuple) and len(g) == 2 and g[0] == "\\+":
+        condition, then, otherwise = g[1], "fail", []
+    else:
+        return None
+    tests = [_inline(c, names) for c in _conjuncts(condition) if c != "true"]
+    if not tests or any(t is None or t.target is not None for t in tests):
+        return None
+    return Branch(tests, _body_templates(_conjuncts(then), names, relations, barrier),  # type: ignore[arg-type]
+                  None if otherwise is None else _body_templates(otherwise, names, relations, barrier))
 
 
 def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) -> Any:
@@ -479,6 +509,8 @@ class Predicate:
             templates.append(goals)
         scope = ClauseScope(params, (), sorted(names_used))
         self._in_loop = frozenset(id(c) for c, goals in zip(self.clauses, templates) if goals is not None)
+        if not self._in_loop:  # every call would be handed back
+            return None
         return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in self.clauses], self)
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:

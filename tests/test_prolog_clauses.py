@@ -34,6 +34,11 @@ only_if(X) :- ( X > 1 -> true ).
 nested(X, Y) :- ( X > 5 -> ( X > 8 -> Y = big ; Y = mid ) ; ( X =:= 0 -> Y = zero ; Y = low ) ).
 branches(X, Y) :- member(X, [1,2,3,4]), ( X mod 2 =:= 0 -> Y = even ; Y = odd ).
 at_head(X, Y) :- X = f(Z), Z is Y - 2, Z =:= 1.
+classify(X, Y, Z) :- ( X > 0 -> T is X * 2 ; T = neg ), Z = T-Y.
+outside(X) :- \\+ X > 3, X < 10.
+range(X, Y) :- ( X > 0, X < 10 -> Y = in ; Y = out ).
+lazy_test(X, Y) :- ( X > 0, X < foo -> Y = in ; Y = out ).
+then_more(X, Y) :- ( X > 0 -> Z is X + 1, ( Z > 5 -> Y = big(Z) ; Y = small(Z) ) ; Y = none ).
 count(N, N) :- !.
 count(I, N) :- I1 is I + 1, count(I1, N).
 count_lt(I, N) :- I < N, I1 is I + 1, count_lt(I1, N).
@@ -48,6 +53,8 @@ QUERIES = [
     "pick(X)", "cut_then(1, Y)", "cut_then(0, Y)", "cut_else(1, Y)", "cut_else(0, Y)",
     "no_member(4, [1, 2])", "no_member(1, [1, 2])", "only_if(2)", "only_if(0)",
     "member(X, [9, 6, 0, 2]), nested(X, Y)", "branches(X, Y)", "at_head(X, 3)",
+    "member(X, [3, -1]), classify(X, y, Z)", "outside(2)", "outside(5)", "outside(12)",
+    "member(X, [5, 0, 10]), range(X, Y)", "lazy_test(-1, Y)", "member(X, [9, 2, -4]), then_more(X, Y)",
     "count(0, 50)", "count_lt(0, 50)", "count_ite(0, 50)", "count_lt(5, 2)",
 ]
 
@@ -63,6 +70,8 @@ def test_compiled_bodies_answer_as_swi(query):
     ("succ_of(a, Y)", "a/0"),
     ("sign(foo, S)", "foo/0"),
     ("count_ite(0, bar)", "bar/0"),
+    ("lazy_test(1, Y)", "foo/0"),
+    ("range(X, Y)", "not sufficiently instantiated"),
 ])
 def test_arithmetic_errors_are_raised_where_the_goal_is(query, message):
     with pytest.raises(PrologError, match=message):
@@ -95,7 +104,7 @@ def _peak_kb(predicate: str, n: int) -> int:
     return int(done.stdout.split()[-1])
 
 
-@pytest.mark.parametrize("predicate", ["count", "count_lt"])
+@pytest.mark.parametrize("predicate", ["count", "count_lt", "count_ite"])
 def test_a_deterministic_tail_call_runs_in_constant_memory(predicate):
     # 10^5 calls and twice as many: the peak barely moves (linear growth would add ~100 MB)
     small, large = _peak_kb(predicate, 100_000), _peak_kb(predicate, 200_000)

@@ -64,7 +64,7 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build", "Inline",
-           "Calls",
+           "Calls", "Branch",
            "Name", "term_template", "unify_template", "index_key",
            "compile_loop", "SELF_CALL", "AGAIN"]
 
@@ -143,6 +143,18 @@ class Inline:
 
     def __init__(self, fn: Callable[..., Any], args: list[Any], target: Any = None, fast: Any = None):
         self.fn, self.args, self.target, self.fast = fn, args, target, fast
+
+
+class Branch:
+    """`( Tests -> Then ; Otherwise )` decided inside the clause's function, where its tests
+    run (`Inline` tests, each run only when those before it hold; an error raised where the
+    search reaches the goal): `then` and `otherwise` are lists of goal templates, which may
+    begin with `Inline` goals and a `Branch` of their own; `otherwise` None fails."""
+
+    __slots__ = ("tests", "then", "otherwise")
+
+    def __init__(self, tests: list[Inline], then: list[Any], otherwise: list[Any] | None):
+        self.tests, self.then, self.otherwise = tests, then, otherwise
 
 
 class Calls:
@@ -755,30 +767,10 @@ class _Writer:
     def inline(self, goals: list[Inline], depth: int) -> None:
         """The code of `Inline` goals run after the head: a failed test or a value that does
         not unify returns None; an error goes on as a goal raising it."""
+        walked: dict[str, str] = {}  # names walked in this block (valid while nothing is bound)
         self.emit(depth, "try:")
         for g in goals:
-            fast = g.fast
-            leaves: list[str] = []
-            if fast is not None:
-                _fast_names(fast, leaves)
-                if not all(n in self.bound for n in leaves):
-                    fast = None  # an unbound variable: the general function raises the error
-            value = self.fresh_name()
-            general: int | None = depth + 1
-            if fast is not None:
-                walked = {n: self.walk(depth + 1, n) for n in dict.fromkeys(leaves)}
-                computed = f"{value} = {_fast_source(fast, walked, self.const)}"
-                if not walked:  # integers alone
-                    self.emit(depth + 1, computed)
-                    general = None
-                else:
-                    self.emit(depth + 1, f"if {' and '.join(f'{w}.__class__ is int' for w in walked.values())}:")
-                    self.emit(depth + 2, computed)
-                    self.emit(depth + 1, "else:")
-                    general = depth + 2
-            if general is not None:
-                args = [self.build(a, general) for a in g.args]
-                self.emit(general, f"{value} = {self.const(g.fn)}(_lp_s, {', '.join(args)})")
+            value = self.inline_value(g, depth + 1, walked)
             target = g.target
             if target is None:
                 self.emit(depth + 1, f"if not {value}:")
@@ -788,8 +780,77 @@ class _Writer:
                 self.bound.add(target.name)
             else:
                 self.fail_unless(depth + 1, self.build(target, depth + 1), value)
+                walked.clear()
         self.emit(depth, "except Exception as _lp_e:")
         self.emit(depth + 1, "return _lp_s, (_lp_Raising(_lp_e), _lp_K)")
+
+    def inline_value(self, g: Inline, depth: int, walked: dict[str, str]) -> str:
+        """Code at `depth` computing the value of `Inline` goal g (a bool for a test): the
+        integer fast path when its variables are bound to integers, else its function."""
+        fast = g.fast
+        leaves: list[str] = []
+        if fast is not None:
+            _fast_names(fast, leaves)
+            if not all(n in self.bound for n in leaves):
+                fast = None  # an unbound variable: the general function raises the error
+        value = self.fresh_name()
+        general: int | None = depth
+        if fast is not None:
+            for n in dict.fromkeys(leaves):
+                if n not in walked:
+                    walked[n] = self.walk(depth, n)
+            computed = f"{value} = {_fast_source(fast, walked, self.const)}"
+            if not leaves:  # integers alone
+                self.emit(depth, computed)
+                general = None
+            else:
+                self.emit(depth, f"if {' and '.join(f'{walked[n]}.__class__ is int' for n in dict.fromkeys(leaves))}:")
+                self.emit(depth + 1, computed)
+                self.emit(depth, "else:")
+                general = depth + 1
+        if general is not None:
+            args = [self.build(a, general) for a in g.args]
+            self.emit(general, f"{value} = {self.const(g.fn)}(_lp_s, {', '.join(args)})")
+        return value
+
+    def going_on(self, goals: list[Any], depth: int) -> None:
+        """The code returning how the clause goes on with `goals` (its body after the head,
+        or a branch's goals and those after the branch): leading `Inline` goals run here, a
+        `Branch` after them decided here, the rest built and pushed on the continuation."""
+        n = 0
+        while n < len(goals) and isinstance(goals[n], Inline):
+            n += 1
+        if n:
+            self.inline(goals[:n], depth)
+        goals = goals[n:]
+        if goals and isinstance(goals[0], Branch):
+            branch, rest = goals[0], goals[1:]
+            decided = self.fresh_name()
+            walked: dict[str, str] = {}
+            self.emit(depth, "try:")
+            self.emit(depth + 1, f"{decided} = False")
+            inner = depth + 1
+            for test in branch.tests:  # each test only once those before it hold
+                value = self.inline_value(test, inner, walked)
+                self.emit(inner, f"if {value}:")
+                inner += 1
+            self.emit(inner, f"{decided} = True")
+            self.emit(depth, "except Exception as _lp_e:")
+            self.emit(depth + 1, "return _lp_s, (_lp_Raising(_lp_e), _lp_K)")
+            bound = set(self.bound)
+            self.emit(depth, f"if {decided}:")
+            self.going_on([*branch.then, *rest], depth + 1)
+            self.bound = set(bound)
+            if branch.otherwise is None:
+                self.emit(depth, "return None")
+            else:
+                self.going_on([*branch.otherwise, *rest], depth)
+            return
+        exprs = [self.goal(g, depth) for g in goals]
+        cont = "_lp_K"
+        for e in reversed(exprs):
+            cont = f"({e}, {cont})"
+        self.emit(depth, f"return _lp_s, {cont}")
 
     def goal(self, g: Any, depth: int) -> str:
         """An expression for a body goal (its unbound names made fresh first)."""
@@ -885,16 +946,13 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         if w.creating is not None:
             w.live[w.creating[1]] = w.creating[0]
     w.creating = None
-    inline = head
-    while inline < len(goals) and isinstance(goals[inline], Inline):
-        inline += 1
-    if inline > head:
-        w.inline(goals[head:inline], 2)
-    body = goals[inline:]
-    end = ", None" if w.mutating else ""
+    body = goals[head:]
+    if not w.mutating:
+        w.going_on(body, 2)
+        return "\n".join(w.lines), key
     # the self call's arguments that may be open cells, made real before the call leaves the loop
     open_args = [] if plan is None else plan.open_args
-    if w.mutating and len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
+    if len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
         built = [w.build(a, 2) for a in body[0].args]
         args = ", ".join(built) + ","
         w.emit(2, "if _lp_owner.looping:")
@@ -904,7 +962,7 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         for name, j in open_args:
             w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, _lp_AGAIN, ({args})")
-    elif w.mutating and len(body) == 1:
+    elif len(body) == 1:
         w.last_call = None
         expr = w.goal(body[0], 2)
         own = w.last_call
@@ -920,13 +978,13 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
             w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
     elif not body:
-        w.emit(2, f"return _lp_s, _lp_K{end}")
+        w.emit(2, "return _lp_s, _lp_K, None")
     else:
         exprs = [w.goal(g, 2) for g in body]
         cont = "_lp_K"
         for e in reversed(exprs):
             cont = f"({e}, {cont})"
-        w.emit(2, f"return _lp_s, {cont}{end}")
+        w.emit(2, f"return _lp_s, {cont}, None")
     return "\n".join(w.lines), key
 
 
