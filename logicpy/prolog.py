@@ -38,14 +38,14 @@ from .core.equality import walk
 from immutables import Map
 
 from .core.control import IfThenElse
-from .core.streams import (ORDERS, Apply, Call, Conj, Cut, CutBarrier, Disj, conj, disj, eq, fail, loop_answers,
-                           self_call, succeed)
+from .core.streams import (ORDERS, Apply, Call, Cut, CutBarrier, Disj, conj, disj, eq, fail, loop_answers,
+                           self_call)
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
-from .core.clauses import (AGAIN, SELF_CALL, Branch, Build, Calls, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
+from .core.clauses import (AGAIN, SELF_CALL, Branch, Build, Calls, all_of, ClauseScope, Inline, Name, NotCompiled, compile_clauses,
                            compile_loop, index_key, term_template, unify_template)
 from .core.equality import reify
 from .repl import arith
@@ -154,7 +154,7 @@ def _branch(g: Term, names: dict, relations: Relations, barrier: Name) -> Branch
     if not tests or any(t is None or t.target is not None for t in tests):
         return None
     return Branch(tests, _body_templates(_conjuncts(then), names, relations, barrier),  # type: ignore[arg-type]
-                  None if otherwise is None else _body_templates(otherwise, names, relations, barrier))
+                  None if otherwise is None else _body_templates(otherwise, names, relations, barrier), IfThenElse)
 
 
 def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) -> Any:
@@ -164,7 +164,7 @@ def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) ->
     alike, built-ins of terms made directly; any other goal translated when the body is
     built, as the toplevel translates it."""
     if g == "true":
-        return Build(_all, [])
+        return Build(all_of, [])
     if g in ("fail", "false"):
         return Build(_any, [])
     if g == "!":
@@ -179,7 +179,7 @@ def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) ->
             return unify_template(term_template(g[1], names), term_template(g[2], names))
         if control_construct(name, arity):
             if name == ",":
-                return Build(_all, [_goal_template(c, names, relations, barrier) for c in _conjuncts(g)])
+                return Build(all_of, [_goal_template(c, names, relations, barrier) for c in _conjuncts(g)])
             if name == ";" and _if_then(g[1]) and not _cuts(g[1][1]):
                 return Build(IfThenElse, [_goal_template(c, names, relations, barrier) for c in (*g[1][1:], g[2])])
             if name == ";" and not _if_then(g[1]) and not (isinstance(g[1], tuple) and len(g[1]) == 3
@@ -189,16 +189,11 @@ def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) ->
                 return Build(IfThenElse, [_goal_template(c, names, relations, barrier) for c in g[1:]])
             if name == "\\+" and not _cuts(g[1]):
                 return Build(IfThenElse, [_goal_template(g[1], names, relations, barrier),
-                                          Build(_any, []), Build(_all, [])])
+                                          Build(_any, []), Build(all_of, [])])
         made = term_builtin(name, arity)
         if made is not None:
             return Build(functools.partial(made, relations), [term_template(a, names) for a in g[1:]])
     return Build(_translator(relations), [term_template(g, names), barrier])
-
-
-def _all(*goals: Any) -> Any:
-    """The goals one after another (none: `succeed`)."""
-    return succeed if not goals else goals[0] if len(goals) == 1 else Conj(goals)
 
 
 def _any(*goals: Any) -> Any:

@@ -64,7 +64,7 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "ClauseScope", "Build", "Inline",
-           "Calls", "Branch",
+           "Calls", "Branch", "Computed", "all_of",
            "Name", "term_template", "unify_template", "index_key",
            "compile_loop", "SELF_CALL", "AGAIN"]
 
@@ -129,15 +129,16 @@ class Build:
 
 
 class Inline:
-    """A body goal run inside the clause's function, right after the head and before the
-    body's goals are built, as head unification is (a test or a computed value, such as
-    Prolog's arithmetic): `fn(s, *args)` on the built `args` in substitution s is a bool for
-    a test (`target` None), else the value unified with `target`, a fresh variable taking
-    it with no binding made. `fast` (or None) is the same as an expression of Python
-    integer operators, a tree `(op, left, right)` over templates, used instead when each of
-    its variables is bound to an integer (never a bool). An error raised is raised again
-    where the search reaches the goal (the clause goes on with a goal raising it), as the
-    goal itself would have."""
+    """A body goal that may run inside the clause's function, right after the head and
+    before the body's goals are built, as head unification does (a test or a computed value:
+    Prolog's arithmetic): `fast` is it as an expression of Python integer operators, a tree
+    `(op, left, right)` over templates, run there when each of its variables is bound to an
+    integer (never a bool); a test failing returns None, a value goes to `target`, a fresh
+    variable taking it with no binding made. Otherwise (`fast` None, or another value met)
+    the clause goes on with it as a goal (`Computed`: `fn(s, *args)` on the built `args` in
+    substitution s, a bool for a test (`target` None), else the value unified with
+    `target`), so its errors are raised where the search reaches it, and the clause's
+    alternatives tried at the same call never compute what the call does not reach."""
 
     __slots__ = ("fn", "args", "target", "fast")
 
@@ -145,16 +146,39 @@ class Inline:
         self.fn, self.args, self.target, self.fast = fn, args, target, fast
 
 
+class Computed:
+    """An `Inline` goal run by the search: `fn(s, *args)` in the state's bindings s, a test
+    when `target` is None, else the value unified with `target`; deterministic."""
+
+    __slots__ = ("fn", "args", "target")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, target: Any):
+        self.fn, self.args, self.target = fn, args, target
+
+    def __call__(self, S: Any) -> tuple:
+        value = self.fn(S if S.__class__ is Map else S.data, *self.args)
+        if self.target is None:
+            return (S,) if value else ()
+        return streams.Eq(self.target, value)(S)
+
+
 class Branch:
-    """`( Tests -> Then ; Otherwise )` decided inside the clause's function, where its tests
-    run (`Inline` tests, each run only when those before it hold; an error raised where the
-    search reaches the goal): `then` and `otherwise` are lists of goal templates, which may
-    begin with `Inline` goals and a `Branch` of their own; `otherwise` None fails."""
+    """`( Tests -> Then ; Otherwise )` decided inside the clause's function when its tests
+    (`Inline` tests, each run only when those before it hold) take their integer fast paths;
+    `then` and `otherwise` are lists of goal templates, which may begin with `Inline` goals
+    and a `Branch` of their own; `otherwise` None fails. Else the clause goes on with the
+    goal `goal(tests, then, otherwise)` (each a goal; `otherwise` None or a goal)."""
 
-    __slots__ = ("tests", "then", "otherwise")
+    __slots__ = ("tests", "then", "otherwise", "goal")
 
-    def __init__(self, tests: list[Inline], then: list[Any], otherwise: list[Any] | None):
-        self.tests, self.then, self.otherwise = tests, then, otherwise
+    def __init__(self, tests: list[Inline], then: list[Any], otherwise: list[Any] | None,
+                 goal: Callable[..., Any]):
+        self.tests, self.then, self.otherwise, self.goal = tests, then, otherwise, goal
+
+
+def all_of(*goals: Any) -> Any:
+    """The goals one after another (none: `succeed`)."""
+    return streams.succeed if not goals else goals[0] if len(goals) == 1 else streams.Conj(goals)
 
 
 class Calls:
@@ -166,18 +190,6 @@ class Calls:
 
     def __init__(self, owner: Any, args: list[Any], fallback: Callable[..., Any]):
         self.owner, self.args, self.fallback = owner, args, fallback
-
-
-class _Raising:
-    """The goal that raises `error`: an `Inline` goal's error, where the search reaches it."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: BaseException):
-        self.error = error
-
-    def __call__(self, S: Any) -> Any:
-        raise self.error
 
 
 class _Expr:
@@ -764,79 +776,67 @@ class _Writer:
             y = self.build(right, depth)
             self.fail_unless(depth, x, y)
 
-    def inline(self, goals: list[Inline], depth: int) -> None:
-        """The code of `Inline` goals run after the head: a failed test or a value that does
-        not unify returns None; an error goes on as a goal raising it."""
-        walked: dict[str, str] = {}  # names walked in this block (valid while nothing is bound)
-        self.emit(depth, "try:")
-        for g in goals:
-            value = self.inline_value(g, depth + 1, walked)
-            target = g.target
-            if target is None:
-                self.emit(depth + 1, f"if not {value}:")
-                self.emit(depth + 2, "return None")
-            elif isinstance(target, _Var) and target.name not in self.bound:
-                self.emit(depth + 1, f"{target.name} = {value}")
-                self.bound.add(target.name)
-            else:
-                self.fail_unless(depth + 1, self.build(target, depth + 1), value)
-                walked.clear()
-        self.emit(depth, "except Exception as _lp_e:")
-        self.emit(depth + 1, "return _lp_s, (_lp_Raising(_lp_e), _lp_K)")
-
-    def inline_value(self, g: Inline, depth: int, walked: dict[str, str]) -> str:
-        """Code at `depth` computing the value of `Inline` goal g (a bool for a test): the
-        integer fast path when its variables are bound to integers, else its function."""
-        fast = g.fast
+    def ready(self, g: Inline) -> bool:
+        """Whether `Inline` goal g can run here: it has a fast path over bound names."""
+        if g.fast is None:
+            return False
         leaves: list[str] = []
-        if fast is not None:
-            _fast_names(fast, leaves)
-            if not all(n in self.bound for n in leaves):
-                fast = None  # an unbound variable: the general function raises the error
+        _fast_names(g.fast, leaves)
+        return all(n in self.bound for n in leaves)
+
+    def fast_value(self, g: Inline, depth: int, walked: dict[str, str], deferred: list[Any]) -> str:
+        """Code at `depth` computing `Inline` goal g's value (a bool for a test) on its integer
+        fast path; any other value met returns the clause going on with `deferred` as goals."""
+        leaves: list[str] = []
+        _fast_names(g.fast, leaves)
         value = self.fresh_name()
-        general: int | None = depth
-        if fast is not None:
-            for n in dict.fromkeys(leaves):
-                if n not in walked:
-                    walked[n] = self.walk(depth, n)
-            computed = f"{value} = {_fast_source(fast, walked, self.const)}"
-            if not leaves:  # integers alone
-                self.emit(depth, computed)
-                general = None
-            else:
-                self.emit(depth, f"if {' and '.join(f'{walked[n]}.__class__ is int' for n in dict.fromkeys(leaves))}:")
-                self.emit(depth + 1, computed)
-                self.emit(depth, "else:")
-                general = depth + 1
-        if general is not None:
-            args = [self.build(a, general) for a in g.args]
-            self.emit(general, f"{value} = {self.const(g.fn)}(_lp_s, {', '.join(args)})")
+        for n in dict.fromkeys(leaves):
+            if n not in walked:
+                walked[n] = self.walk(depth, n)
+        computed = f"{value} = {_fast_source(g.fast, walked, self.const)}"
+        if not leaves:  # integers alone
+            self.emit(depth, computed)
+            return value
+        self.emit(depth, f"if {' and '.join(f'{walked[n]}.__class__ is int' for n in dict.fromkeys(leaves))}:")
+        self.emit(depth + 1, computed)
+        self.emit(depth, "else:")
+        bound = set(self.bound)
+        self.emit(depth + 1, f"return _lp_s, {self.continuation(deferred, depth + 1)}")
+        self.bound = bound
         return value
 
     def going_on(self, goals: list[Any], depth: int) -> None:
         """The code returning how the clause goes on with `goals` (its body after the head,
-        or a branch's goals and those after the branch): leading `Inline` goals run here, a
-        `Branch` after them decided here, the rest built and pushed on the continuation."""
-        n = 0
-        while n < len(goals) and isinstance(goals[n], Inline):
-            n += 1
-        if n:
-            self.inline(goals[:n], depth)
-        goals = goals[n:]
-        if goals and isinstance(goals[0], Branch):
+        or a branch's goals and those after the branch): the leading `Inline` goals that
+        can run here, then a `Branch` decided here, the rest built as goals and pushed on
+        the continuation."""
+        walked: dict[str, str] = {}  # names walked since the last binding
+        i = 0
+        while i < len(goals) and isinstance(goals[i], Inline) and self.ready(goals[i]):
+            g = goals[i]
+            value = self.fast_value(g, depth, walked, goals[i:])
+            target = g.target
+            if target is None:
+                self.emit(depth, f"if not {value}:")
+                self.emit(depth + 1, "return None")
+            elif isinstance(target, _Var) and target.name not in self.bound:
+                self.emit(depth, f"{target.name} = {value}")
+                self.bound.add(target.name)
+            else:
+                self.fail_unless(depth, self.build(target, depth), value)
+                walked.clear()
+            i += 1
+        goals = goals[i:]
+        if goals and isinstance(goals[0], Branch) and all(self.ready(t) for t in goals[0].tests):
             branch, rest = goals[0], goals[1:]
             decided = self.fresh_name()
-            walked: dict[str, str] = {}
-            self.emit(depth, "try:")
-            self.emit(depth + 1, f"{decided} = False")
-            inner = depth + 1
+            self.emit(depth, f"{decided} = False")
+            inner = depth
             for test in branch.tests:  # each test only once those before it hold
-                value = self.inline_value(test, inner, walked)
+                value = self.fast_value(test, inner, walked, goals)
                 self.emit(inner, f"if {value}:")
                 inner += 1
             self.emit(inner, f"{decided} = True")
-            self.emit(depth, "except Exception as _lp_e:")
-            self.emit(depth + 1, "return _lp_s, (_lp_Raising(_lp_e), _lp_K)")
             bound = set(self.bound)
             self.emit(depth, f"if {decided}:")
             self.going_on([*branch.then, *rest], depth + 1)
@@ -846,11 +846,18 @@ class _Writer:
             else:
                 self.going_on([*branch.otherwise, *rest], depth)
             return
-        exprs = [self.goal(g, depth) for g in goals]
+        self.emit(depth, f"return _lp_s, {self.continuation(goals, depth)}")
+
+    def continuation(self, goals: list[Any], depth: int) -> str:
+        """An expression for `goals` built and pushed on the clause's continuation `_lp_K`."""
         cont = "_lp_K"
-        for e in reversed(exprs):
+        for e in reversed([self.goal(g, depth) for g in goals]):
             cont = f"({e}, {cont})"
-        self.emit(depth, f"return _lp_s, {cont}")
+        return cont
+
+    def goals_of(self, goals: list[Any], depth: int) -> str:
+        """An expression for the goal of `goals` one after another."""
+        return f"_lp_all({', '.join(self.goal(g, depth) for g in goals)})"
 
     def goal(self, g: Any, depth: int) -> str:
         """An expression for a body goal (its unbound names made fresh first)."""
@@ -859,6 +866,15 @@ class _Writer:
         if isinstance(g, Build):
             args = [self.build(a, depth) for a in g.args]
             return f"{self.const(g.fn)}({', '.join(args)})"
+        if isinstance(g, Inline):
+            args = [self.build(a, depth) for a in g.args]
+            target = "None" if g.target is None else self.build(g.target, depth)
+            return f"_lp_Computed({self.const(g.fn)}, ({', '.join(args)}{',' if len(args) == 1 else ''}), {target})"
+        if isinstance(g, Branch):
+            tests = self.goals_of(g.tests, depth)
+            then = self.goals_of(g.then, depth)
+            otherwise = "None" if g.otherwise is None else self.goals_of(g.otherwise, depth)
+            return f"{self.const(g.goal)}({tests}, {then}, {otherwise})"
         if isinstance(g, Calls):
             args = [self.build(a, depth) for a in g.args]
             made = f"({', '.join(args)}{',' if len(args) == 1 else ''})"
@@ -1528,7 +1544,7 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
         "_lp_copy": _copy_run, "_lp_NO": _NO,
         "_lp_cons": terms.cons, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
-        "_lp_Eq": streams.Eq, "_lp_Raising": _Raising, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
+        "_lp_Eq": streams.Eq, "_lp_Computed": Computed, "_lp_all": all_of, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
         **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
         **{f"_lp_cell_{c}": cell for c, cell in scope.cells.items()}, "_lp_owner": owner,
