@@ -237,14 +237,29 @@ def _inline(g: Term, names: dict) -> Inline | None:
     return None
 
 
+#: Prolog's evaluable functions that are Python's operators on two integers.
+_INT_OPERATORS = {"+": "+", "-": "-", "*": "*", "mod": "%", "//": "//"}
+
+
+def _operand(t: Term, least: int) -> bool:
+    """A variable, or an integer of at least `least` (an operand of a fast `//`)."""
+    return t.__class__ is Variable or t.__class__ is int and t >= least
+
+
 def _integer_expression(t: Term, names: dict) -> Any:
-    """An `Inline` fast expression for arithmetic term t: integers, variables, `+` and `-`
-    of two (which on integers are Python's); None for any other."""
+    """An `Inline` fast expression for arithmetic term t: integers and variables under
+    `+`, `-`, `*`, `mod` (by a variable or a nonzero integer) and `//` (of a variable or a
+    natural number, by a variable or a positive integer), which on such integers are
+    Python's operators; None for any other."""
     if t.__class__ is int or t.__class__ is Variable:
         return term_template(t, names)
-    if isinstance(t, tuple) and len(t) == 3 and t[0] in ("+", "-"):
+    if isinstance(t, tuple) and len(t) == 3 and t[0] in _INT_OPERATORS:
+        if t[0] == "mod" and not (t[2].__class__ is Variable or t[2].__class__ is int and t[2] != 0):
+            return None
+        if t[0] == "//" and not (_operand(t[1], 0) and _operand(t[2], 1)):
+            return None
         a, b = _integer_expression(t[1], names), _integer_expression(t[2], names)
-        return None if a is None or b is None else (t[0], a, b)
+        return None if a is None or b is None else (_INT_OPERATORS[t[0]], a, b)
     return None
 
 

@@ -39,6 +39,10 @@ outside(X) :- \\+ X > 3, X < 10.
 range(X, Y) :- ( X > 0, X < 10 -> Y = in ; Y = out ).
 lazy_test(X, Y) :- ( X > 0, X < foo -> Y = in ; Y = out ).
 then_more(X, Y) :- ( X > 0 -> Z is X + 1, ( Z > 5 -> Y = big(Z) ; Y = small(Z) ) ; Y = none ).
+modulo(X, Y, Z) :- Z is X mod Y.
+times(X, Y, Z) :- Z is X * Y + 1.
+divides(X, Y, R) :- ( X mod Y =:= 0 -> R = yes ; R = no ).
+quotient(X, Y, Q) :- Q is X // Y.
 count(N, N) :- !.
 count(I, N) :- I1 is I + 1, count(I1, N).
 count_lt(I, N) :- I < N, I1 is I + 1, count_lt(I1, N).
@@ -55,6 +59,9 @@ QUERIES = [
     "member(X, [9, 6, 0, 2]), nested(X, Y)", "branches(X, Y)", "at_head(X, 3)",
     "member(X, [3, -1]), classify(X, y, Z)", "outside(2)", "outside(5)", "outside(12)",
     "member(X, [5, 0, 10]), range(X, Y)", "lazy_test(-1, Y)", "member(X, [9, 2, -4]), then_more(X, Y)",
+    "modulo(7, 3, Z)", "modulo(-7, 3, Z)", "modulo(7, -3, Z)", "times(3, 4, Z)",
+    "times(4611686018427387904, 4611686018427387904, Z)", "divides(6, 3, R)", "divides(7, 3, R)",
+    "quotient(7, 2, Q)", "quotient(-7, 2, Q)", "quotient(7, -2, Q)", "quotient(-7, -2, Q)",
     "count(0, 50)", "count_lt(0, 50)", "count_ite(0, 50)", "count_lt(5, 2)",
 ]
 
@@ -71,6 +78,10 @@ def test_compiled_bodies_answer_as_swi(query):
     ("sign(foo, S)", "foo/0"),
     ("count_ite(0, bar)", "bar/0"),
     ("lazy_test(1, Y)", "foo/0"),
+    ("modulo(7, 0, Z)", "zero_divisor"),
+    ("divides(7, 0, R)", "zero_divisor"),
+    ("modulo(7.0, 2, Z)", "integer"),
+    ("quotient(7, 0, Z)", "zero_divisor"),
     ("range(X, Y)", "not sufficiently instantiated"),
 ])
 def test_arithmetic_errors_are_raised_where_the_goal_is(query, message):

@@ -132,8 +132,10 @@ class Inline:
     """A body goal that may run inside the clause's function, right after the head and
     before the body's goals are built, as head unification does (a test or a computed value:
     Prolog's arithmetic): `fast` is it as an expression of Python integer operators, a tree
-    `(op, left, right)` over templates, run there when each of its variables is bound to an
-    integer (never a bool); a test failing returns None, a value goes to `target`, a fresh
+    `(op, left, right)` over templates (`+ - * % //` and comparisons; a `%` divides by a
+    variable or a nonzero integer, a `//` a variable or a positive integer by one), run
+    there when each of its variables is bound to an integer (never a bool; under `*` below
+    2^62, a divisor not 0, a `//` of no negative operand); a test failing returns None, a value goes to `target`, a fresh
     variable taking it with no binding made. Otherwise (`fast` None, or another value met)
     the clause goes on with it as a goal (`Computed`: `fn(s, *args)` on the built `args` in
     substitution s, a bool for a test (`target` None), else the value unified with
@@ -797,7 +799,7 @@ class _Writer:
         if not leaves:  # integers alone
             self.emit(depth, computed)
             return value
-        self.emit(depth, f"if {' and '.join(f'{walked[n]}.__class__ is int' for n in dict.fromkeys(leaves))}:")
+        self.emit(depth, f"if {' and '.join(_fast_conditions(g.fast, [walked[n] for n in dict.fromkeys(leaves)], walked))}:")
         self.emit(depth + 1, computed)
         self.emit(depth, "else:")
         bound = set(self.bound)
@@ -908,6 +910,32 @@ def _fast_names(t: Any, out: list[str]) -> None:
         _fast_names(t[2], out)
     elif isinstance(t, _Var):
         out.append(t.name)
+
+
+#: Bound on the operands of an `Inline` fast path with `*`: its products stay small.
+_SMALL = 1 << 62
+
+
+def _fast_conditions(t: Any, leaves: list[str], walked: dict[str, str]) -> list[str]:
+    """When an `Inline`'s fast expression t may run on these walked leaves: all integers
+    (never bools), small ones under `*`, a nonzero variable divisor under `%`, no negative
+    one under `//`."""
+    conditions = [f"{w}.__class__ is int" for w in leaves]
+    ops: list[tuple] = []
+    stack = [t]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            ops.append(node)
+            stack.extend(node[1:])
+    if any(op == "*" for op, _, _ in ops):
+        conditions += [f"-{_SMALL} < {w} < {_SMALL}" for w in leaves]
+    conditions += [f"{walked[right.name]} != 0" for op, _, right in ops if op == "%" and isinstance(right, _Var)]
+    for op, left, right in ops:
+        if op == "//":  # Python's floor division is truncation when neither side is negative
+            conditions += [f"{walked[left.name]} >= 0"] if isinstance(left, _Var) else []
+            conditions += [f"{walked[right.name]} > 0"] if isinstance(right, _Var) else []
+    return conditions
 
 
 def _fast_source(t: Any, walked: dict[str, str], const: Callable[[Any], str]) -> str:
