@@ -609,6 +609,20 @@ class _Writer:
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
 
+    def same(self, depth: int, x: str, y: str) -> None:
+        """Code unifying the values of names x and y: compared at once when both are integers
+        or both atoms (equal is identical then), else by the unifier."""
+        if self.live:  # an open cell may be met: the unifier's code handles it
+            self.fail_unless(depth, x, y)
+            return
+        a, b = self.walk(depth, x), self.walk(depth, y)
+        kind = self.cls(a)
+        self.emit(depth, f"if {kind} is {self.cls(b)} and ({kind} is int or {kind} is str):")
+        self.emit(depth + 1, f"if {a} != {b}:")
+        self.emit(depth + 2, "return None")
+        self.emit(depth, "else:")
+        self.fail_unless(depth + 1, a, b)
+
     def walk(self, depth: int, x: str) -> str:
         if self.mutating and x == self.reader.params[0] and not self.changed:
             return "_lp_f"  # the loop has walked the first argument (its class `_lp_kind`), and bound nothing since
@@ -680,7 +694,7 @@ class _Writer:
         """Code unifying the value of expression `x` (a name) with template `t`."""
         if isinstance(t, _Var):
             if t.name in self.bound:
-                self.fail_unless(depth, x, t.name)
+                self.same(depth, x, t.name)
             else:
                 self.emit(depth, f"{t.name} = {x}")
                 self.bound.add(t.name)
