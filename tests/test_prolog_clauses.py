@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from logicpy.errors import PrologError
-from logicpy.prolog import consult_text
+from logicpy.prolog import Program, consult_text
 from tests.swipl import answer_rows, swi_rows
 
 needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None, reason="needs swipl")
@@ -100,7 +100,7 @@ def test_an_error_in_a_later_clause_waits_for_that_clause():
 #: Peak resident memory (KB) of a process counting to N by a deterministic tail call.
 _PEAK = """
 import resource, sys
-from logicpy.prolog import consult_text
+from logicpy.prolog import Program, consult_text
 program = consult_text('''%s''')
 assert program.query("%s(0, %d)", 1) == [{}]
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
@@ -125,3 +125,12 @@ def test_a_deterministic_tail_call_runs_in_constant_memory(predicate):
 @pytest.mark.slow
 def test_a_count_to_a_million_stays_under_150_mb():
     assert _peak_kb("count", 1_000_000) < 150_000
+
+
+def test_if_then_else_in_the_interleaved_order_commits_as_condu():
+    # the same compiled clause in both orders: the condition's first answer, then Then
+    text = "first(Xs, Y) :- ( member(X, Xs) -> Y = X ; Y = none )."
+    for order in ("prolog", "interleaved"):
+        program = Program(order=order).consult_text(text)
+        assert program.query("first([a, b], Y)") == [{"Y": "a"}]
+        assert program.query("first([], Y)") == [{"Y": "none"}]
