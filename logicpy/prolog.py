@@ -466,6 +466,12 @@ class Predicate:
             if went_on is not None:
                 if first is None:
                     first = went_on
+                    if prolog and went_on[1] is not K:
+                        cut = went_on[1][0]
+                        if cut.__class__ is Cut and cut.barrier is barrier:
+                            # it goes on with a cut of this call: no later clause would survive it,
+                            # and with none tried the cut has nothing to drop
+                            return went_on[0], went_on[1][1]
                 elif more is None:
                     more = [went_on]
                 else:

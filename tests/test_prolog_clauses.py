@@ -43,6 +43,10 @@ modulo(X, Y, Z) :- Z is X mod Y.
 times(X, Y, Z) :- Z is X * Y + 1.
 divides(X, Y, R) :- ( X mod Y =:= 0 -> R = yes ; R = no ).
 quotient(X, Y, Q) :- Q is X // Y.
+neck(X, Y) :- X > 0, !, Y = pos.
+neck(_, other).
+neck_only(_, Y) :- !, Y = first.
+neck_only(_, second).
 count(N, N) :- !.
 count(I, N) :- I1 is I + 1, count(I1, N).
 count_lt(I, N) :- I < N, I1 is I + 1, count_lt(I1, N).
@@ -62,6 +66,7 @@ QUERIES = [
     "modulo(7, 3, Z)", "modulo(-7, 3, Z)", "modulo(7, -3, Z)", "times(3, 4, Z)",
     "times(4611686018427387904, 4611686018427387904, Z)", "divides(6, 3, R)", "divides(7, 3, R)",
     "quotient(7, 2, Q)", "quotient(-7, 2, Q)", "quotient(7, -2, Q)", "quotient(-7, -2, Q)",
+    "member(X, [2, -2, 1.5, -1.5]), neck(X, Y)", "neck_only(a, Y)", "neck_only(a, second)",
     "count(0, 50)", "count_lt(0, 50)", "count_ite(0, 50)", "count_lt(5, 2)",
 ]
 
