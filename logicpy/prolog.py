@@ -36,17 +36,20 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from immutables import Map
 
-from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, conj, disj, eq, first_of, loop_answers, self_call
+from .core.control import IfThenElse
+from .core.streams import (ORDERS, Apply, Call, Cut, CutBarrier, Disj, conj, disj, eq, fail, loop_answers,
+                           self_call)
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
 from .core import loops
 from .core._spine import CyclicList
-from .core.equality import unify_subst
+from .core.equality import reify, unify_subst
 from .core.index import ClauseIndex
-from .core.clauses import (AGAIN, SELF_CALL, Build, ClauseScope, Name, NotCompiled, compile_clauses, compile_loop,
-                           index_key, term_template, unify_template)
-from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, translate
+from .core.clauses import (AGAIN, SELF_CALL, Branch, Build, Calls, all_of, ClauseScope, Inline, Name, NotCompiled,
+                           compile_clauses, compile_loop, index_key, term_template, unify_template)
+from .repl import arith
+from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, term_builtin, translate
 from .repl.reader import STANDARD, read_clauses, read_query, using
 
 __all__ = ["Program", "consult", "consult_text", "LIBRARIES"]
@@ -143,26 +146,193 @@ class Clause:
 
 
 def _compile_clause(clause: Clause, relations: Relations) -> Callable[..., Any]:
-    """The clause as one generated function (`Clause.compiled`): each body goal that names a
-    predicate or relation is called directly, `!` cuts to the call's barrier, any other
-    goal is translated as the toplevel translates it."""
+    """The clause as one generated function (`Clause.compiled`), its body as
+    `_body_templates` reads it."""
     names: dict = {}
     params = [f"_a{i}" for i in range(len(clause.head))]
     goals: list[Any] = [unify_template(Name(p), term_template(arg, names)) for p, arg in zip(params, clause.head)]
     barrier = Name("_lp_barrier")
-    for g in _conjuncts(clause.body):
-        if g == "true":
-            continue
-        if g == "!":
-            goals.append(Build(Cut, [barrier]))
-        elif isinstance(g, str) and plain_call(g, 0):
-            goals.append(Build(_caller(relations, g, 0), []))
-        elif isinstance(g, tuple) and g and isinstance(g[0], str) and plain_call(g[0], len(g) - 1):
-            goals.append(Build(_caller(relations, g[0], len(g) - 1), [term_template(a, names) for a in g[1:]]))
-        else:
-            goals.append(Build(_translator(relations), [term_template(g, names), barrier]))
+    goals += _body_templates(_conjuncts(clause.body), names, relations, barrier, unifying=True)
     scope = ClauseScope(params, ("_lp_barrier",), list(names.values()))
     return compile_clauses("clause", scope, [goals], {}).clauses[0]
+
+
+def _body_templates(goals: list[Term], names: dict, relations: Relations, barrier: Name,
+                    unifying: bool = False) -> list[Any]:
+    """The templates of body goals `goals` (of a clause, or of a branch): the arithmetic
+    tests and `is/2` they begin with run in the clause's function (`Inline`: on integers as
+    Python's operators, a value computed for a fresh variable bound to nothing), with
+    `unifying` so do unifications before them (as head unifications); an if-then-else,
+    `(If -> Then)` or negation after them whose condition is arithmetic tests is decided
+    there too (`Branch`, its branches read alike); every other goal is a `_goal_template`."""
+    out: list[Any] = []
+    leading, inlined = True, False
+    for g in goals:
+        if g == "true":
+            continue
+        if leading:
+            inline = _inline(g, names)
+            if inline is not None:
+                out.append(inline)
+                inlined = True
+                continue
+            if unifying and not inlined and isinstance(g, tuple) and len(g) == 3 and g[0] == "=":
+                out.append(unify_template(term_template(g[1], names), term_template(g[2], names)))
+                continue
+            leading = False
+            branch = _branch(g, names, relations, barrier)
+            if branch is not None:
+                out.append(branch)
+                continue
+        out.append(_goal_template(g, names, relations, barrier))
+    return out
+
+
+def _branch(g: Term, names: dict, relations: Relations, barrier: Name) -> Branch | None:
+    """`( If -> Then ; Else )`, `( If -> Then )` or `\\+ If` as a `Branch` when If is a
+    conjunction of arithmetic comparisons, else None."""
+    if isinstance(g, tuple) and len(g) == 3 and g[0] == ";" and _if_then(g[1]):
+        condition, then, otherwise = g[1][1], g[1][2], _conjuncts(g[2])
+    elif _if_then(g):
+        condition, then, otherwise = g[1], g[2], None
+    elif isinstance(g, tuple) and len(g) == 2 and g[0] == "\\+":
+        condition, then, otherwise = g[1], "fail", []
+    else:
+        return None
+    tests = [_inline(c, names) for c in _conjuncts(condition) if c != "true"]
+    if not tests or any(t is None or t.target is not None for t in tests):
+        return None
+    return Branch(tests, _body_templates(_conjuncts(then), names, relations, barrier),  # type: ignore[arg-type]
+                  None if otherwise is None else _body_templates(otherwise, names, relations, barrier), IfThenElse)
+
+
+def _goal_template(g: Term, names: dict, relations: Relations, barrier: Name) -> Any:
+    """The template of body goal g of a compiled clause: a predicate's or relation's call made
+    directly, `!` a cut to the clause's `barrier`, conjunctions, disjunctions, if-then-else
+    (`IfThenElse`, when the condition has no cut) and negation with their goals compiled
+    alike, built-ins of terms made directly; any other goal translated when the body is
+    built, as the toplevel translates it."""
+    if g == "true":
+        return Build(all_of, [])
+    if g in ("fail", "false"):
+        return Build(_any, [])
+    if g == "!":
+        return Build(Cut, [barrier])
+    if isinstance(g, str) and plain_call(g, 0):
+        return _call_template(relations, g, [])
+    if isinstance(g, tuple) and g and isinstance(g[0], str):
+        name, arity = g[0], len(g) - 1
+        if plain_call(name, arity):
+            return _call_template(relations, name, [term_template(a, names) for a in g[1:]])
+        if name == "=" and arity == 2 and control_construct(name, arity):
+            return unify_template(term_template(g[1], names), term_template(g[2], names))
+        if control_construct(name, arity):
+            if name == ",":
+                return Build(all_of, [_goal_template(c, names, relations, barrier) for c in _conjuncts(g)])
+            if name == ";" and _if_then(g[1]) and not _cuts(g[1][1]):
+                return Build(IfThenElse, [_goal_template(c, names, relations, barrier) for c in (*g[1][1:], g[2])])
+            if name == ";" and not _if_then(g[1]) and not (isinstance(g[1], tuple) and len(g[1]) == 3
+                                                           and g[1][0] == "*->"):
+                return Build(_any, [_goal_template(c, names, relations, barrier) for c in g[1:]])
+            if name == "->" and not _cuts(g[1]):
+                return Build(IfThenElse, [_goal_template(c, names, relations, barrier) for c in g[1:]])
+            if name == "\\+" and not _cuts(g[1]):
+                return Build(IfThenElse, [_goal_template(g[1], names, relations, barrier),
+                                          Build(_any, []), Build(all_of, [])])
+        made = term_builtin(name, arity)
+        if made is not None:
+            return Build(functools.partial(made, relations), [term_template(a, names) for a in g[1:]])
+    return Build(_translator(relations), [term_template(g, names), barrier])
+
+
+def _any(*goals: Any) -> Any:
+    """Any of the goals, in order (none: `fail`)."""
+    return fail if not goals else goals[0] if len(goals) == 1 else Disj(goals)
+
+
+def _if_then(g: Term) -> bool:
+    return isinstance(g, tuple) and len(g) == 3 and g[0] == "->"
+
+
+def _cuts(g: Term) -> bool:
+    """Whether goal term g holds a `!` anywhere (a condition that does runs as translated)."""
+    stack = [g]
+    while stack:
+        t = stack.pop()
+        if t == "!":
+            return True
+        if isinstance(t, tuple):
+            stack.extend(t[1:])
+    return False
+
+
+#: Prolog's arithmetic comparisons as Python's operators on two integers.
+_INT_COMPARISONS = {"<": "<", ">": ">", "=<": "<=", ">=": ">=", "=:=": "==", "=\\=": "!="}
+
+
+def _inline(g: Term, names: dict) -> Inline | None:
+    """`is/2` or an arithmetic comparison as an `Inline` goal of a compiled clause (its
+    integer fast path when its expressions are made of integers and `+`/`-`), else None."""
+    if not (isinstance(g, tuple) and len(g) == 3 and isinstance(g[0], str)):
+        return None
+    op, left, right = g
+    if op == "is":
+        return Inline(_evaluated, [term_template(right, names)], term_template(left, names),
+                      _integer_expression(right, names))
+    if op in _INT_COMPARISONS:
+        a, b = _integer_expression(left, names), _integer_expression(right, names)
+        fast = None if a is None or b is None else (_INT_COMPARISONS[op], a, b)
+        return Inline(_COMPARED[op], [term_template(left, names), term_template(right, names)], None, fast)
+    return None
+
+
+#: Prolog's evaluable functions that are Python's operators on two integers.
+_INT_OPERATORS = {"+": "+", "-": "-", "*": "*", "mod": "%", "//": "//"}
+
+
+def _operand(t: Term, least: int) -> bool:
+    """A variable, or an integer of at least `least` (an operand of a fast `//`)."""
+    return t.__class__ is Variable or t.__class__ is int and t >= least
+
+
+def _integer_expression(t: Term, names: dict) -> Any:
+    """An `Inline` fast expression for arithmetic term t: integers and variables under
+    `+`, `-`, `*`, `mod` (by a variable or a nonzero integer) and `//` (of a variable or a
+    natural number, by a variable or a positive integer), which on such integers are
+    Python's operators; None for any other."""
+    if t.__class__ is int or t.__class__ is Variable:
+        return term_template(t, names)
+    if isinstance(t, tuple) and len(t) == 3 and t[0] in _INT_OPERATORS:
+        if t[0] == "mod" and not (t[2].__class__ is Variable or t[2].__class__ is int and t[2] != 0):
+            return None
+        if t[0] == "//" and not (_operand(t[1], 0) and _operand(t[2], 1)):
+            return None
+        a, b = _integer_expression(t[1], names), _integer_expression(t[2], names)
+        return None if a is None or b is None else (_INT_OPERATORS[t[0]], a, b)
+    return None
+
+
+def _evaluated(s: Any, expr: Term) -> Any:
+    """is/2's value of `expr` in substitution s."""
+    return arith.evaluate(reify(expr, s))
+
+
+def _comparison(op: str) -> Callable[[Any, Term, Term], bool]:
+    def compared(s: Any, a: Term, b: Term) -> bool:
+        return arith.compare(op, reify(a, s), reify(b, s))
+    return compared
+
+
+_COMPARED = {op: _comparison(op) for op in _INT_COMPARISONS}
+
+
+def _call_template(relations: Relations, name: str, args: list) -> Any:
+    """The template of a call of `name` on `args` (templates): an `Apply` of the program's
+    predicate made in the clause's code while it is the one by that name (`Calls`), else
+    (none yet, or replaced) found when the body is built (`_caller`)."""
+    caller = _caller(relations, name, len(args))
+    predicate = relations.program.predicates.get((name, len(args)))
+    return Build(caller, args) if predicate is None else Calls(predicate, args, caller)
 
 
 def _caller(relations: Relations, name: str, arity: int) -> Callable[..., Any]:
@@ -330,8 +500,27 @@ class Predicate:
                     else current.relation(*tail)
                 return m.finish(), (call, K)
             return m.finish(), K_on
-        return first_of(S, K, (barrier, *args), search,
-                        [c.compiled(self) if c.code is _NOT_YET else c.code for c in clauses])
+        # the first clause whose head unifies goes on, the others that unify are choice points
+        first = more = None
+        for clause in clauses:
+            code = clause.code
+            went_on = (clause.compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+            if went_on is not None:
+                if first is None:
+                    first = went_on
+                    if prolog and went_on[1] is not K:
+                        cut = went_on[1][0]
+                        if cut.__class__ is Cut and cut.barrier is barrier:
+                            # it goes on with a cut of this call: no later clause would survive it,
+                            # and with none tried the cut has nothing to drop
+                            return went_on[0], went_on[1][1]
+                elif more is None:
+                    more = [went_on]
+                else:
+                    more.append(went_on)
+        if more is not None:
+            search.alternatives(more)
+        return first
 
     def _runs_as(self) -> loops.Runs | None:
         """The loop of a library relation with these clauses (`core.loops`: the same clauses
@@ -381,6 +570,8 @@ class Predicate:
             templates.append(goals)
         scope = ClauseScope(params, (), sorted(names_used))
         self._in_loop = frozenset(id(c) for c, goals in zip(clauses, templates) if goals is not None)
+        if not self._in_loop:  # every call would be handed back
+            return None
         return compile_loop(f"{self.name}/{self.arity}", scope, templates, [c.key for c in clauses], self)
 
     def _clause_goal(self, clause: Clause, args: tuple, barrier: CutBarrier | None) -> Any:

@@ -70,7 +70,7 @@ from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
 
 __all__ = ["CompiledRelation", "compile_relation", "compile_clauses", "NotCompiled", "NotCompiledWarning",
-           "ClauseScope", "Build",
+           "ClauseScope", "Build", "Inline", "Calls", "Branch", "Computed", "all_of",
            "Name", "term_template", "unify_template", "index_key",
            "compile_loop", "SELF_CALL", "AGAIN"]
 
@@ -125,12 +125,79 @@ class _Eq:
 
 
 class Build:
-    """A body goal made by calling `fn` on the terms `args` (templates) when the clause is used."""
+    """A body goal made by calling `fn` on the terms `args` (templates; goal templates for
+    the goals it takes) when the clause is used."""
 
     __slots__ = ("fn", "args")
 
     def __init__(self, fn: Callable[..., Any], args: list[Any]):
         self.fn, self.args = fn, args
+
+
+class Inline:
+    """A body goal that may run inside the clause's function, right after the head and
+    before the body's goals are built, as head unification does (a test or a computed value:
+    Prolog's arithmetic): `fast` is it as an expression of Python integer operators, a tree
+    `(op, left, right)` over templates (`+ - * % //` and comparisons; a `%` divides by a
+    variable or a nonzero integer, a `//` a variable or a positive integer by one), run
+    there when each of its variables is bound to an integer (never a bool; under `*` below
+    2^62, a divisor not 0, a `//` of no negative operand); a test failing returns None, a value goes to `target`, a fresh
+    variable taking it with no binding made. Otherwise (`fast` None, or another value met)
+    the clause goes on with it as a goal (`Computed`: `fn(s, *args)` on the built `args` in
+    substitution s, a bool for a test (`target` None), else the value unified with
+    `target`), so its errors are raised where the search reaches it, and the clause's
+    alternatives tried at the same call never compute what the call does not reach."""
+
+    __slots__ = ("fn", "args", "target", "fast")
+
+    def __init__(self, fn: Callable[..., Any], args: list[Any], target: Any = None, fast: Any = None):
+        self.fn, self.args, self.target, self.fast = fn, args, target, fast
+
+
+class Computed:
+    """An `Inline` goal run by the search: `fn(s, *args)` in the state's bindings s, a test
+    when `target` is None, else the value unified with `target`; deterministic."""
+
+    __slots__ = ("fn", "args", "target")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, target: Any):
+        self.fn, self.args, self.target = fn, args, target
+
+    def __call__(self, S: Any) -> tuple:
+        value = self.fn(S if S.__class__ is Map else S.data, *self.args)
+        if self.target is None:
+            return (S,) if value else ()
+        return streams.Eq(self.target, value)(S)
+
+
+class Branch:
+    """`( Tests -> Then ; Otherwise )` decided inside the clause's function when its tests
+    (`Inline` tests, each run only when those before it hold) take their integer fast paths;
+    `then` and `otherwise` are lists of goal templates, which may begin with `Inline` goals
+    and a `Branch` of their own; `otherwise` None fails. Else the clause goes on with the
+    goal `goal(tests, then, otherwise)` (each a goal; `otherwise` None or a goal)."""
+
+    __slots__ = ("tests", "then", "otherwise", "goal")
+
+    def __init__(self, tests: list[Inline], then: list[Any], otherwise: list[Any] | None,
+                 goal: Callable[..., Any]):
+        self.tests, self.then, self.otherwise, self.goal = tests, then, otherwise, goal
+
+
+def all_of(*goals: Any) -> Any:
+    """The goals one after another (none: `succeed`)."""
+    return streams.succeed if not goals else goals[0] if len(goals) == 1 else streams.Conj(goals)
+
+
+class Calls:
+    """A body goal calling `owner` (anything with `expand`, `name` and `looping`, as a consulted
+    predicate) on the terms `args` (templates): `Apply(owner, args)` while `owner.looping`
+    (a call of that name is still a call of it), else `fallback(*args)`."""
+
+    __slots__ = ("owner", "args", "fallback")
+
+    def __init__(self, owner: Any, args: list[Any], fallback: Callable[..., Any]):
+        self.owner, self.args, self.fallback = owner, args, fallback
 
 
 class _Expr:
@@ -451,6 +518,8 @@ class _Writer:
             return t.name
         if isinstance(t, _Const):
             return self.const(t.value)
+        if isinstance(t, (Build, _Eq, Calls)):  # a goal given to a goal (a condition, a branch)
+            return self.goal(t, depth)
         if isinstance(t, _Seq):
             inner = ", ".join(self.build(x, depth) for x in t.items)
             return f"[{inner}]" if t.kind is list else f"({inner},)" if t.items else "()"
@@ -539,6 +608,20 @@ class _Writer:
         self.emit(depth, "if _lp_s is False:")
         self.emit(depth + 1, "return None")
 
+    def same(self, depth: int, x: str, y: str) -> None:
+        """Code unifying the values of names x and y: compared at once when both are integers
+        or both atoms (equal is identical then), else by the unifier."""
+        if self.live:  # an open cell may be met: the unifier's code handles it
+            self.fail_unless(depth, x, y)
+            return
+        a, b = self.walk(depth, x), self.walk(depth, y)
+        kind = self.cls(a)
+        self.emit(depth, f"if {kind} is {self.cls(b)} and ({kind} is int or {kind} is str):")
+        self.emit(depth + 1, f"if {a} != {b}:")
+        self.emit(depth + 2, "return None")
+        self.emit(depth, "else:")
+        self.fail_unless(depth + 1, a, b)
+
     def walk(self, depth: int, x: str) -> str:
         if self.mutating and x == self.reader.params[0] and not self.changed:
             return "_lp_f"  # the loop has walked the first argument (its class `_lp_kind`), and bound nothing since
@@ -610,7 +693,7 @@ class _Writer:
         """Code unifying the value of expression `x` (a name) with template `t`."""
         if isinstance(t, _Var):
             if t.name in self.bound:
-                self.fail_unless(depth, x, t.name)
+                self.same(depth, x, t.name)
             else:
                 self.emit(depth, f"{t.name} = {x}")
                 self.bound.add(t.name)
@@ -708,6 +791,89 @@ class _Writer:
             y = self.build(right, depth)
             self.fail_unless(depth, x, y)
 
+    def ready(self, g: Inline) -> bool:
+        """Whether `Inline` goal g can run here: it has a fast path over bound names."""
+        if g.fast is None:
+            return False
+        leaves: list[str] = []
+        _fast_names(g.fast, leaves)
+        return all(n in self.bound for n in leaves)
+
+    def fast_value(self, g: Inline, depth: int, walked: dict[str, str], deferred: list[Any]) -> str:
+        """Code at `depth` computing `Inline` goal g's value (a bool for a test) on its integer
+        fast path; any other value met returns the clause going on with `deferred` as goals."""
+        leaves: list[str] = []
+        _fast_names(g.fast, leaves)
+        value = self.fresh_name()
+        for n in dict.fromkeys(leaves):
+            if n not in walked:
+                walked[n] = self.walk(depth, n)
+        computed = f"{value} = {_fast_source(g.fast, walked, self.const)}"
+        if not leaves:  # integers alone
+            self.emit(depth, computed)
+            return value
+        self.emit(depth, f"if {' and '.join(_fast_conditions(g.fast, [walked[n] for n in dict.fromkeys(leaves)], walked))}:")
+        self.emit(depth + 1, computed)
+        self.emit(depth, "else:")
+        bound = set(self.bound)
+        self.emit(depth + 1, f"return _lp_s, {self.continuation(deferred, depth + 1)}")
+        self.bound = bound
+        return value
+
+    def going_on(self, goals: list[Any], depth: int) -> None:
+        """The code returning how the clause goes on with `goals` (its body after the head,
+        or a branch's goals and those after the branch): the leading `Inline` goals that
+        can run here, then a `Branch` decided here, the rest built as goals and pushed on
+        the continuation."""
+        walked: dict[str, str] = {}  # names walked since the last binding
+        i = 0
+        while i < len(goals) and isinstance(goals[i], Inline) and self.ready(goals[i]):
+            g = goals[i]
+            value = self.fast_value(g, depth, walked, goals[i:])
+            target = g.target
+            if target is None:
+                self.emit(depth, f"if not {value}:")
+                self.emit(depth + 1, "return None")
+            elif isinstance(target, _Var) and target.name not in self.bound:
+                self.emit(depth, f"{target.name} = {value}")
+                self.bound.add(target.name)
+            else:
+                self.fail_unless(depth, self.build(target, depth), value)
+                walked.clear()
+            i += 1
+        goals = goals[i:]
+        if goals and isinstance(goals[0], Branch) and all(self.ready(t) for t in goals[0].tests):
+            branch, rest = goals[0], goals[1:]
+            decided = self.fresh_name()
+            self.emit(depth, f"{decided} = False")
+            inner = depth
+            for test in branch.tests:  # each test only once those before it hold
+                value = self.fast_value(test, inner, walked, goals)
+                self.emit(inner, f"if {value}:")
+                inner += 1
+            self.emit(inner, f"{decided} = True")
+            bound = set(self.bound)
+            self.emit(depth, f"if {decided}:")
+            self.going_on([*branch.then, *rest], depth + 1)
+            self.bound = set(bound)
+            if branch.otherwise is None:
+                self.emit(depth, "return None")
+            else:
+                self.going_on([*branch.otherwise, *rest], depth)
+            return
+        self.emit(depth, f"return _lp_s, {self.continuation(goals, depth)}")
+
+    def continuation(self, goals: list[Any], depth: int) -> str:
+        """An expression for `goals` built and pushed on the clause's continuation `_lp_K`."""
+        cont = "_lp_K"
+        for e in reversed([self.goal(g, depth) for g in goals]):
+            cont = f"({e}, {cont})"
+        return cont
+
+    def goals_of(self, goals: list[Any], depth: int) -> str:
+        """An expression for the goal of `goals` one after another."""
+        return f"_lp_all({', '.join(self.goal(g, depth) for g in goals)})"
+
     def goal(self, g: Any, depth: int) -> str:
         """An expression for a body goal (its unbound names made fresh first)."""
         if isinstance(g, _Eq):
@@ -715,6 +881,20 @@ class _Writer:
         if isinstance(g, Build):
             args = [self.build(a, depth) for a in g.args]
             return f"{self.const(g.fn)}({', '.join(args)})"
+        if isinstance(g, Inline):
+            args = [self.build(a, depth) for a in g.args]
+            target = "None" if g.target is None else self.build(g.target, depth)
+            return f"_lp_Computed({self.const(g.fn)}, ({', '.join(args)}{',' if len(args) == 1 else ''}), {target})"
+        if isinstance(g, Branch):
+            tests = self.goals_of(g.tests, depth)
+            then = self.goals_of(g.then, depth)
+            otherwise = "None" if g.otherwise is None else self.goals_of(g.otherwise, depth)
+            return f"{self.const(g.goal)}({tests}, {then}, {otherwise})"
+        if isinstance(g, Calls):
+            args = [self.build(a, depth) for a in g.args]
+            made = f"({', '.join(args)}{',' if len(args) == 1 else ''})"
+            owner = self.const(g.owner)
+            return f"(_lp_Apply({owner}, {made}) if {owner}.looping else {self.const(g.fallback)}(*{made}))"
         for name in sorted(g.names):
             if name in self.reader.locals and name not in self.bound:
                 self.emit(depth, f"{name} = {self.fresh(name)}")
@@ -734,6 +914,51 @@ class _Writer:
             self.last_call = (rel.relation, f"{ast.unparse(node.func)} is _lp_fn{i}", f"({arguments})", text)
             return f"(_lp_Apply(_lp_rel{i}, ({arguments})) if {ast.unparse(node.func)} is _lp_fn{i} else {text})"
         return text
+
+
+def _fast_names(t: Any, out: list[str]) -> None:
+    """The variable names of an `Inline`'s integer expression, in order."""
+    if isinstance(t, tuple):
+        _fast_names(t[1], out)
+        _fast_names(t[2], out)
+    elif isinstance(t, _Var):
+        out.append(t.name)
+
+
+#: Bound on the operands of an `Inline` fast path with `*`: its products stay small.
+_SMALL = 1 << 62
+
+
+def _fast_conditions(t: Any, leaves: list[str], walked: dict[str, str]) -> list[str]:
+    """When an `Inline`'s fast expression t may run on these walked leaves: all integers
+    (never bools), small ones under `*`, a nonzero variable divisor under `%`, no negative
+    one under `//`."""
+    conditions = [f"{w}.__class__ is int" for w in leaves]
+    ops: list[tuple] = []
+    stack = [t]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            ops.append(node)
+            stack.extend(node[1:])
+    if any(op == "*" for op, _, _ in ops):
+        conditions += [f"-{_SMALL} < {w} < {_SMALL}" for w in leaves]
+    conditions += [f"{walked[right.name]} != 0" for op, _, right in ops if op == "%" and isinstance(right, _Var)]
+    for op, left, right in ops:
+        if op == "//":  # Python's floor division is truncation when neither side is negative
+            conditions += [f"{walked[left.name]} >= 0"] if isinstance(left, _Var) else []
+            conditions += [f"{walked[right.name]} > 0"] if isinstance(right, _Var) else []
+    return conditions
+
+
+def _fast_source(t: Any, walked: dict[str, str], const: Callable[[Any], str]) -> str:
+    """Python source of an `Inline`'s integer expression, its variables read as `walked`."""
+    if isinstance(t, tuple):
+        op, left, right = t
+        return f"({_fast_source(left, walked, const)} {op} {_fast_source(right, walked, const)})"
+    if isinstance(t, _Var):
+        return walked[t.name]
+    return const(t.value)
 
 
 class _CellNames(ast.NodeTransformer):
@@ -779,10 +1004,12 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
             w.live[w.creating[1]] = w.creating[0]
     w.creating = None
     body = goals[head:]
-    end = ", None" if w.mutating else ""
+    if not w.mutating:
+        w.going_on(body, 2)
+        return "\n".join(w.lines), key
     # the self call's arguments that may be open cells, made real before the call leaves the loop
     open_args = [] if plan is None else plan.open_args
-    if w.mutating and len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
+    if len(body) == 1 and isinstance(body[0], Build) and body[0].fn is SELF_CALL:
         built = [w.build(a, 2) for a in body[0].args]
         args = ", ".join(built) + ","
         w.emit(2, "if _lp_owner.looping:")
@@ -792,7 +1019,7 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
         for name, j in open_args:
             w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, _lp_AGAIN, ({args})")
-    elif w.mutating and len(body) == 1:
+    elif len(body) == 1:
         w.last_call = None
         expr = w.goal(body[0], 2)
         own = w.last_call
@@ -808,13 +1035,13 @@ def _clause_source(w: _Writer, index: int, goals: list[Any], plan: "_HolePlan | 
             w.unhole(2, name, j)
         w.emit(2, f"return _lp_s, ({expr}, _lp_K), None")
     elif not body:
-        w.emit(2, f"return _lp_s, _lp_K{end}")
+        w.emit(2, "return _lp_s, _lp_K, None")
     else:
         exprs = [w.goal(g, 2) for g in body]
         cont = "_lp_K"
         for e in reversed(exprs):
             cont = f"({e}, {cont})"
-        w.emit(2, f"return _lp_s, {cont}{end}")
+        w.emit(2, f"return _lp_s, {cont}, None")
     return "\n".join(w.lines), key
 
 
@@ -913,7 +1140,7 @@ def _count_names(t: Any, out: dict[str, int]) -> None:
     elif isinstance(t, _Eq):
         _count_names(t.left, out)
         _count_names(t.right, out)
-    elif isinstance(t, Build):
+    elif isinstance(t, (Build, Calls)):
         for x in t.args:
             _count_names(x, out)
     elif isinstance(t, _Expr):
@@ -1397,7 +1624,7 @@ def _made(name: str, scope: Any, sources: list[str], n: int, one: Any, consts: l
         "_lp_rounds": range(TAIL_CALLS), "_lp_AGAIN": AGAIN, "_lp_HOLE": _HOLE,
         "_lp_copy": _copy_run, "_lp_NO": _NO,
         "_lp_cons": terms.cons, "_lp_Suffix": Suffix, "_lp_Pair": ConsPair,
-        "_lp_Eq": streams.Eq, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
+        "_lp_Eq": streams.Eq, "_lp_Computed": Computed, "_lp_all": all_of, "_lp_Apply": streams.Apply, "_lp_new": object.__new__, "_lp_k": consts,
         **{f"_lp_fn{i}": fn for i, (fn, _) in enumerate(called)},
         **{f"_lp_rel{i}": r for i, (_, r) in enumerate(called)},
         **{f"_lp_cell_{c}": cell for c, cell in scope.cells.items()}, "_lp_owner": owner,

@@ -17,9 +17,9 @@ from unification import reify
 
 from ..errors import InputError
 from ._spine import hashable_key
-from .streams import PAUSE, Call, Scheduled, Search, conj, stepped
+from .streams import PAUSE, Call, Cut, CutBarrier, Scheduled, Search, conj, stepped
 
-__all__ = ["onceo", "unique_by", "conda", "condu", "ifa"]
+__all__ = ["onceo", "unique_by", "conda", "condu", "ifa", "IfThenElse"]
 
 _NO_TERM = object()
 
@@ -175,3 +175,31 @@ def ifa(g1: GoalType, g2: GoalType) -> GoalType:
     ((0,), (1, 2))
     """
     return conda([g1], [g2])
+
+
+class IfThenElse(Scheduled):
+    """Prolog's `( If -> Then ; Else )` for an `If` with no cut of its own (`otherwise` None:
+    no else, `( If -> Then )`). In Prolog order it runs in the caller's search as the WAM
+    runs it: Else is left as a choice point, If goes on at once, and its first answer cuts
+    back to where the goal was reached (dropping Else and If's other answers) before Then;
+    in the interleaved order it is `condu([If, Then], [succeed, Else])`."""
+
+    __slots__ = ("condition", "then", "otherwise")
+
+    def __init__(self, condition: GoalType, then: GoalType, otherwise: GoalType | None = None):
+        self.condition, self.then, self.otherwise = condition, then, otherwise
+
+    def schedule(self, S: Any, K: Any, search: Search):
+        if search.order != "prolog":
+            if self.otherwise is None:
+                return (S,), (condu([self.condition, self.then]), K)
+            return (S,), (condu([self.condition, self.then], [succeed, self.otherwise]), K)
+        stack = search.stack
+        barrier = CutBarrier(stack)
+        if self.otherwise is not None:
+            stack.append((iter((S,)), (self.otherwise, K)))
+        return (S,), (self.condition, (Cut(barrier), (self.then, K)))
+
+    def __repr__(self) -> str:
+        otherwise = "" if self.otherwise is None else f" ; {self.otherwise!r}"
+        return f"({self.condition!r} -> {self.then!r}{otherwise})"

@@ -63,6 +63,7 @@ from unification.core import reify as _reify_dispatch
 from unification.core import unify as _unify_dispatch
 from unification.variable import Var, _glv, isvar
 
+from .collector import quiet_collector
 from .terms import String, Suffix, Variable, _cell, _opened, is_var, rest_of
 
 #: The type of `Map.mutate()`'s result: a substitution written in place (see `unify_mutation`).
@@ -542,6 +543,14 @@ def _reify_deep(term: Any, d: Mapping) -> Any:
     """`_reify_fast` with an explicit stack: any depth and length. Each compound, list or
     cons chain gets a slot list filled by its parts, then is assembled; the variables
     whose bindings are being reified are kept, so a cycle raises `_NotFast`."""
+    quiet_collector.enter()  # all it builds is kept: collections would find nothing
+    try:
+        return _reify_stacked(term, d)
+    finally:
+        quiet_collector.leave()
+
+
+def _reify_stacked(term: Any, d: Mapping) -> Any:
     on_path: set = set()
     open_ids: set = set()  # the Python lists and tuples being rebuilt around this place
     root: list = [None]

@@ -50,9 +50,9 @@ with `occurs_check=True` from an empty `equality.State` that checks occurs.
 from __future__ import annotations
 
 import functools
-import gc
 import inspect
 import threading
+from operator import length_hint
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -67,6 +67,7 @@ from unification import Var
 
 from ..errors import InputError, LogicpyError, shown
 from . import equality
+from .collector import QuietCollector as _QuietCollector, quiet_collector as _quiet_collector
 from .equality import State, unify_subst, reify, unify
 from .terms import String, Suffix, Variable, check_term
 
@@ -935,6 +936,8 @@ def _explore(search: Search, pausing: bool) -> Generator[Any, None, None]:
                     steps = 0
                     continue
                 K = frame[1]
+                if not length_hint(frame[0], 1):  # its last state: no choice point is left behind
+                    stack.pop()
                 while K is not None:
                     if steps <= 0:  # keep the place: this state, the goals still to prove
                         stack.append((iter((S,)), K))
@@ -1017,42 +1020,6 @@ def _explore(search: Search, pausing: bool) -> Generator[Any, None, None]:
             hook()
 
 
-class _QuietCollector:
-    """The collector's thresholds raised to `QUIET` while any search, in any thread, has
-    taken `AFTER_TURNS` full turns without an answer, and the caller's again when none has
-    (at its next answer, when it ends).
-
-    A search keeps nearly all it allocates (the substitution holds every binding made on
-    the path), so the default thresholds (700, 10, 10) run collections that find nothing,
-    full ones among them: a search of tak(18, 12, 6) spent half its time there. A search
-    that answers often never raises them (setting them costs about a microsecond, as much
-    as an answer of `membero`). No threshold is lowered, and a disabled collector
-    (threshold 0) stays disabled."""
-
-    QUIET = (50_000, 20, 100)
-    AFTER_TURNS = 8
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.active = 0
-        self.found = gc.get_threshold()
-
-    def enter(self) -> None:
-        with self.lock:
-            if not self.active:
-                self.found = gc.get_threshold()
-                if self.found[0]:
-                    gc.set_threshold(*map(max, self.found, self.QUIET))
-            self.active += 1
-
-    def leave(self) -> None:
-        with self.lock:
-            self.active -= 1
-            if not self.active:
-                gc.set_threshold(*self.found)
-
-
-_quiet_collector = _QuietCollector()
 
 
 @overload

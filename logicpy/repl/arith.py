@@ -353,6 +353,15 @@ CONSTANTS: dict[str, Callable[[], Number]] = {
 def evaluate(expr: Term) -> Number:
     """The value of the arithmetic expression `expr` (is/2's right side, already walked),
     or a `PrologError` with ISO's error term."""
+    kind = expr.__class__
+    if kind is int:
+        return expr
+    if kind is tuple and len(expr) == 3 and expr[1].__class__ is int and expr[2].__class__ is int:
+        op = expr[0]  # integers added or subtracted: what the loop below would do, at once
+        if op == "+":
+            return expr[1] + expr[2]
+        if op == "-":
+            return expr[1] - expr[2]
     values: list[Number] = []
     todo: list[tuple[bool, Term]] = [(False, expr)]  # (arguments done?, term)
     while todo:

@@ -27,8 +27,8 @@ from unification import Var, reify  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.equality import walk
-from ..core.streams import Call, Cut, CutBarrier, Scheduled, solve
+from ..core.equality import reify as reify_bindings, walk
+from ..core.streams import Call, Cut, CutBarrier, Eq, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
 from . import arith
@@ -334,10 +334,10 @@ def _not_unifiable(rel: Relations, a: Term, b: Term) -> GoalType:
 
 
 def _checked(test: Callable[[Any], bool]) -> GoalType:
-    """A goal that succeeds once when `test(state)` holds."""
-    def goal(state: Any) -> Iterator[Any]:
-        if test(state):
-            yield state
+    """A goal that succeeds once when `test(state)` holds (a tuple of at most one state: the
+    search goes straight on, leaving no choice point)."""
+    def goal(state: Any) -> tuple:
+        return (state,) if test(state) else ()
     return goal
 
 
@@ -368,14 +368,17 @@ def _variant(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalTyp
 
 
 def _is(rel: Relations, x: Term, e: Term) -> GoalType:
-    def goal(state: Any) -> Iterator[Any]:
-        yield from eq(x, arith.evaluate(reify(e, _data(state))))(state)
+    def goal(state: Any) -> tuple:
+        return Eq(x, arith.evaluate(reify_bindings(e, _data(state))))(state)
     return goal
 
 
 def _compare(op: str) -> Callable[..., GoalType]:
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
-        return _checked(lambda s: arith.compare(op, reify(a, _data(s)), reify(b, _data(s))))
+        def goal(state: Any) -> tuple:
+            data = _data(state)
+            return (state,) if arith.compare(op, reify_bindings(a, data), reify_bindings(b, data)) else ()
+        return goal
     return build
 
 
@@ -844,6 +847,17 @@ _BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
 #: Built-ins whose goal depends on what their arguments are bound to when they run.
 _READS_VALUES = {("#=", 2), ("#\\=", 2), ("#<", 2), ("#>", 2), ("#=<", 2), ("#>=", 2), ("in", 2), ("ins", 2),
                  ("labeling", 2), ("sum", 3), ("tuples_in", 2), ("#\\", 1), *((op, 2) for op in _CONNECTIVES)}
+
+#: ISO built-ins whose arguments are terms (not goals, not read for their shape): a compiled
+#: clause makes their goals directly (`term_builtin`).
+_OF_TERMS = {("is", 2), ("=", 2), ("\\=", 2), ("==", 2), ("\\==", 2), *((op, 2) for op in arith.COMPARISONS)}
+
+
+def term_builtin(name: str, arity: int) -> Callable[..., GoalType] | None:
+    """The goal maker `(relations, *args)` of `name/arity` when it is a built-in of terms that
+    no program may redefine (is/2, comparisons, unification tests), else None."""
+    return _BUILTINS[name, arity] if (name, arity) in _OF_TERMS else None
+
 
 #: Built-ins a program may define for itself (they are library predicates in SWI-Prolog).
 _LIBRARY = {("member", 2), ("append", 3), ("length", 2)}
