@@ -27,6 +27,7 @@ removed with `retract` (a call sees the clauses there were when it started).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
