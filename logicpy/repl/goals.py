@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from unification import Var, reify  # type: ignore[import-untyped]
+from unification import Var  # type: ignore[import-untyped]
 
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.equality import walk
+from ..core.equality import reify, walk
 from ..core.streams import Call, Cut, CutBarrier, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
