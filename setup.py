@@ -1,8 +1,9 @@
 """The build's one step beyond pyproject.toml: the core's modules compiled by Cython.
 
 Every module named in `logicpy/core/accelerator.py` is compiled from its own `.py` source
-(Cython's pure-Python mode) into an extension module beside it, and the checksums of the
-sources compiled are written to `logicpy/core/accelerator.txt`. A module that cannot be
+(Cython's pure-Python mode, with the C types of the `.pxd` beside it when there is one) into
+an extension module beside it, and the checksums of the sources compiled (`.py` and `.pxd`)
+are written to `logicpy/core/accelerator.txt`. A module that cannot be
 compiled (no C compiler, no Cython) is skipped with a warning: logicpy then runs it from
 source. `LOGICPY_PURE=1` at build time compiles nothing.
 """
@@ -57,9 +58,8 @@ class OptionalCythonBuild(build_ext):
         self.compiled.append(ext.name)
 
     def _write_manifest(self) -> None:
-        checksum = ACCELERATOR["checksum"]
-        source_path = ACCELERATOR["source_path"]
-        lines = [f"{name} {checksum(source_path(name, HERE))}\n" for name in MODULES if name in self.compiled]
+        module_checksum = ACCELERATOR["module_checksum"]
+        lines = [f"{name} {module_checksum(name, HERE)}\n" for name in MODULES if name in self.compiled]
         # beside the extensions: in the build (a wheel), and in the source tree when the
         # extensions go there (an editable install, build_ext --inplace)
         roots = {Path(self.build_lib)}

@@ -1,6 +1,6 @@
 """The compiled core beside the same core run from source: one child process each.
 
-Each workload runs in a child process with `LOGICPY_PURE=1` (every core module from its
+Each workload runs in a child process with `LOGICPY_PURE=1` (every compiled module from its
 source) and in one without (the modules as installed: compiled when the build had a C
 compiler); the table gives CPU times (best of the repeats) and the speed-up, and checks that
 both forms gave the same result. Without a compiled core both columns measure the source.
@@ -53,6 +53,11 @@ WORKLOADS = {
         "spec = importlib.util.spec_from_file_location('queens_example', 'logicpy/data/examples/queens.py')\n"
         "queens = importlib.util.module_from_spec(spec); spec.loader.exec_module(queens)",
         "len(queens.solve(8))"),
+    "Prolog, consulted: crypt / deriv (the `prolog` benchmark's programs)": (
+        "from bench.bench_prolog import BENCH_DIR, GOAL\nfrom logicpy.core.terms import format_term\n"
+        "from logicpy.prolog import consult\n"
+        "programs = [consult(BENCH_DIR / f'{name}.pl') for name in ('crypt', 'deriv')]",
+        "[format_term(p.query(GOAL, 1)[0]['A']) for p in programs]"),
 }
 
 CHILD = """

@@ -6,6 +6,27 @@
 
 from .errors import LogicpyError
 
+
+def _choose_compiled_modules() -> None:
+    """Decide, before any of them is imported, which compiled modules run compiled (see
+    `logicpy.core.accelerator`; some lie outside `logicpy.core`). The file is loaded by its
+    path: importing it by name would import all of `logicpy.core` first."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    name = "logicpy.core.accelerator"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / "core" / "accelerator.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    sys.modules[name].choose()
+
+
+_choose_compiled_modules()
+
 __all__ = ["LogicpyError", "__version__"]
 
 

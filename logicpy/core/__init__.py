@@ -22,11 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import accelerator
-
-accelerator.choose()  # before any compiled module is imported: compiled or source (see accelerator)
-
-from ..lazy import lazy_names  # noqa: E402
+from ..lazy import lazy_names
 from . import equality  # noqa: F401  first: registers logicpy's state types with unification
 from kanren import conso, heado, itero, nullo, tailo
 from kanren.core import fail, succeed

@@ -1,16 +1,18 @@
-"""The core's modules compiled by Cython from their own source, or that source as written.
+"""logicpy's hot modules compiled by Cython from their own source, or that source as written.
 
 When logicpy is installed, the build compiles each module of `MODULES` with Cython (the
 same `.py` file, unchanged: Cython's pure-Python mode) into an extension module beside it,
-and records in `accelerator.txt` a checksum of each source it compiled. Compiled, the
-search, unification, the list relations and the finite-domain store run about 1.4-1.5x
-faster (figures in docs/performance.md); answers, their order, time limits and errors are
-the same, as the test suite checks in both forms.
+and records in `accelerator.txt` a checksum of each source it compiled. A module may have a
+`.pxd` file beside its `.py` (Cython's declarations, never read by Python); the checksum
+covers it too. Compiled, the search, unification, the list relations, the finite-domain
+store and the Prolog engine's calls and arithmetic run about 1.2-1.5x faster (figures in
+docs/performance.md); answers, their order, time limits and errors are the same, as the
+test suite checks in both forms.
 
-`choose()` runs before any of those modules is imported (first thing in `logicpy.core`):
+`choose()` runs before any of those modules is imported (first thing in `import logicpy`):
 a module runs compiled when its extension is there and was built from the source now
 beside it; otherwise from its source — when the build had no C compiler or no Cython,
-when the source was edited after the build, or when the environment says
+when the source (or its `.pxd`) was edited after the build, or when the environment says
 `LOGICPY_PURE=1`. `status()` says which form each module runs in, and why.
 
 This file imports nothing of logicpy's: the build reads `MODULES` from it.
@@ -25,16 +27,20 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MODULES", "MANIFEST", "checksum", "choose", "decide", "read_manifest", "source_path", "status"]
+__all__ = ["MODULES", "MANIFEST", "checksum", "choose", "declarations_path", "decide", "module_checksum",
+           "read_manifest", "source_path", "status"]
 
 #: The modules the build compiles (the search, terms, unification, constraints, the FD
-#: store). Not `cover`: its bitsets shift by `len(...)`, which Cython computes in C integers.
+#: store, the clause compiler, and the Prolog engine's predicates, goals and arithmetic).
+#: Not `cover`: its bitsets shift by `len(...)`, which Cython computes in C integers. The
+#: code the clause compiler generates at run time is run by Python, never compiled.
 MODULES = (
     "logicpy.core.terms", "logicpy.core.equality", "logicpy.core.streams", "logicpy.core.listloops",
     "logicpy.core.disequality", "logicpy.core.residual", "logicpy.core.control", "logicpy.core.tabling",
     "logicpy.core.facts", "logicpy.core.answers", "logicpy.core._spine",
     "logicpy.core.fd.store", "logicpy.core.fd.propagators", "logicpy.core.fd.channel",
     "logicpy.core.fd.labeling", "logicpy.core.fd.disjunction", "logicpy.core.fd.goals",
+    "logicpy.core.clauses", "logicpy.prolog", "logicpy.repl.goals", "logicpy.repl.arith",
 )
 
 #: The build's record, beside this file: lines "module checksum" of the sources it compiled.
@@ -55,9 +61,23 @@ def source_path(module: str, root: Path = _ROOT) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def checksum(path: Path) -> str:
-    """The checksum the manifest keeps for a source file (CRC-32 of its bytes, as hex)."""
-    return format(zlib.crc32(path.read_bytes()), "08x")
+def declarations_path(module: str, root: Path = _ROOT) -> Path:
+    """The `.pxd` file of `module` under `root` (Cython's declarations; it may not exist)."""
+    return source_path(module, root).with_suffix(".pxd")
+
+
+def checksum(path: Path, declarations: Path | None = None) -> str:
+    """The checksum the manifest keeps for a source file and, when given and present, its
+    `.pxd` (CRC-32 of the bytes of both, as hex)."""
+    crc = zlib.crc32(path.read_bytes())
+    if declarations is not None and declarations.exists():
+        crc = zlib.crc32(b"\0pxd\0" + declarations.read_bytes(), crc)
+    return format(crc, "08x")
+
+
+def module_checksum(module: str, root: Path = _ROOT) -> str:
+    """The checksum of what `module` under `root` is compiled from: its `.py` and its `.pxd`."""
+    return checksum(source_path(module, root), declarations_path(module, root))
 
 
 def _extension(module: str, root: Path) -> Path | None:
@@ -85,8 +105,7 @@ def decide(module: str, root: Path, built: dict[str, str], pure: bool) -> str:
         return NOT_BUILT
     if pure:
         return "source: LOGICPY_PURE=1"
-    source = source_path(module, root)
-    if not source.exists() or built.get(module) != checksum(source):
+    if not source_path(module, root).exists() or built.get(module) != module_checksum(module, root):
         return "source: edited since it was compiled (reinstall to compile it again)"
     return "compiled"
 

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from unification import Var, reify  # type: ignore[import-untyped]
+from unification import Var  # type: ignore[import-untyped]
 
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.equality import reify as reify_bindings, walk
+from ..core.equality import reify, walk
 from ..core.streams import Call, Cut, CutBarrier, Eq, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
@@ -369,7 +369,7 @@ def _variant(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalTyp
 
 def _is(rel: Relations, x: Term, e: Term) -> GoalType:
     def goal(state: Any) -> tuple:
-        return Eq(x, arith.evaluate(reify_bindings(e, _data(state))))(state)
+        return Eq(x, arith.evaluate(reify(e, _data(state))))(state)
     return goal
 
 
@@ -377,7 +377,7 @@ def _compare(op: str) -> Callable[..., GoalType]:
     def build(rel: Relations, a: Term, b: Term) -> GoalType:
         def goal(state: Any) -> tuple:
             data = _data(state)
-            return (state,) if arith.compare(op, reify_bindings(a, data), reify_bindings(b, data)) else ()
+            return (state,) if arith.compare(op, reify(a, data), reify(b, data)) else ()
         return goal
     return build
 

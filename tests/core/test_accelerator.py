@@ -124,6 +124,29 @@ def test_an_extension_runs_only_when_built_from_the_source_beside_it(tmp_path):
     assert accelerator.decide(module, tmp_path, {}, pure=False).startswith("source: edited since")
 
 
+def test_an_edited_or_added_pxd_makes_the_extension_stale(tmp_path):
+    module = "logicpy.core.equality"
+    _tree(tmp_path, module, "X = 1\n", extension=True)
+    built = {module: accelerator.module_checksum(module, tmp_path)}
+    assert accelerator.decide(module, tmp_path, built, pure=False) == "compiled"
+    declarations = accelerator.declarations_path(module, tmp_path)
+    declarations.write_text("cpdef f(x)\n")  # added after the build
+    assert accelerator.decide(module, tmp_path, built, pure=False).startswith("source: edited since")
+    built = {module: accelerator.module_checksum(module, tmp_path)}
+    assert accelerator.decide(module, tmp_path, built, pure=False) == "compiled"
+    declarations.write_text("cpdef g(x)\n")  # edited after the build
+    assert accelerator.decide(module, tmp_path, built, pure=False).startswith("source: edited since")
+
+
+def test_modules_outside_the_core_are_chosen_before_they_are_imported():
+    # logicpy.prolog is compiled too: `import logicpy` decides, before logicpy.core is imported
+    code = ("import sys, json, logicpy; core = 'logicpy.core' in sys.modules; "
+            "chosen = dict(sys.modules['logicpy.core.accelerator']._STATUS); "
+            "print(json.dumps([core, sorted(chosen)]))")
+    assert json.loads(_run(code)) == [False, sorted(accelerator.MODULES)]
+    assert "logicpy.prolog" in accelerator.MODULES
+
+
 def test_no_extension_means_source(tmp_path):
     module = "logicpy.core.streams"
     _tree(tmp_path, module, "X = 1\n", extension=False)
