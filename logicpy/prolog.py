@@ -38,8 +38,8 @@ from cons.core import ConsPair  # type: ignore[import-untyped]
 from immutables import Map
 
 from .core.control import IfThenElse
-from .core.streams import (ORDERS, Apply, Call, Cut, CutBarrier, Disj, conj, disj, eq, fail, loop_answers,
-                           self_call)
+from .core.procedures import loop_answers, self_call
+from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, Disj, conj, disj, eq, fail
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from logicpy.core import conde, eq, membero, run, var
-from logicpy.core.streams import SearchTimeout, relation
+from logicpy.core.procedures import relation
+from logicpy.core.streams import SearchTimeout
 from logicpy.core.terms import format_term
 from logicpy.errors import InputError
 from logicpy.prolog import Program, consult, consult_text

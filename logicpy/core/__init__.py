@@ -36,7 +36,8 @@ from .control import conda, condu, ifa, onceo, unique_by
 from .fd import RELATIONS as _fd_relations
 from .fd import __all__ as _fd_all
 from .meta import atomico, groundo, nonvaro, numbero, project, varo
-from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, relation, run
+from .procedures import relation
+from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, run
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
 from .residual import Residual, answers_with_constraints, reify_with_constraints
 from .terms import String, cons, format_term, from_json, parse_term, to_json, var, vars

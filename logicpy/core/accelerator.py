@@ -35,7 +35,8 @@ __all__ = ["MODULES", "MANIFEST", "checksum", "choose", "declarations_path", "de
 #: Not `cover`: its bitsets shift by `len(...)`, which Cython computes in C integers. The
 #: code the clause compiler generates at run time is run by Python, never compiled.
 MODULES = (
-    "logicpy.core.terms", "logicpy.core.equality", "logicpy.core.streams", "logicpy.core.listloops",
+    "logicpy.core.terms", "logicpy.core.equality", "logicpy.core.streams", "logicpy.core.procedures",
+    "logicpy.core.listloops",
     "logicpy.core.disequality", "logicpy.core.residual", "logicpy.core.control", "logicpy.core.tabling",
     "logicpy.core.facts", "logicpy.core.answers", "logicpy.core._spine",
     "logicpy.core.fd.store", "logicpy.core.fd.propagators", "logicpy.core.fd.channel",

@@ -30,7 +30,7 @@ from unification import Var, reify  # type: ignore[import-untyped]
 
 from ..errors import TermError
 from .residual import Residual, format_constraint, reify_with_constraints
-from .streams import query_states, take_answers
+from .streams import query_states, show_goals_with, take_answers
 from .terms import String, Term, check_term, cons, format_term, var
 
 __all__ = ["Answer", "Answers", "answers", "answers_of_states", "answer_in", "answer_of", "show",
@@ -239,3 +239,5 @@ def _placeholders(value: Term) -> tuple[Term, dict[Var, Any]]:
 
 _BUILD = object()
 """A marker on `_placeholders`'s stack: the parts above it make one term."""
+
+show_goals_with(show)  # goals print as the calls that made them, `appendo([1],_0,_1)`

@@ -64,7 +64,7 @@ from typing import Any, Callable
 from cons.core import ConsPair
 from immutables import Map
 
-from . import disequality, equality, loops, streams, terms
+from . import disequality, equality, streams, terms
 from .bytecode import Unreadable, function_body
 from .equality import atomic_key, unify_subst
 from .terms import Suffix, Variable, _cell
@@ -246,6 +246,13 @@ def index_key(term: Any) -> Any:
 
 
 # ---------------------------------------------------------------- reading the function
+
+def relation_of(f: Any) -> Any:
+    """The relation object of `f` when `f` is the function `@relation` returned (its
+    `relation` attribute, whose `function` is `f`: see `procedures`), else None."""
+    r = getattr(f, "relation", None)
+    return r if getattr(r, "function", None) is f else None
+
 
 class _Reader:
     """Reads a function's AST into clauses of templates, resolving names as Python would."""
@@ -903,8 +910,7 @@ class _Writer:
         text = ast.unparse(node)
         rel: Any = self.reader.resolve(g.node.func) if isinstance(g.node, ast.Call) else None
         # a name bound to the `@relation` function itself (not a wrapper of it, such as `tabled`'s)
-        if isinstance(getattr(rel, "relation", None), streams.Relation) and rel.relation.function is rel \
-                and isinstance(g.node, ast.Call) and not g.node.keywords \
+        if relation_of(rel) is not None and isinstance(g.node, ast.Call) and not g.node.keywords \
                 and not any(isinstance(a, ast.Starred) for a in g.node.args) \
                 and rel.relation.arity == len(g.node.args):
             # a call of a relation: its goal made here, while the name still means that relation
@@ -1161,8 +1167,8 @@ def _self_call_args(scope: Any, g: Any) -> list[str | None] | None:
             or any(isinstance(a, ast.Starred) for a in g.node.args):
         return None
     rel: Any = scope.resolve(g.node.func)
-    r = getattr(rel, "relation", None)
-    if not isinstance(r, streams.Relation) or r.function is not rel or r.fn is not getattr(scope, "fn", None) \
+    r = relation_of(rel)
+    if r is None or r.fn is not getattr(scope, "fn", None) \
             or r.arity != len(g.node.args):
         return None
     return [a.id if isinstance(a, ast.Name) and a.id in names else None for a in g.node.args]
@@ -1449,8 +1455,9 @@ def _copy_run(s: Any, xs: Any, cell: ConsPair, ys: Any, left: int) -> tuple[Any,
 
 def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
     """The clauses of `fn`, compiled; `NotCompiled` when its body is not plain goal
-    construction (see the module), said first by a `NotCompiledWarning`. A relation with
-    the clauses of one given a loop runs as that loop (`loops`; `CompiledRelation.runs`)."""
+    construction (see the module), said first by a `NotCompiledWarning`. Its clauses as
+    terms (`CompiledRelation.terms`) and whether its self-calls still call it
+    (`CompiledRelation.still_self`) are what `loops.runs_as` takes."""
     reader = _Reader(fn)
     try:
         clauses = reader.read()
@@ -1459,8 +1466,8 @@ def compile_relation(fn: Callable[..., Any], name: str) -> "CompiledRelation":
         _warn_not_compiled(fn, name, str(exc))
         raise
     self_calls: list[ast.expr] = []
-    shaped = _terms_of(reader, clauses, self_calls)
-    compiled.runs = None if shaped is None else loops.runs_as(shaped, _still_named(reader, self_calls))
+    compiled.terms = _terms_of(reader, clauses, self_calls)
+    compiled.still_self = _still_named(reader, self_calls)
     return compiled
 
 
@@ -1494,6 +1501,12 @@ def _warn_not_compiled(fn: Callable[..., Any], name: str, reason: str) -> None:
                            module=getattr(fn, "__module__", None) or "<unknown>")
 
 
+#: What a body goal that is a call of the relation itself is in a clause's terms (`clause_terms`).
+SELF = "self"
+#: What dif/2 (`neq`) is in a clause's terms.
+DIF = "dif"
+
+
 def clause_terms(fn: Callable[..., Any]) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
     """The clauses of the `@relation` function `fn` as terms, the way `loops.shape` takes
     them; None when it has none (`NotCompiled`) or they hold other goals."""
@@ -1508,8 +1521,8 @@ def _terms_of(reader: _Reader, clauses: list[list[Any]],
               self_calls: list[ast.expr] | None = None) -> list[tuple[tuple, list[tuple[str, tuple]]]] | None:
     """Each clause as (its head's arguments, its body's calls (callee, arguments)), the
     head's equations solved, for `loops.shape`: fresh variables for the names; a call of
-    the relation itself is `loops.SELF` (what it is called by added to `self_calls`), `neq`
-    is `loops.DIF`. None for a clause whose head cannot hold, an equation after a call, or
+    the relation itself is `SELF` (what it is called by added to `self_calls`), `neq`
+    is `DIF`. None for a clause whose head cannot hold, an equation after a call, or
     a call of anything else."""
     out = []
     for goals in clauses:
@@ -1544,12 +1557,11 @@ def _terms_of(reader: _Reader, clauses: list[list[Any]],
                 return None
             f = reader.resolve(called.func)
             r = getattr(f, "relation", None)
-            callee = loops.SELF if isinstance(r, streams.Relation) and r.fn is reader.fn \
-                else loops.DIF if f is disequality.neq else None
+            callee = SELF if getattr(r, "fn", None) is reader.fn else DIF if f is disequality.neq else None
             args = [reader.term(a) for a in called.args]
             if callee is None or any(a is None for a in args):
                 return None
-            if callee == loops.SELF and self_calls is not None:
+            if callee == SELF and self_calls is not None:
                 self_calls.append(called.func)
             body.append((callee, tuple(equality.reify(term(a), s) for a in args)))
         out.append((tuple(equality.reify(term(_Var(p)), s) for p in reader.params), body))
@@ -1670,16 +1682,21 @@ class CompiledRelation:
     (`index[index_key(first)]` are the candidates for a walked first argument) and its
     deterministic loop (`_loop_source`; None: none); and, for clauses given a loop
     (`loops`), that loop (`runs`, run instead of the clauses while `loops.ENABLED`; a
-    relation given one has no clauses here, `[]`, until they are needed)."""
+    relation given one has no clauses here, `[]`, until they are needed); `terms`, the
+    clauses as terms when they are all calls of the relation itself and `neq`
+    (`clause_terms`), else None, and `still_self()`, whether the calls marked `SELF` there
+    still call the relation (see `loops.runs_as`)."""
 
-    __slots__ = ("clauses", "index", "source", "loop", "runs")
+    __slots__ = ("clauses", "index", "source", "loop", "runs", "terms", "still_self")
 
     def __init__(self, clauses: list[Callable[..., Any]], keys: list[Any], source: str, loop: Any = None,
-                 runs: "loops.Runs | None" = None):
+                 runs: Any = None):
         self.clauses = clauses
         self.source = source
         self.loop = loop
         self.runs = runs
+        self.terms: list | None = None
+        self.still_self: Callable[[], bool] | None = None
         self.index: _Index | None = None
         if len(clauses) > 1 and any(k is not None for k in keys):
             self.index = _Index(clauses, keys)

@@ -25,7 +25,8 @@ from ._spine import check_list_argument
 from .disequality import neq
 from .listloops import (append_loop, distincto, lengtho, member_loop, nextto_loop, nth1o, permuteo, rember_loop,
                         rember_runs_clauses, select_loop)
-from .streams import Apply, LoopCall, conde, eq, relation
+from .procedures import LoopCall, relation
+from .streams import Apply, conde, eq
 from .terms import Variable, cons
 from .terms import vars as fresh
 

@@ -28,16 +28,12 @@ from typing import Any, Callable, Iterator, Sequence
 from cons.core import ConsPair
 from immutables import Map
 
+from .clauses import DIF, SELF, clause_terms
 from .terms import String, Suffix, Variable
 
 #: Whether relations whose clauses have a given loop's shape run as that loop (read at
 #: each call).
 ENABLED = True
-
-#: What a body goal that is a call of the relation itself is in a shape.
-SELF = "self"
-#: What dif/2 (`neq`) is in a shape.
-DIF = "dif"
 
 #: Arity -> the relations given a loop whose shapes are not in `_by_shape` yet, each
 #: (relation function, loop, clauses_when): read at the first relation of that arity.
@@ -118,8 +114,6 @@ def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]],
         return None
     unread = _unread.pop(len(clauses[0][0]), [])
     if unread:
-        from .clauses import clause_terms  # the reader of `@relation` functions
-
         for function, loop, clauses_when in unread:
             own = clause_terms(function.relation.fn)  # type: ignore[attr-defined]
             if own is None:

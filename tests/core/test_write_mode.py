@@ -18,7 +18,7 @@ from logicpy.core import (SearchTimeout, conde, cons, disj, eq, lall, neq, relat
 from logicpy.core import loops
 from logicpy.core.clauses import TAIL_CALLS
 from logicpy.core.fd import domo, labelo, lto
-from logicpy.core.streams import _expander
+from logicpy.core.procedures import _expander
 from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
 from tests.swipl import answer_rows, swi_rows
