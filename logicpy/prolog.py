@@ -35,19 +35,16 @@ from typing import Any
 
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
-from immutables import Map
-
 from .core.control import IfThenElse
-from .core.procedures import loop_answers, self_call
+from .core.procedures import LOOP_LATER, Procedure
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, Disj, conj, disj, eq, fail
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
 from .inputs import read_text
 from .core import loops
-from .core._spine import CyclicList
 from .core.equality import reify, unify_subst
 from .core.index import ClauseIndex
-from .core.clauses import (AGAIN, SELF_CALL, Branch, Build, Calls, all_of, ClauseScope, Inline, Name, NotCompiled,
+from .core.clauses import (SELF_CALL, Branch, Build, Calls, all_of, ClauseScope, Inline, Name, NotCompiled,
                            compile_clauses, compile_loop, index_key, term_template, unify_template)
 from .repl import arith
 from .repl.goals import Interrupt, Relations, call_goal, control_construct, plain_call, term_builtin, translate
@@ -386,8 +383,9 @@ def _copier(term: Term, variables: Sequence) -> Callable[[], Any]:
     return renamed
 
 
-class Predicate:
-    """The clauses of `name/arity` and the relation that runs them."""
+class Predicate(Procedure):
+    """The clauses of `name/arity` (consulted or asserted) as a procedure (`core.procedures`:
+    the one decision of how a call runs), and the relation that calls it (`relation`)."""
 
     def __init__(self, program: "Program", name: str, arity: int):
         self.program, self.name, self.arity = program, name, arity
@@ -441,67 +439,48 @@ class Predicate:
     _clauses_goal = _call
 
     def expand(self, S: Any, K: Any, args: tuple, search: Any) -> tuple[Any, Any] | None:
-        """A call reached by the search (see `streams.Apply`): the candidate clauses' heads are
-        unified now, the first that unifies goes on and the others are left as alternatives
-        (choice points in Prolog order, whose cuts cut back to this call; tasks otherwise). In
-        a state with constraints each clause runs as written, its head an `eq`."""
+        """A call reached by the search (see `streams.Apply`), run as `Procedure.expand`
+        decides: the candidate clauses' heads are unified now, the first that unifies goes
+        on and the others are left as alternatives (choice points in Prolog order, whose cuts
+        cut back to this call; tasks otherwise). In a state with constraints each clause runs
+        as written, its head an `eq`."""
         if Interrupt.requested:
             Interrupt.requested = False
             raise KeyboardInterrupt
+        return Procedure.expand(self, S, K, args, search)
+
+    # ---- what `Procedure.expand` asks of consulted clauses
+
+    def loop_runs(self) -> loops.Runs | None:
         runs = self._runs
-        if runs is not None and loops.run_here(S, search):
-            if runs is _NOT_YET:
-                runs = self._runs = self._runs_as()
-            if runs is not None:  # clauses given a loop: the loop's goal, whatever the state
-                g = runs.goal(S, args)
-                if g is not None:
-                    try:
-                        return loop_answers(g, S, K, search)
-                    except CyclicList:  # a cyclic list, which the clauses go round
-                        pass
+        if runs is _NOT_YET:
+            if not loops.ENABLED:
+                return None
+            runs = self._runs = self._runs_as()
+        return runs
+
+    def clauses_for(self, S: Any, args: tuple) -> Sequence[Clause]:
+        return self.clauses.matching(args, S)
+
+    def as_written(self, S: Any, K: Any, args: tuple, search: Any) -> tuple[Any, Any] | None:
         clauses = self.clauses.matching(args, getattr(S, "data", S))
         if not clauses:
             return None
+        barrier = CutBarrier(search.stack) if search.order == "prolog" else None
+        if len(clauses) == 1:
+            return S, (self._clause_goal(clauses[0], args, barrier), K)
+        return S, (disj(*(Call(self._clause_goal, (c, args, barrier)) for c in clauses)), K)
+
+    def run_clause(self, clause: Clause, S: Any, K: Any, args: tuple, search: Any) -> Any:
+        barrier = CutBarrier(search.stack) if search.order == "prolog" else None
+        code = clause.code
+        return (clause.compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
+
+    def run_alternatives(self, S: Any, K: Any, args: tuple, search: Any, clauses: Sequence[Clause]) -> tuple[Any, Any] | None:
+        """The first clause whose head unifies goes on, the others that unify are choice
+        points; in Prolog order none once the first goes on with a cut of this call."""
         prolog = search.order == "prolog"
         barrier = CutBarrier(search.stack) if prolog else None
-        if S.__class__ is not Map:
-            if len(clauses) == 1:
-                return S, (self._clause_goal(clauses[0], args, barrier), K)
-            return S, (disj(*(Call(self._clause_goal, (c, args, barrier)) for c in clauses)), K)
-        if len(clauses) == 1:
-            loop = self._loop
-            went_on = None
-            if loop is not _NOT_YET and loop is not None and id(clauses[0]) in self._in_loop:
-                # a clause the loop runs: the loop goes on from the call itself
-                went_on = loop(S.mutate(), K, *args)
-                if went_on is not None and went_on[1] is AGAIN and len(went_on[0]) == len(S) \
-                        and all(a is b for a, b in zip(went_on[2], args)):
-                    went_on = None  # handed back with nothing done: the clause runs as below
-                elif went_on is None:
-                    return None
-            if went_on is None:
-                code = clauses[0].code
-                went_on = (clauses[0].compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
-                if went_on is None or loop is None:
-                    return went_on
-                again = self_call(went_on, K, self)
-                if again is None:
-                    return went_on
-                if loop is _NOT_YET:
-                    loop = self._loop = self._make_loop()
-                    if loop is None:
-                        return went_on
-                went_on = loop(went_on[0].mutate(), K, *again)
-                if went_on is None:
-                    return None
-            m, K_on, tail = went_on
-            if K_on is AGAIN:
-                current = self.program.predicates.get(self.key)
-                call = call_goal(self.program.relations, self.name, tail) if current is None \
-                    else current.relation(*tail)
-                return m.finish(), (call, K)
-            return m.finish(), K_on
-        # the first clause whose head unifies goes on, the others that unify are choice points
         first = more = None
         for clause in clauses:
             code = clause.code
@@ -522,6 +501,21 @@ class Predicate:
         if more is not None:
             search.alternatives(more)
         return first
+
+    def deterministic_loop(self) -> Any:
+        loop = self._loop
+        return LOOP_LATER if loop is _NOT_YET else loop
+
+    def enters(self, clause: Clause) -> bool:
+        return id(clause) in self._in_loop
+
+    def make_loop(self) -> Callable[..., Any] | None:
+        self._loop = self._make_loop()
+        return self._loop
+
+    def again(self, args: tuple) -> Any:
+        current = self.program.predicates.get(self.key)  # the predicate the name means now
+        return call_goal(self.program.relations, self.name, args) if current is None else current.relation(*args)
 
     def _runs_as(self) -> loops.Runs | None:
         """The loop of a library relation with these clauses (`core.loops`: the same clauses

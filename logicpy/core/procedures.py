@@ -1,13 +1,15 @@
 """The relations the search calls, and the one place that decides how a call of one runs.
 
 A call of a relation is an `Apply` goal (`streams`): when the search reaches it, it asks
-`rel.expand(S, K, args, search)` how to go on. `relation` makes the relation of an
-`@relation` function (`Relation`): at the first call the search reaches, its clauses are
-compiled (`clauses`) and its `expand` made for them (`_expander`): a loop given for the
-clauses' shape (`loops`), the compiled clauses indexed on the first argument (a call that
-selects one clause goes on in the relation's deterministic loop), or, when the body cannot
-be compiled or the state holds constraints, the function as written. `LoopCall`,
-`loop_answers` and `EachItsTask` are how a loop's answers go on in the search.
+`rel.expand(S, K, args, search)` how to go on. Every relation with clauses is a `Procedure`,
+whose `expand` is that decision, the same for all: the loop given for the clauses' shape
+(`loops`), the compiled clauses indexed on the first argument (a call that selects one
+clause going on in the deterministic loop), or, when the clauses cannot be compiled or the
+state holds constraints, the clauses as written. A subclass says only what differs between
+clause representations: `Relation`, an `@relation` function (what `relation` makes, its
+body compiled at the first call by `clauses`), and `logicpy.prolog.Predicate`, consulted or
+asserted Prolog clauses. `LoopCall`, `loop_answers` and `EachItsTask` are how a loop's
+answers go on in the search.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, ParamSpec
 
 from cons.core import ConsPair
@@ -28,7 +30,7 @@ from .clauses import _LIST_KEY, AGAIN, CompiledRelation, NotCompiled, compile_re
 from .streams import _SCHEDULED, PAUSE, Apply, Scheduled, Search, SearchTimeout
 from .terms import Suffix, Variable
 
-__all__ = ["relation", "Relation", "Apply", "LoopCall", "first_of", "self_call", "loop_answers"]
+__all__ = ["relation", "Procedure", "Relation", "LoopCall", "first_of", "self_call", "loop_answers", "LOOP_LATER"]
 
 P = ParamSpec("P")
 
@@ -79,15 +81,126 @@ def relation(fn: Callable[P, Any]) -> Callable[P, Apply]:
 _NOT_YET = object()
 _FREE = equality._UNBOUND
 
+#: What `Procedure.deterministic_loop` gives for a loop to be made when it is first useful.
+LOOP_LATER = object()
 
-class Relation:
-    """An `@relation` function (`fn`; `function`, what the decorator returned) and, once the
-    search first reaches a call of it, its clauses compiled (None: it runs as written; `why`
-    says why). `expand(S, K, args, search)` is
-    how the search goes on from a call (see `Apply`): made for the compiled clauses at the
-    first call."""
 
-    __slots__ = ("fn", "name", "arity", "compiled", "why", "expand", "function", "runs")
+class Procedure:
+    """A relation with clauses, and the one place that decides how a call of it runs:
+    `expand(S, K, args, search)`, what the search asks of an `Apply` of it. A call runs
+
+    - as the loop given for its clauses' shape (`loop_runs`; `loops`) where
+      `loops.run_here` allows, in the modes the loop covers;
+    - as written (`as_written`) in a state with constraints or the occurs check (each store
+      sees every unification), and when its clauses are not compiled (`clauses_for`: None);
+    - else as its compiled clauses whose heads may match the call's first argument
+      (`clauses_for`, the index): with other than one, the first whose head unifies goes on
+      and the others are left to the search as alternatives (`run_alternatives`); with one,
+      the deterministic loop goes on from the call if it runs that clause (`enters`), else
+      the clause runs (`run_clause`) and, when all it leaves is a call of the procedure
+      itself, the loop goes round from there (`self_call`); a call the loop hands back
+      (`AGAIN`) goes on as `again(args)`.
+
+    What differs between the clause representations is the methods a subclass gives:
+    `Relation` (an `@relation` function's body, compiled as a whole at the first call) and
+    `logicpy.prolog.Predicate` (consulted or asserted clauses, each compiled by `clauses`
+    at its first call and given the call's cut barrier)."""
+
+    __slots__ = ()
+    name: str
+
+    def expand(self, S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
+        """How the search goes on from a call on `args` in state S with continuation K: the
+        (state, continuation) of the first way that goes on, the others left to `search`;
+        None if none does."""
+        runs = self.loop_runs()
+        if runs is not None and loops.run_here(S, search):  # clauses given a loop: the loop's goal
+            g = runs.goal(S, args)
+            if g is not None:
+                try:
+                    return loop_answers(g, S, K, search)
+                except CyclicList:  # a cyclic list, which the clauses go round
+                    pass
+        candidates = self.clauses_for(S, args) if S.__class__ is Map else None
+        if candidates is None:
+            return self.as_written(S, K, args, search)
+        if len(candidates) != 1:
+            return self.run_alternatives(S, K, args, search, candidates)
+        loop = self.deterministic_loop()
+        went_on = None
+        if loop is not None and loop is not LOOP_LATER and self.enters(candidates[0]):
+            # a clause the loop runs: the loop goes on from the call itself
+            went_on = loop(S.mutate(), K, *args)
+            if went_on is None:
+                return None
+            if went_on[1] is AGAIN and len(went_on[0]) == len(S) and all(a is b for a, b in zip(went_on[2], args)):
+                went_on = None  # handed back with nothing done: the clause runs as below
+        if went_on is None:
+            went_on = self.run_clause(candidates[0], S, K, args, search)
+            if went_on is None or loop is None:
+                return went_on
+            again = self_call(went_on, K, self)
+            if again is None:
+                return went_on
+            if loop is LOOP_LATER:
+                loop = self.make_loop()
+                if loop is None:
+                    return went_on
+            went_on = loop(went_on[0].mutate(), K, *again)
+            if went_on is None:
+                return None
+        m, K_on, tail = went_on
+        return m.finish(), ((self.again(tail), K) if K_on is AGAIN else K_on)
+
+    # ---- what a clause representation says
+
+    def loop_runs(self) -> Any:
+        """The loop its clauses run as (`loops.Runs`), or None."""
+        raise NotImplementedError
+
+    def clauses_for(self, S: Any, args: tuple) -> Sequence | None:
+        """The clauses whose heads may match `args` in the substitution S (a `Map`), in
+        order; None when the clauses are not compiled (the call runs as written)."""
+        raise NotImplementedError
+
+    def as_written(self, S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
+        """How a call goes on with its clauses run as written (their heads `eq` goals)."""
+        raise NotImplementedError
+
+    def run_clause(self, clause: Any, S: Any, K: Any, args: tuple, search: Search) -> Any:
+        """(state, continuation) of `clause` compiled, run on `args`, or None if its head
+        does not unify."""
+        raise NotImplementedError
+
+    def run_alternatives(self, S: Any, K: Any, args: tuple, search: Search, clauses: Sequence) -> tuple[Any, Any] | None:
+        """`first_of` the compiled `clauses` run on `args`."""
+        raise NotImplementedError
+
+    def deterministic_loop(self) -> Any:
+        """The deterministic loop (`clauses.compile_loop`), None (none), or `LOOP_LATER`
+        (made by `make_loop` when first useful)."""
+        raise NotImplementedError
+
+    def enters(self, clause: Any) -> bool:
+        """Whether a call whose first argument selects `clause` enters the deterministic
+        loop at once."""
+        raise NotImplementedError
+
+    def make_loop(self) -> Any:
+        """The deterministic loop, made now, or None."""
+        raise NotImplementedError
+
+    def again(self, args: tuple) -> Any:
+        """The goal a call on `args` the deterministic loop handed back goes on as."""
+        raise NotImplementedError
+
+
+class Relation(Procedure):
+    """An `@relation` function (`fn`; `function`, what the decorator returned) as a
+    procedure: once the search first reaches a call of it, its clauses compiled (None: it
+    runs as written; `why` says why), and the loop they run as (`runs`; `loops`)."""
+
+    __slots__ = ("fn", "name", "arity", "compiled", "why", "function", "runs", "_clauses")
 
     def __init__(self, fn: Callable[..., Any], arity: int | None = None):
         self.fn, self.arity = fn, arity
@@ -96,7 +209,7 @@ class Relation:
         self.name = getattr(fn, "__name__", "relation")
         self.compiled: Any = _NOT_YET
         self.why = ""
-        self.expand: Callable[[Any, Any, tuple, Search], tuple[Any, Any] | None] = self._first_expand
+        self._clauses: Any = _NOT_YET  # the compiled clauses a call runs when not the loop's
 
     def compile(self) -> Any:
         """The compiled clauses (made now if not yet), or None. A relation given a loop
@@ -112,89 +225,72 @@ class Relation:
                         loops.runs_as(terms, self.compiled.still_self)
                 except NotCompiled as exc:
                     self.compiled, self.why = None, str(exc)
-        self.expand = _expander(self.fn, self.compiled, self)
         return self.compiled
 
-    def _first_expand(self, S: Any, K: Any, args: tuple, search: "Search") -> tuple[Any, Any] | None:
-        self.compile()
-        return self.expand(S, K, args, search)
+    def loop_runs(self) -> Any:
+        compiled = self.compiled
+        if compiled is _NOT_YET:
+            compiled = self.compile()
+        return None if compiled is None else compiled.runs
 
-
-def _expander(fn: Callable[..., Any], compiled: Any, owner: Any = None) -> Callable[..., tuple[Any, Any] | None]:
-    """`expand` for a relation: from a call `fn(*args)` in state S with continuation K, the
-    (state, continuation) of the first clause whose head unifies, the others left to
-    `search` as alternatives; None if none does. Run as written when not compiled, and in a
-    state with constraints."""
-
-    def as_written(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any]:
-        return S, (fn(*args), K)
-
-    if compiled is None:
-        return as_written
-    if compiled.runs is not None:
-        return _loop_expander(fn, compiled, owner)
-    clauses, index, loop = compiled.clauses, compiled.index, compiled.loop
-
-    def expand(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
-        if S.__class__ is not Map:
-            return as_written(S, K, args, search)
-        if index is None:
-            candidates = clauses
-        else:  # the clauses whose head can match the first argument's principal functor
-            first = args[0]
-            while first.__class__ is Variable:
-                bound = S.get(first, _FREE)
-                if bound is _FREE:
-                    break
-                first = bound
-            kind = first.__class__
-            candidates = index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
-                               else first if kind is str or kind is int else index_key(first)]
-        if len(candidates) != 1:
-            return first_of(S, K, args, search, candidates)
-        if loop is not None and index is not None:
-            # the first argument selects one clause: the deterministic loop runs it from here
-            went_on = loop(S.mutate(), K, *args)
-        else:
-            went_on = candidates[0](S, K, *args)
-            if loop is None or went_on is None:
-                return went_on
-            again = self_call(went_on, K, owner)
-            if again is None:
-                return went_on
-            went_on = loop(went_on[0].mutate(), K, *again)
-        if went_on is None:
-            return None
-        m, K_on, tail = went_on
-        return m.finish(), ((Apply(owner, tail), K) if K_on is AGAIN else K_on)
-
-    return expand
-
-
-def _loop_expander(fn: Callable[..., Any], compiled: Any, owner: Any) -> Callable[..., tuple[Any, Any] | None]:
-    """`expand` for clauses given a loop (`loops`): the loop's goal; the clauses (compiled
-    when first needed) in a mode the loop leaves to them or where `loops.run_here` says no."""
-    goal = compiled.runs.goal
-    clauses: Any = _expander(fn, compiled.without_loop(), owner) if compiled.clauses else None
-
-    def run_loop(S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
-        nonlocal clauses
-        if loops.run_here(S, search):
-            g = goal(S, args)
-            if g is not None:
+    def _clause_set(self) -> Any:
+        """The `CompiledRelation` whose clauses a call runs (not as a loop), or None: the
+        compiled clauses, or for clauses given a loop those compiled when first needed."""
+        made = self._clauses
+        if made is _NOT_YET:
+            compiled = self.compile()
+            if compiled is None or compiled.runs is None:
+                made = compiled
+            elif compiled.clauses:
+                made = compiled.without_loop()
+            else:
                 try:
-                    return loop_answers(g, S, K, search)
-                except CyclicList:  # a cyclic list, which the clauses go round
-                    pass
-        if clauses is None:
-            try:
-                made = compile_relation(fn, owner.name).without_loop()
-            except NotCompiled:
-                made = None
-            clauses = _expander(fn, made, owner)
-        return clauses(S, K, args, search)
+                    made = compile_relation(self.fn, self.name).without_loop()
+                except NotCompiled:
+                    made = None
+            self._clauses = made
+        return made
 
-    return run_loop
+    def clauses_for(self, S: Any, args: tuple) -> Sequence | None:
+        compiled = self._clauses
+        if compiled is _NOT_YET:
+            compiled = self._clause_set()
+        if compiled is None:
+            return None
+        index = compiled.index
+        if index is None:
+            return compiled.clauses
+        # the clauses whose head can match the first argument's principal functor
+        first = args[0]
+        while first.__class__ is Variable:
+            bound = S.get(first, _FREE)
+            if bound is _FREE:
+                break
+            first = bound
+        kind = first.__class__
+        return index[_LIST_KEY if kind is ConsPair or kind is Suffix or kind is list and first
+                     else first if kind is str or kind is int else index_key(first)]
+
+    def as_written(self, S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any]:
+        return S, (self.fn(*args), K)
+
+    def run_clause(self, clause: Any, S: Any, K: Any, args: tuple, search: Search) -> Any:
+        return clause(S, K, *args)
+
+    def run_alternatives(self, S: Any, K: Any, args: tuple, search: Search, clauses: Sequence) -> tuple[Any, Any] | None:
+        return first_of(S, K, args, search, clauses)
+
+    def deterministic_loop(self) -> Any:
+        return self._clauses.loop
+
+    def enters(self, clause: Any) -> bool:
+        return self._clauses.index is not None  # the first argument selected the clause
+
+    def make_loop(self) -> Any:
+        return None
+
+    def again(self, args: tuple) -> Any:
+        return Apply(self, args)
 
 
 def self_call(went_on: tuple[Any, Any], K: Any, owner: Any) -> tuple | None:
@@ -208,7 +304,7 @@ def self_call(went_on: tuple[Any, Any], K: Any, owner: Any) -> tuple | None:
     return g.args if rest is K and g.__class__ is Apply and g.rel is owner else None
 
 
-def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: list) -> tuple[Any, Any] | None:
+def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: Sequence) -> tuple[Any, Any] | None:
     """The first of `clauses` (compiled, see `logicpy.core.clauses`) whose head unifies with
     `args` in S, the others whose heads unify left to `search` as alternatives."""
     first = None

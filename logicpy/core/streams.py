@@ -429,8 +429,8 @@ def eq_oc(u: Any, v: Any) -> Any:
 
 class Apply(_Interpreted):
     """A call of relation `rel` on `args`: when the search reaches it, it asks
-    `rel.expand(S, K, args, search)` how to go on (a `Relation`, a consulted Prolog
-    predicate: anything with that method and a `name`)."""
+    `rel.expand(S, K, args, search)` how to go on (a `procedures.Procedure`: anything with
+    that method and a `name`)."""
 
     __slots__ = ("rel", "args")
 

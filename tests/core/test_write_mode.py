@@ -18,7 +18,6 @@ from logicpy.core import (SearchTimeout, conde, cons, disj, eq, lall, neq, relat
 from logicpy.core import loops
 from logicpy.core.clauses import TAIL_CALLS
 from logicpy.core.fd import domo, labelo, lto
-from logicpy.core.procedures import _expander
 from logicpy.core.terms import term_variables
 from logicpy.prolog import consult_text
 from tests.swipl import answer_rows, swi_rows
@@ -126,7 +125,6 @@ def without_loop(rel):
     again = relation(rel.relation.fn)
     compiled = again.relation.compile()
     compiled.loop = None
-    again.relation.expand = _expander(again.relation.fn, compiled, again.relation)
     return again
 
 
