@@ -387,6 +387,8 @@ class Predicate(Procedure):
     """The clauses of `name/arity` (consulted or asserted) as a procedure (`core.procedures`:
     the one decision of how a call runs), and the relation that calls it (`relation`)."""
 
+    arity: int
+
     def __init__(self, program: "Program", name: str, arity: int):
         self.program, self.name, self.arity = program, name, arity
         self.clauses = ClauseIndex(arity)
@@ -449,7 +451,34 @@ class Predicate(Procedure):
             raise KeyboardInterrupt
         return Procedure.expand(self, S, K, args, search)
 
-    # ---- what `Procedure.expand` asks of consulted clauses
+    def explain(self) -> str:
+        """How a call of it runs (`Procedure.explain`), a tabled predicate's calls through
+        its table."""
+        way = Procedure.explain(self)
+        if self._tabled is None:
+            return way
+        name, _, how = way.partition(": ")
+        return f"{name}: tabled (each call variant's answers kept, filled by its clauses); {how}"
+
+    # ---- what `Procedure.expand` and `explain` ask of consulted clauses
+
+    def describe_clauses(self) -> str:
+        n = len(self.clauses)
+        compiled = "each compiled at its first call"
+        if any(c.body == "true" and not c.variables for c in self.clauses):
+            compiled += f" (a fact without variables at its {COMPILED_AT}th)"
+        parts = [f"{n} clause{'' if n == 1 else 's'}, {compiled}"]
+        # the first argument's index when a clause's first argument is bound; another's once a call made it
+        indexed = [i + 1 for i, index in enumerate(self.clauses.indexes)
+                   if index is not None and (i or any(c.key is not None for c in self.clauses))]
+        if n > 1 and indexed:
+            parts.append(f"indexed on argument{'' if len(indexed) == 1 else 's'} {','.join(map(str, indexed))}")
+        if self._loop is _NOT_YET:
+            if any(self._calls_itself_last(c) for c in self.clauses):
+                parts.append("a deterministic loop, made at the first call that goes round")
+        elif self._loop is not None:
+            parts.append("deterministic loop")
+        return ", ".join(parts)
 
     def loop_runs(self) -> loops.Runs | None:
         runs = self._runs
@@ -538,6 +567,13 @@ class Predicate(Procedure):
                     return None
             clauses.append((clause.head, body))
         return loops.runs_as(clauses) if clauses else None
+
+    def _calls_itself_last(self, clause: Clause) -> bool:
+        """Whether the clause's body is one call of this predicate (the deterministic loop
+        goes round on it)."""
+        body = [g for g in _conjuncts(clause.body) if g != "true"]
+        return (len(body) == 1 and isinstance(body[0], tuple) and body[0][0] == self.name
+                and len(body[0]) == self.arity + 1 and plain_call(self.name, self.arity))
 
     def _make_loop(self) -> Callable[..., Any] | None:
         """The clauses' deterministic loop (`core.clauses.compile_loop`): a call whose first

@@ -36,7 +36,7 @@ from .control import conda, condu, ifa, onceo, unique_by
 from .fd import RELATIONS as _fd_relations
 from .fd import __all__ as _fd_all
 from .meta import atomico, groundo, nonvaro, numbero, project, varo
-from .procedures import relation
+from .procedures import explain, relation
 from .streams import SearchTimeout, Zzz, conde, conj, disj, eq, eq_oc, lall, lany, run
 from .lists import adjacento, appendo, distincto, lengtho, membero, nth1o, permuteo, rembero, selecto
 from .residual import Residual, answers_with_constraints, reify_with_constraints
@@ -46,6 +46,7 @@ __all__ = [
     # logicpy's search (logicpy.core.streams): kanren's names, without recursion or quadratic conjunction
     "run", "eq", "eq_oc", "conde", "lall", "lany", "conj", "disj", "relation", "Zzz", "SearchTimeout",
     "NotCompiledWarning",  # said once for a relation whose body is not compiled (it runs as written)
+    "explain",  # how a call of a relation runs: its loop, its clauses compiled and indexed, or as written
     # kanren: primitives
     "neq", "fail", "succeed",
     # kanren: terms and their structure

@@ -44,14 +44,16 @@ _by_shape: dict[Any, "Runs"] = {}
 class Runs:
     """A relation that runs as `loop`, given for the relation `name` whose arguments are
     the call's in `order`; `clauses_when(S, *args)`, if given, says when its clauses run
-    instead (a mode the loop does not cover)."""
+    instead (a mode the loop does not cover, or a self-call's name rebound); `leaves_modes`,
+    whether the loop leaves some modes to the clauses."""
 
-    __slots__ = ("loop", "order", "name", "clauses_when", "as_called")
+    __slots__ = ("loop", "order", "name", "clauses_when", "as_called", "leaves_modes")
 
     def __init__(self, loop: Callable[..., Any], order: tuple[int, ...], name: str,
-                 clauses_when: Callable[..., bool] | None = None):
+                 clauses_when: Callable[..., bool] | None = None, leaves_modes: bool | None = None):
         self.loop, self.order, self.name, self.clauses_when = loop, order, name, clauses_when
         self.as_called = order == tuple(range(len(order)))
+        self.leaves_modes = clauses_when is not None if leaves_modes is None else leaves_modes
 
     def make(self, args: Sequence[Any]) -> Any:
         """The loop's goal for a call of the relation on `args` (a function of the state)."""
@@ -135,7 +137,7 @@ def runs_as(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]],
     when = found.clauses_when
     return Runs(found.loop, found.order, found.name,
                 (lambda S, *args: not still_self() or when(S, *args)) if when is not None
-                else (lambda S, *args: not still_self()))
+                else (lambda S, *args: not still_self()), found.leaves_modes)
 
 
 def shape(clauses: Sequence[tuple[tuple, list[tuple[str, tuple]]]]) -> tuple:

@@ -23,14 +23,14 @@ from typing import Any, Callable, ParamSpec
 from cons.core import ConsPair
 from immutables import Map
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from . import equality, loops
 from ._spine import CyclicList
 from .clauses import _LIST_KEY, AGAIN, CompiledRelation, NotCompiled, compile_relation, index_key
 from .streams import _SCHEDULED, PAUSE, Apply, Scheduled, Search, SearchTimeout
 from .terms import Suffix, Variable
 
-__all__ = ["relation", "Procedure", "Relation", "LoopCall", "first_of", "self_call", "loop_answers", "LOOP_LATER"]
+__all__ = ["relation", "explain", "Procedure", "Relation", "LoopCall", "first_of", "self_call", "loop_answers", "LOOP_LATER"]
 
 P = ParamSpec("P")
 
@@ -78,6 +78,28 @@ def relation(fn: Callable[P, Any]) -> Callable[P, Apply]:
     return relation_call
 
 
+def explain(rel: Any) -> str:
+    """How a call of `rel` runs, in one line (`Procedure.explain`): `rel` is an `@relation`
+    function, a consulted Prolog predicate's relation (`program.name`) or a `Procedure`.
+
+    >>> from logicpy.core import appendo, membero
+    >>> explain(appendo)
+    "appendo/3: runs as appendo/3's loop; compiled to 2 clauses, indexed on argument 1, deterministic loop"
+    >>> explain(membero)
+    "membero/2: runs as membero/2's loop; compiled to 2 clauses"
+    >>> explain(len)
+    Traceback (most recent call last):
+    ...
+    logicpy.errors.InputError: explain: <built-in function len> is not a relation with clauses (an @relation function or a consulted predicate)
+    """
+    for candidate in (rel, getattr(rel, "relation", None), getattr(rel, "__self__", None),
+                      getattr(getattr(rel, "__wrapped__", None), "__self__", None)):  # a tabled predicate's
+        if isinstance(candidate, Procedure):
+            return candidate.explain()
+    raise InputError(f"explain: {shown(rel)} is not a relation with clauses (an @relation function or a "
+                     "consulted predicate)")
+
+
 _NOT_YET = object()
 _FREE = equality._UNBOUND
 
@@ -108,6 +130,7 @@ class Procedure:
 
     __slots__ = ()
     name: str
+    arity: int | None
 
     def expand(self, S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         """How the search goes on from a call on `args` in state S with continuation K: the
@@ -152,7 +175,29 @@ class Procedure:
         m, K_on, tail = went_on
         return m.finish(), ((self.again(tail), K) if K_on is AGAIN else K_on)
 
+    def explain(self) -> str:
+        """How a call of it runs, in one line: the loop its clauses run as (and the modes it
+        leaves to them), then how its clauses run (`describe_clauses`)."""
+        ways = []
+        runs = self.loop_runs()
+        if runs is not None:
+            way = f"runs as {runs.name}/{len(runs.order)}'s loop"
+            if not runs.as_called:
+                way += f" (arguments {','.join(str(i + 1) for i in runs.order)})"
+            if not loops.ENABLED:
+                way += " when loops are enabled (they are switched off: its clauses run)"
+            elif runs.leaves_modes:
+                way += ", its clauses in the modes the loop leaves to them"
+            ways.append(way)
+        ways.append(self.describe_clauses())
+        called = self.name if self.arity is None else f"{self.name}/{self.arity}"
+        return f"{called}: {'; '.join(ways)}"
+
     # ---- what a clause representation says
+
+    def describe_clauses(self) -> str:
+        """How its clauses run, for `explain`."""
+        raise NotImplementedError
 
     def loop_runs(self) -> Any:
         """The loop its clauses run as (`loops.Runs`), or None."""
@@ -226,6 +271,18 @@ class Relation(Procedure):
                 except NotCompiled as exc:
                     self.compiled, self.why = None, str(exc)
         return self.compiled
+
+    def describe_clauses(self) -> str:
+        compiled = self._clause_set()
+        if compiled is None:
+            return f"runs as written: {self.why or 'its clauses are not compiled'}"
+        n = len(compiled.clauses)
+        parts = [f"compiled to {n} clause{'' if n == 1 else 's'}"]
+        if compiled.index is not None:
+            parts.append("indexed on argument 1")
+        if compiled.loop is not None:
+            parts.append("deterministic loop")
+        return ", ".join(parts)
 
     def loop_runs(self) -> Any:
         compiled = self.compiled
