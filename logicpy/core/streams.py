@@ -2,13 +2,15 @@
 Python recursion and linear in the answers that flow through a conjunction.
 
 A goal is any callable `state -> iterable of states` (every kanren goal and every logicpy
-relation is one). Three goal classes are not called but *interpreted* by `solve`:
+relation is one). These goal classes are not called but *interpreted* by `solve`:
 
 - `Conj(g1, ..., gn)`: all of them, left to right (`lall`/`conj`);
 - `Disj(g1, ..., gn)`: any of them, interleaved (`lany`/`disj`; `conde` is a `Disj` of
   `Conj`s);
-- `Call(fn, args)`: the goal `fn(*args)`, built only when the search reaches it (what the
-  `@relation` decorator returns, and `Zzz`).
+- `Call(fn, args)`: the goal `fn(*args)`, built only when the search reaches it (`Zzz`);
+- `Apply(rel, args)`: a call of a relation, which the search asks how to go on
+  (`rel.expand(S, K, args, search)`): the relation decides (`procedures`), the search
+  knows nothing of clauses, loops or how terms print.
 
 `solve` keeps the search in explicit data: a *continuation* is a linked list
 `(goal, rest)` of the goals still to prove, a *frame* is a leaf goal's answer iterator

@@ -25,6 +25,7 @@ from unification import reify  # type: ignore[import-untyped]
 from ..core import conde, condu, eq, lall, membero, succeed
 from ..core.equality import reify_dict
 from ..core.listloops import check_list_size
+from ..core.procedures import Procedure
 from ..core.streams import Call, solve
 from ..core.terms import String, Suffix, Term, cons, format_term, is_var, rest_of, term_variables, var, variables_in
 from ..errors import PrologError
@@ -1256,6 +1257,31 @@ def _printing(how: Callable[[Term], str]) -> Callable[..., GoalType]:
     return build
 
 
+def _explain(rel: Relations, indicator: Term) -> GoalType:
+    """logicpy_explain/1: prints, as a comment line, how a call of the predicate Name/Arity
+    runs (`core.explain`: `% app/3: runs as appendo/3's loop; ...`), a predicate of the
+    program or a Python relation loaded by that name; SWI-Prolog's explain/1 is another
+    predicate, hence the prefix."""
+    who = "logicpy_explain/1"
+
+    def goal(state: Any) -> tuple:
+        pi = reify(indicator, _data(state))
+        if is_var(pi) or (isinstance(pi, tuple) and len(pi) == 3 and pi[0] == "/" and any(map(is_var, pi[1:]))):
+            instantiation_error(who)
+        if not (isinstance(pi, tuple) and len(pi) == 3 and pi[0] == "/" and _is_atom(pi[1]) and _is_int(pi[2])):
+            type_error(who, "predicate_indicator", pi)
+        name, arity = pi[1], pi[2]
+        predicate = None if rel.program is None else rel.program.predicates.get((name, arity))
+        relation = rel.table.get(name) if predicate is None else predicate
+        procedure = getattr(relation, "relation", None) if predicate is None else predicate
+        if not isinstance(procedure, Procedure) or procedure.arity != arity:
+            raise PrologError(f"procedure {name}/{arity} does not exist",
+                              ("error", ("existence_error", "procedure", ("/", name, arity)), "_"))
+        _emit(f"% {procedure.explain()}\n")
+        return (state,)
+    return goal
+
+
 def _tab(rel: Relations, n: Term) -> GoalType:
     def goal(state: Any) -> tuple:
         count = arith.evaluate(reify(n, _data(state)))
@@ -1568,6 +1594,7 @@ BUILTINS: dict[tuple[str, int], Callable[..., GoalType]] = {
     ("current_op", 3): _current_op,
     ("nl", 0): lambda rel: _printing(lambda t: "\n")(rel, None),
     ("tab", 1): _tab,
+    ("logicpy_explain", 1): _explain,
     ("format", 1): _format,
     ("format", 2): _format,
     ("format", 3): _format_to,

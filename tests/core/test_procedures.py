@@ -11,6 +11,8 @@ with constraints. `explain` is checked on relations whose way is known.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from logicpy.core import (appendo, conde, cons, eq, explain, membero, neq, relation, rembero, run, tabled, var,
@@ -21,6 +23,7 @@ from logicpy.core.clauses import TAIL_CALLS
 from logicpy.core.procedures import Procedure, Relation
 from logicpy.errors import InputError
 from logicpy.prolog import Predicate, consult_text
+from logicpy.repl import Toplevel, run_piped
 
 ORDERS = ["interleaved", "prolog"]
 
@@ -238,3 +241,39 @@ def test_explain_names_an_index_made_just_in_time():
     q = var()
     assert run(0, q, program.f(q, "k7")) == (7,)  # the first argument unbound, the second bound: its index is made
     assert explain(program.f).endswith(", indexed on arguments 1,2")
+
+
+# --------------------------------------------------------------- the toplevel's explain
+
+
+def toplevel(*queries: str) -> tuple[list[str], list[str]]:
+    """The queries run as piped input to a toplevel: (stdout lines, stderr lines)."""
+    out, err = io.StringIO(), io.StringIO()
+    run_piped(Toplevel(out=out, err=err), io.StringIO("\n".join(queries)))
+    return out.getvalue().splitlines(), err.getvalue().splitlines()
+
+
+def test_the_toplevel_explains_a_consulted_predicate_and_a_loaded_relation(tmp_path):
+    (tmp_path / "app.pl").write_text("app([], L, L).\napp([H|T], L, [H|R]) :- app(T, L, R).\np(1). p(2).\n")
+    out, err = toplevel(f"consult('{tmp_path / 'app.pl'}').", "logicpy_explain(app/3).", "logicpy_explain(p/1).",
+                        "logicpy_explain(appendo/3).")
+    assert err == []
+    assert out[2:] == [
+        "% app/3: runs as appendo/3's loop; 2 clauses, each compiled at its first call, indexed on argument 1, "
+        "a deterministic loop, made at the first call that goes round", "true.",
+        "% p/1: 2 clauses, each compiled at its first call (a fact without variables at its 500th), "
+        "indexed on argument 1", "true.",
+        f"% {explain(appendo)}", "true."]
+
+
+@pytest.mark.parametrize("query, error", [
+    ("logicpy_explain(X).", "logicpy_explain/1: Arguments are not sufficiently instantiated"),
+    ("logicpy_explain(app/N).", "logicpy_explain/1: Arguments are not sufficiently instantiated"),
+    ("logicpy_explain(app).", "logicpy_explain/1: Type error: `predicate_indicator' expected, found `app' (an atom)"),
+    ("logicpy_explain(nosuch/2).", "procedure nosuch/2 does not exist"),
+    ("logicpy_explain(appendo/2).", "procedure appendo/2 does not exist"),  # appendo has three arguments
+    ("logicpy_explain(lengtho/2).", "procedure lengtho/2 does not exist"),  # a relation without clauses
+])
+def test_the_toplevel_explain_refuses_in_one_line(query, error):
+    out, err = toplevel(query, "X = 1.")
+    assert err == [f"error: {error}"] and out[-1] == "X = 1."
