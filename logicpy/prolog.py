@@ -393,6 +393,7 @@ class Predicate(Procedure):
         self.program, self.name, self.arity = program, name, arity
         self.clauses = ClauseIndex(arity)
         """Its clauses in order, indexed on their arguments (`core.index`)."""
+        self.clauses_for = self.clauses.matching  # what `Procedure.expand` asks: the candidates
         self.relation: Callable[..., Any] = self._call
         self._tabled: Any = None
         self._loop: Any = _NOT_YET  # the deterministic loop (`_make_loop`), made when first useful
@@ -487,9 +488,6 @@ class Predicate(Procedure):
                 return None
             runs = self._runs = self._runs_as()
         return runs
-
-    def clauses_for(self, S: Any, args: tuple) -> Sequence[Clause]:
-        return self.clauses.matching(args, S)
 
     def as_written(self, S: Any, K: Any, args: tuple, search: Any) -> tuple[Any, Any] | None:
         clauses = self.clauses.matching(args, getattr(S, "data", S))

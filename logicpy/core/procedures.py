@@ -131,6 +131,10 @@ class Procedure:
     __slots__ = ()
     name: str
     arity: int | None
+    #: `clauses_for(args, S)`: the clauses whose heads may match `args` in the substitution S
+    #: (a `Map`), in order; None when the clauses are not compiled (the call runs as written).
+    #: A method, or an attribute holding such a function (one call less).
+    clauses_for: Callable[[tuple, Any], Sequence | None]
 
     def expand(self, S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
         """How the search goes on from a call on `args` in state S with continuation K: the
@@ -144,7 +148,7 @@ class Procedure:
                     return loop_answers(g, S, K, search)
                 except CyclicList:  # a cyclic list, which the clauses go round
                     pass
-        candidates = self.clauses_for(S, args) if S.__class__ is Map else None
+        candidates = self.clauses_for(args, S) if S.__class__ is Map else None
         if candidates is None:
             return self.as_written(S, K, args, search)
         if len(candidates) != 1:
@@ -201,11 +205,6 @@ class Procedure:
 
     def loop_runs(self) -> Any:
         """The loop its clauses run as (`loops.Runs`), or None."""
-        raise NotImplementedError
-
-    def clauses_for(self, S: Any, args: tuple) -> Sequence | None:
-        """The clauses whose heads may match `args` in the substitution S (a `Map`), in
-        order; None when the clauses are not compiled (the call runs as written)."""
         raise NotImplementedError
 
     def as_written(self, S: Any, K: Any, args: tuple, search: Search) -> tuple[Any, Any] | None:
@@ -308,7 +307,7 @@ class Relation(Procedure):
             self._clauses = made
         return made
 
-    def clauses_for(self, S: Any, args: tuple) -> Sequence | None:
+    def clauses_for(self, args: tuple, S: Any) -> Sequence | None:
         compiled = self._clauses
         if compiled is _NOT_YET:
             compiled = self._clause_set()
