@@ -19,7 +19,7 @@ first element `h` and the rest `t`, no variable made, nothing bound), a pattern 
 unbound variable is built and bound once (as the WAM's read and write modes). The body's
 goals are built only for a clause whose head unified, and pushed on the continuation K.
 
-`CompiledRelation.expand` picks the clauses that can match the first argument (an index
+`procedures.Procedure.expand` picks the clauses that can match the first argument (an index
 from its principal functor, as Prolog's clause indexing), runs their heads, goes on with
 the first that unifies and leaves the others to the search as alternatives (tasks in the
 interleaved order, choice points in Prolog order): a deterministic call leaves nothing

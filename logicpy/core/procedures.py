@@ -115,8 +115,8 @@ class Procedure:
       `loops.run_here` allows, in the modes the loop covers;
     - as written (`as_written`) in a state with constraints or the occurs check (each store
       sees every unification), and when its clauses are not compiled (`clauses_for`: None);
-    - else as its compiled clauses whose heads may match the call's first argument
-      (`clauses_for`, the index): with other than one, the first whose head unifies goes on
+    - else as its compiled clauses whose heads may match the call (`clauses_for`, the
+      index): with other than one, the first whose head unifies goes on
       and the others are left to the search as alternatives (`run_alternatives`); with one,
       the deterministic loop goes on from the call if it runs that clause (`enters`), else
       the clause runs (`run_clause`) and, when all it leaves is a call of the procedure
