@@ -27,7 +27,7 @@ from unification import Var  # type: ignore[import-untyped]
 from .. import core
 from ..core import conda, conde, condu, eq, fail, lall, neq, succeed
 from ..core.fd import Domain
-from ..core.equality import reify, walk
+from ..core.equality import reify, same_atomic, walk
 from ..core.streams import Call, Cut, CutBarrier, Eq, Scheduled, solve
 from ..core.terms import Term, format_term, is_var, term_variables
 from ..errors import InputError, ModeError, PrologError, shown
@@ -348,8 +348,39 @@ def _data(state: Any) -> Any:
 def _identical(rel: Relations, a: Term, b: Term, negated: bool = False) -> GoalType:
     def test(state: Any) -> bool:
         x, y = reify(a, _data(state)), reify(b, _data(state))
-        return (format_term(x, {}) == format_term(y, {}) and _same_vars(x, y)) != negated
+        same = same_term(x, y)
+        if same is None:  # a term of another kind: compared as written
+            same = format_term(x, {}) == format_term(y, {}) and _same_vars(x, y)
+        return same != negated
     return _checked(test)
+
+
+_LEAVES = frozenset({str, int, float, bool})
+
+
+def same_term(x: Term, y: Term) -> bool | None:
+    """Whether the reified terms x and y are the same term (Prolog's `==`), read without
+    writing them out, when both are made of variables, compounds (tuples), Python lists and
+    atoms or numbers alone; None when either holds a term of another kind (a list cell, a
+    string object, ...), which the caller compares as written."""
+    pairs = [(x, y)]
+    while pairs:
+        u, v = pairs.pop()
+        if u is v:
+            continue
+        ku, kv = u.__class__, v.__class__
+        if ku in _LEAVES and kv in _LEAVES:
+            if not same_atomic(u, v):
+                return False
+        elif is_var(u) or is_var(v):  # two variables, or a variable and a bound term
+            return False
+        elif (ku is tuple and kv is tuple) or (ku is list and kv is list):
+            if len(u) != len(v):
+                return False
+            pairs.extend(zip(u, v))
+        else:
+            return None
+    return True
 
 
 def _same_vars(x: Term, y: Term) -> bool:
