@@ -36,7 +36,7 @@ from typing import Any
 from cons.core import ConsPair  # type: ignore[import-untyped]
 
 from .core.control import IfThenElse
-from .core.procedures import LOOP_LATER, Procedure
+from .core.procedures import LOOP_LATER, Procedure, first_of
 from .core.streams import ORDERS, Apply, Call, Cut, CutBarrier, Disj, conj, disj, eq, fail
 from .core.terms import Term, Variable, _cell, format_term, is_var, term_variables
 from .errors import InputError, LogicpyError, PrologError, PrologSyntaxError, TermError
@@ -504,30 +504,11 @@ class Predicate(Procedure):
         return (clause.compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
 
     def run_alternatives(self, S: Any, K: Any, args: tuple, search: Any, clauses: Sequence[Clause]) -> tuple[Any, Any] | None:
-        """The first clause whose head unifies goes on, the others that unify are choice
-        points; in Prolog order none once the first goes on with a cut of this call."""
-        prolog = search.order == "prolog"
-        barrier = CutBarrier(search.stack) if prolog else None
-        first = more = None
-        for clause in clauses:
-            code = clause.code
-            went_on = (clause.compiled(self) if code is _NOT_YET else code)(S, K, barrier, *args)
-            if went_on is not None:
-                if first is None:
-                    first = went_on
-                    if prolog and went_on[1] is not K:
-                        cut = went_on[1][0]
-                        if cut.__class__ is Cut and cut.barrier is barrier:
-                            # it goes on with a cut of this call: no later clause would survive it,
-                            # and with none tried the cut has nothing to drop
-                            return went_on[0], went_on[1][1]
-                elif more is None:
-                    more = [went_on]
-                else:
-                    more.append(went_on)
-        if more is not None:
-            search.alternatives(more)
-        return first
+        """`first_of` the clauses, compiled at their first call, with this call's cut barrier in
+        Prolog order."""
+        barrier = CutBarrier(search.stack) if search.order == "prolog" else None
+        return first_of(S, K, (barrier, *args), search,
+                        [c.compiled(self) if c.code is _NOT_YET else c.code for c in clauses], barrier)
 
     def deterministic_loop(self) -> Any:
         loop = self._loop

@@ -27,7 +27,7 @@ from ..errors import InputError, shown
 from . import equality, loops
 from ._spine import CyclicList
 from .clauses import _LIST_KEY, AGAIN, CompiledRelation, NotCompiled, compile_relation, index_key
-from .streams import _SCHEDULED, PAUSE, Apply, Scheduled, Search, SearchTimeout
+from .streams import _SCHEDULED, PAUSE, Apply, Cut, CutBarrier, Scheduled, Search, SearchTimeout
 from .terms import Suffix, Variable
 
 __all__ = ["relation", "explain", "Procedure", "Relation", "LoopCall", "first_of", "self_call", "loop_answers", "LOOP_LATER"]
@@ -360,9 +360,12 @@ def self_call(went_on: tuple[Any, Any], K: Any, owner: Any) -> tuple | None:
     return g.args if rest is K and g.__class__ is Apply and g.rel is owner else None
 
 
-def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: Sequence) -> tuple[Any, Any] | None:
+def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: Sequence,
+             barrier: CutBarrier | None = None) -> tuple[Any, Any] | None:
     """The first of `clauses` (compiled, see `logicpy.core.clauses`) whose head unifies with
-    `args` in S, the others whose heads unify left to `search` as alternatives."""
+    `args` in S, the others whose heads unify left to `search` as alternatives. With the
+    `barrier` of the call (Prolog order): none once the first goes on with a cut of this
+    call, which no later clause would survive (with none tried the cut has nothing to drop)."""
     first = None
     more: list | None = None
     for clause in clauses:
@@ -371,6 +374,10 @@ def first_of(S: Any, K: Any, args: tuple, search: "Search", clauses: Sequence) -
             continue
         if first is None:
             first = went_on
+            if barrier is not None and went_on[1] is not K:
+                cut = went_on[1][0]
+                if cut.__class__ is Cut and cut.barrier is barrier:
+                    return went_on[0], went_on[1][1]
         elif more is None:
             more = [went_on]
         else:

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from logicpy.core import Table, show, conde, cons, disj, eq, lall, membero, neq, relation, run, var, vars
 from logicpy.core import loops
 from logicpy.core.clauses import NotCompiledWarning
-from logicpy.core.procedures import Relation
 from logicpy.core.terms import Suffix
 
 
